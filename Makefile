@@ -1,0 +1,96 @@
+# sluice: build, test, benchmark and install the toolchain.
+#
+#   make            programs in bin/
+#   make check      every test (C tests of lib/ under ASan+UBSan, Bats tests
+#                   of every program and pipeline, a short fuzz run); ends
+#                   with the line "N passed, N failed"
+#   make demo       build and run the default scene (pipelines/$(DEMO))
+#   make bench      run bench/*.sh and print their tables
+#   make deps       install missing Debian packages (as root), or say how
+#   make fuzz SECONDS=N   fuzz the stream and mesh readers for N seconds
+#   make install PREFIX=/usr/local
+
+PREFIX ?= /usr/local
+DEMO ?= gallery
+SECONDS ?= 60
+CC ?= cc
+CFLAGS ?= -O2 -g
+BUILD ?= build
+BIN ?= bin
+SAN ?=
+
+ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -fopenmp \
+	     -Ilib $(SAN) $(CFLAGS)
+LDLIBS = -lpng -lz -lm
+
+LIB_SRC := $(wildcard lib/*.c)
+TOOL_SRC := $(filter-out tools/tool.c,$(wildcard tools/*.c))
+CTEST_SRC := $(wildcard tests/c/test_*.c)
+BENCH_SRC := $(wildcard bench/*.c)
+
+LIB_OBJ := $(patsubst lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRC))
+TOOLS := $(patsubst tools/%.c,$(BIN)/%,$(TOOL_SRC))
+CTESTS := $(patsubst tests/c/%.c,$(BUILD)/tests/%,$(CTEST_SRC))
+BENCHES := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+LIBA := $(BUILD)/libsluice.a
+HDR := $(wildcard lib/*.h) tools/tool.h
+
+.PHONY: all asan check bench demo deps fuzz install clean ctests benches
+.DELETE_ON_ERROR:
+
+all: $(TOOLS) $(CTESTS) $(BENCHES)
+
+$(BUILD)/lib/%.o: lib/%.c $(HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tools/%.o: tools/%.c $(HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIBA): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/%: $(BUILD)/tools/%.o $(BUILD)/tools/tool.o $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/c/%.c tests/c/ctest.h $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Itests/c -o $@ $< $(LIBA) $(LDLIBS)
+
+$(BUILD)/bench/%: bench/%.c $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+
+ctests: $(CTESTS)
+benches: $(BENCHES)
+
+# The same programs and C tests built with AddressSanitizer and UBSan.
+asan:
+	$(MAKE) BUILD=build-asan BIN=bin-asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \
+		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" all
+
+check: all asan
+	@sh tests/run
+
+bench: all
+	@sh bench/run
+
+demo: all
+	$(MAKE) -C pipelines/$(DEMO)
+
+deps:
+	@sh scripts/deps
+
+fuzz: all
+	@sh fuzz/run $(SECONDS)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf build build-asan build-fuzz bin bin-asan
