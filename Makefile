@@ -25,7 +25,7 @@ LDLIBS = -lpng -lz -lm
 
 LIB_SRC := $(wildcard lib/*.c)
 TOOL_SRC := $(filter-out tools/tool.c,$(wildcard tools/*.c))
-CTEST_SRC := $(wildcard tests/c/test_*.c)
+CTEST_SRC := $(wildcard tests/c/*.c)
 BENCH_SRC := $(wildcard bench/*.c)
 
 LIB_OBJ := $(patsubst lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRC))

@@ -23,16 +23,25 @@ slc_fail(slc_err *err, const char *fmt, ...)
 int
 slc_failctx(slc_err *err, const char *fmt, ...)
 {
-	char ctx[SLC_ERR_MAX], old[SLC_ERR_MAX];
+	char old[SLC_ERR_MAX];
 	va_list ap;
+	int n;
 
 	if (!err)
 		return -1;
-	va_start(ap, fmt);
-	vsnprintf(ctx, sizeof ctx, fmt, ap);
-	va_end(ap);
 	memcpy(old, err->msg, sizeof old);
-	snprintf(err->msg, sizeof err->msg, "%s%s", ctx, old);
+	va_start(ap, fmt);
+	n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof err->msg) {
+		size_t room = sizeof err->msg - (size_t)n - 1;
+		size_t len = strnlen(old, sizeof old - 1);
+
+		if (len > room)
+			len = room;
+		memcpy(err->msg + n, old, len);
+		err->msg[(size_t)n + len] = '\0';
+	}
 	return -1;
 }
 

@@ -117,6 +117,12 @@ void slc_rec_init(slc_rec *r, uint32_t kind, const char *name);
 /* Release everything the record owns and leave it empty (kind SLC_END). */
 void slc_rec_free(slc_rec *r);
 
+/* Give every channel its own copy of its data and drop the stored bytes,
+ * so that a record read from a stream can change size; slc_write_raw then
+ * re-encodes it.  (A tool that only changes values in place needs no call:
+ * it writes with slc_write, which always encodes from the channels.) */
+int slc_rec_own(slc_rec *r, slc_err *err);
+
 /* Add a zeroed channel; returns its data pointer (owned by the record) or
  * NULL with err set (duplicate name, bad type/ncomp/domain, size overflow,
  * too many channels, out of memory). */
@@ -189,7 +195,7 @@ slc_writer *slc_writer_open(FILE *f, int level, slc_err *err);
 int slc_write(slc_writer *w, const slc_rec *r, slc_err *err);
 
 /* Write a record read by slc_read exactly as it was stored (byte
- * identical); falls back to slc_write for records built in memory. */
+ * identical), for records the tool did not change; falls back to slc_write for records built in memory. */
 int slc_write_raw(slc_writer *w, const slc_rec *r, slc_err *err);
 
 /* Write the end record and flush; the writer is freed.  Returns -1 if any

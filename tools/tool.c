@@ -1,0 +1,628 @@
+/* tool.c: the skeleton every sluice program shares (see tool.h).
+ *
+ * Option parsing and --help from one table, strict error helpers, stream
+ * input with file-named messages, and atomic output: -o FILE is written to
+ * a temp file beside it, fsync'd and renamed, and removed by die() or a
+ * fatal signal, so a failed run leaves no file (or the previous one).
+ */
+#include "tool.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../lib/meta.h"
+
+#define TEMP_MAX 16             /* plain and stream outputs open at once */
+#define PATH_MAXLEN 4096
+#define PROVENANCE_KEEP 64      /* stages remembered in the provenance */
+
+const char *argv0 = "sluice";
+int verbosity;
+int progress;
+const char *out_path;
+int zlib_level;
+
+static int show_help, show_version, quiet, progress_flag;
+static long zlib_arg;
+static char temps[TEMP_MAX][PATH_MAXLEN];       /* temp files to remove */
+static char finals[TEMP_MAX][PATH_MAXLEN];      /* where they go */
+static FILE *temp_files[TEMP_MAX];
+
+static const struct tool_opt common_opts[] = {
+	{ "output", 'o', OPT_STRING, &out_path, "FILE",
+	  "write to FILE (atomically) instead of standard output", 0, 0 },
+	{ "zlib", 0, OPT_INT, &zlib_arg, "N",
+	  "compress written records with zlib level N (1-9; default 0, raw)", 0, 0 },
+	{ "quiet", 'q', OPT_FLAG, &quiet, NULL, "print no warnings", 0, 0 },
+	{ "verbose", 'v', OPT_FLAG, NULL, NULL,
+	  "say more on standard error (repeat for more)", 0, 0 },
+	{ "progress", 0, OPT_FLAG, &progress_flag, NULL,
+	  "show progress even when standard error is not a terminal", 0, 0 },
+	{ "help", 0, OPT_FLAG, &show_help, NULL, "show this help and exit", 0, 0 },
+	{ "version", 0, OPT_FLAG, &show_version, NULL,
+	  "show the version and exit", 0, 0 },
+	{ 0, 0, 0, 0, 0, 0, 0, 0 }
+};
+
+/* --- messages ---------------------------------------------------------- */
+
+static void
+remove_temps(void)
+{
+	int t;
+
+	for (t = 0; t < TEMP_MAX; t++)
+		if (temps[t][0]) {
+			unlink(temps[t]);
+			temps[t][0] = '\0';
+		}
+}
+
+static void
+on_signal(int sig)
+{
+	int t;
+
+	/* only async-signal-safe calls here */
+	for (t = 0; t < TEMP_MAX; t++)
+		if (temps[t][0])
+			unlink(temps[t]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+vmsg(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", argv0);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	remove_temps();
+	exit(1);
+}
+
+void
+usage_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: try '%s --help'\n", argv0, argv0);
+	remove_temps();
+	exit(2);
+}
+
+void
+warnmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verbosity < 0)
+		return;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+}
+
+void
+info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verbosity < 1)
+		return;
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+}
+
+void
+progressmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!progress)
+		return;
+	fprintf(stderr, "\r%s: ", argv0);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(isatty(2) ? "\033[K" : "\n", stderr);
+}
+
+void *
+xcalloc(size_t n, size_t sz)
+{
+	slc_err err;
+	void *p = slc_calloc(n, sz, &err);
+
+	if (!p)
+		die("%s", err.msg);
+	return p;
+}
+
+/* --- options ----------------------------------------------------------- */
+
+static void
+print_opts(const struct tool_opt *o)
+{
+	for (; o->lng; o++) {
+		char left[64];
+		int n;
+
+		n = snprintf(left, sizeof left, "  %c%c%s--%s%s%s",
+			     o->shrt ? '-' : ' ', o->shrt ? o->shrt : ' ',
+			     o->shrt ? ", " : "  ", o->lng, o->arg ? " " : "",
+			     o->arg ? o->arg : "");
+		printf("%s%*s%s\n", left, n < 28 ? 28 - n : 1, "", o->help);
+		if (o->type == OPT_CHOICE && o->choices) {
+			const char *const *c;
+
+			printf("%28s(", "");
+			for (c = o->choices; *c; c++)
+				printf("%s%s", *c, c[1] ? ", " : ")\n");
+		}
+	}
+}
+
+static void
+help(const struct tool_info *info)
+{
+	printf("Usage: %s [OPTION]... %s\n%s\n\nOptions:\n", info->name,
+	       info->synopsis ? info->synopsis : "", info->summary);
+	print_opts(info->opts);
+	print_opts(common_opts);
+	if (info->details)
+		printf("\n%s\n", info->details);
+	printf("\nExit status: 0 ok, 1 runtime or data error, 2 usage error.\n"
+	       "See %s(1).\n", info->name);
+}
+
+static const struct tool_opt *
+find_long(const struct tool_opt *o, const char *name, size_t len)
+{
+	for (; o->lng; o++)
+		if (strlen(o->lng) == len && !strncmp(o->lng, name, len))
+			return o;
+	return NULL;
+}
+
+static const struct tool_opt *
+find_short(const struct tool_opt *o, int c)
+{
+	for (; o->lng; o++)
+		if (o->shrt == c)
+			return o;
+	return NULL;
+}
+
+static void
+set_opt(const struct tool_opt *o, const char *arg)
+{
+	char *end;
+
+	switch (o->type) {
+	case OPT_FLAG:
+		if (!o->dst)    /* -v counts */
+			verbosity++;
+		else
+			*(int *)o->dst = 1;
+		return;
+	case OPT_INT: {
+		long v;
+
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (errno || end == arg || *end)
+			usage_die("--%s: '%s' is not a whole number", o->lng, arg);
+		*(long *)o->dst = v;
+		return;
+	}
+	case OPT_DOUBLE: {
+		double v = strtod(arg, &end);
+
+		if (end == arg || *end || !isfinite(v))
+			usage_die("--%s: '%s' is not a number", o->lng, arg);
+		*(double *)o->dst = v;
+		return;
+	}
+	case OPT_STRING:
+		*(const char **)o->dst = arg;
+		return;
+	case OPT_VEC3: {
+		double *v = o->dst;
+		const char *p = arg;
+		int a;
+
+		for (a = 0; a < 3; a++) {
+			v[a] = strtod(p, &end);
+			if (end == p || !isfinite(v[a]) || (a < 2 && *end != ',') ||
+			    (a == 2 && *end))
+				usage_die("--%s: '%s' is not x,y,z", o->lng, arg);
+			p = end + 1;
+		}
+		return;
+	}
+	case OPT_CHOICE: {
+		int c;
+
+		for (c = 0; o->choices[c]; c++)
+			if (!strcmp(o->choices[c], arg)) {
+				*(int *)o->dst = c;
+				return;
+			}
+		usage_die("--%s: unknown value '%s'", o->lng, arg);
+	}
+	case OPT_FUNC:
+		if (o->fn(arg, o->dst))
+			usage_die("--%s: bad value '%s'", o->lng, arg);
+		return;
+	}
+}
+
+int
+tool_parse(int argc, char **argv, const struct tool_info *info)
+{
+	char **operands = xcalloc((size_t)argc + 1, sizeof *operands);
+	int a, nop = 0, only_operands = 0;
+
+	argv0 = info->name;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	signal(SIGPIPE, on_signal);
+	for (a = 1; a < argc; a++) {
+		char *s = argv[a];
+		const struct tool_opt *o;
+		const char *arg = NULL;
+
+		if (only_operands || s[0] != '-' || !s[1]) {
+			operands[nop++] = s;
+			continue;
+		}
+		if (!strcmp(s, "--")) {
+			only_operands = 1;
+			continue;
+		}
+		if (s[1] == '-') {
+			char *eq = strchr(s + 2, '=');
+			size_t len = eq ? (size_t)(eq - s - 2) : strlen(s + 2);
+
+			o = find_long(info->opts, s + 2, len);
+			if (!o)
+				o = find_long(common_opts, s + 2, len);
+			if (!o)
+				usage_die("unknown option '%s'", s);
+			if (o->type == OPT_FLAG) {
+				if (eq)
+					usage_die("option '--%s' takes no value", o->lng);
+			} else if (eq) {
+				arg = eq + 1;
+			} else if (a + 1 < argc) {
+				arg = argv[++a];
+			} else {
+				usage_die("option '--%s' needs a value", o->lng);
+			}
+			set_opt(o, arg);
+			continue;
+		}
+		/* short options: flags may be bundled, -xVALUE or -x VALUE */
+		for (s++; *s; s++) {
+			o = find_short(info->opts, *s);
+			if (!o)
+				o = find_short(common_opts, *s);
+			if (!o)
+				usage_die("unknown option '-%c'", *s);
+			if (o->type == OPT_FLAG) {
+				set_opt(o, NULL);
+				continue;
+			}
+			if (s[1])
+				arg = s + 1;
+			else if (a + 1 < argc)
+				arg = argv[++a];
+			else
+				usage_die("option '-%c' needs a value", *s);
+			set_opt(o, arg);
+			break;
+		}
+	}
+	if (show_help) {
+		help(info);
+		exit(0);
+	}
+	if (show_version) {
+		printf("%s (sluice) %s\n", info->name, SLUICE_VERSION);
+		exit(0);
+	}
+	if (quiet)
+		verbosity = -1;
+	if (zlib_arg < 0 || zlib_arg > 9)
+		usage_die("--zlib: level %ld, expected 0..9", zlib_arg);
+	zlib_level = (int)zlib_arg;
+	progress = verbosity >= 0 && (progress_flag || isatty(2));
+	for (a = 0; a < nop; a++)
+		argv[argc - nop + a] = operands[a];
+	free(operands);
+	return argc - nop;
+}
+
+/* --- atomic files ------------------------------------------------------ */
+
+FILE *
+plain_open(const char *path)
+{
+	int t, fd;
+	FILE *f;
+
+	if (!path || !strcmp(path, "-"))
+		return stdout;
+	for (t = 0; t < TEMP_MAX && temps[t][0]; t++)
+		;
+	if (t == TEMP_MAX)
+		die("%s: too many outputs open", path);
+	if (strlen(path) + 16 > PATH_MAXLEN)
+		die("%s: path too long", path);
+	snprintf(temps[t], PATH_MAXLEN, "%s.tmp.XXXXXX", path);
+	fd = mkstemp(temps[t]);
+	if (fd < 0) {
+		temps[t][0] = '\0';
+		die("%s: cannot create: %s", path, strerror(errno));
+	}
+	{
+		/* mkstemp makes 0600; a finished file gets the usual mode */
+		mode_t mask = umask(0);
+
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
+	f = fdopen(fd, "wb");
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	snprintf(finals[t], PATH_MAXLEN, "%s", path);
+	temp_files[t] = f;
+	return f;
+}
+
+void
+plain_commit(FILE *f)
+{
+	int t;
+
+	if (f == stdout) {
+		if (fflush(stdout) != 0 || ferror(stdout))
+			die("<stdout>: write error: %s", strerror(errno));
+		return;
+	}
+	for (t = 0; t < TEMP_MAX && temp_files[t] != f; t++)
+		;
+	if (t == TEMP_MAX)
+		die("internal: commit of a file not opened by plain_open");
+	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
+		int e = errno;
+
+		fclose(f);
+		die("%s: write error: %s", finals[t], strerror(e));
+	}
+	if (fclose(f) != 0)
+		die("%s: write error: %s", finals[t], strerror(errno));
+	temp_files[t] = NULL;
+	if (rename(temps[t], finals[t]) != 0)
+		die("%s: cannot rename into place: %s", finals[t], strerror(errno));
+	temps[t][0] = '\0';
+}
+
+/* --- stream input ------------------------------------------------------ */
+
+struct tool_in {
+	FILE *f;
+	slc_reader *rd;
+	const char *label;
+};
+
+tool_in *
+in_open(const char *path)
+{
+	tool_in *in = xcalloc(1, sizeof *in);
+	slc_err err;
+
+	if (!path || !strcmp(path, "-")) {
+		in->f = stdin;
+		in->label = "<stdin>";
+	} else {
+		in->f = fopen(path, "rb");
+		if (!in->f)
+			die("%s: %s", path, strerror(errno));
+		in->label = path;
+	}
+	in->rd = slc_reader_open(in->f, &err);
+	if (!in->rd)
+		die("%s: %s", in->label, err.msg);
+	return in;
+}
+
+int
+in_read(tool_in *in, slc_rec *r)
+{
+	slc_err err;
+	int rc = slc_read(in->rd, r, &err);
+
+	if (rc < 0)
+		die("%s: %s", in->label, err.msg);
+	return rc;
+}
+
+const char *
+in_label(const tool_in *in)
+{
+	return in->label;
+}
+
+void
+in_close(tool_in *in)
+{
+	slc_reader_close(in->rd);
+	if (in->f != stdin)
+		fclose(in->f);
+	free(in);
+}
+
+/* --- stream output ----------------------------------------------------- */
+
+struct tool_out {
+	FILE *f;
+	slc_writer *w;
+	slc_rec prov;           /* provenance held back until out_close */
+	char *stage;            /* this run: "tool version args" */
+	const char *label;
+};
+
+tool_out *
+out_open(int argc, char **argv)
+{
+	tool_out *o = xcalloc(1, sizeof *o);
+	size_t len = strlen(argv0) + strlen(SLUICE_VERSION) + 2, at;
+	slc_err err;
+	int a;
+
+	for (a = 1; a < argc; a++)
+		len += strlen(argv[a]) + 1;
+	o->stage = xcalloc(len + 1, 1);
+	at = (size_t)snprintf(o->stage, len + 1, "%s %s", argv0, SLUICE_VERSION);
+	for (a = 1; a < argc; a++)
+		at += (size_t)snprintf(o->stage + at, len + 1 - at, " %s", argv[a]);
+	for (at = 0; o->stage[at]; at++)
+		if (o->stage[at] == '\n')
+			o->stage[at] = ' ';
+	o->f = plain_open(out_path);
+	o->label = out_path && strcmp(out_path, "-") ? out_path : "<stdout>";
+	o->w = slc_writer_open(o->f, zlib_level, &err);
+	if (!o->w)
+		die("%s: %s", o->label, err.msg);
+	slc_rec_init(&o->prov, SLC_END, "");
+	return o;
+}
+
+void
+out_write(tool_out *o, const slc_rec *r)
+{
+	slc_err err;
+
+	if (slc_write(o->w, r, &err))
+		die("%s: %s", o->label, err.msg);
+}
+
+static int
+is_provenance(const slc_rec *r)
+{
+	return r->kind == SLC_META && !strcmp(r->name, "provenance");
+}
+
+void
+out_pass(tool_out *o, const slc_rec *r)
+{
+	slc_err err;
+
+	if (is_provenance(r)) {
+		slc_rec_free(&o->prov);
+		o->prov = *r;
+		/* the caller's copy must not free what is now held here */
+		slc_rec_init((slc_rec *)r, SLC_END, "");
+		return;
+	}
+	if (slc_write_raw(o->w, r, &err))
+		die("%s: %s", o->label, err.msg);
+}
+
+/* Append this run as stage N+1 of the provenance, keeping the last
+ * PROVENANCE_KEEP stages. */
+static void
+add_stage(tool_out *o)
+{
+	char key[32], buf[32];
+	slc_err err;
+	long n = 0;
+
+	if (o->prov.kind != SLC_META && slc_meta_init(&o->prov, "provenance", &err))
+		die("%s", err.msg);
+	if (slc_meta_get(&o->prov, "stages", buf, sizeof buf))
+		n = strtol(buf, NULL, 10);
+	if (n < 0)
+		n = 0;
+	snprintf(key, sizeof key, "stage.%ld", n);
+	snprintf(buf, sizeof buf, "%ld", n + 1);
+	if (slc_meta_set(&o->prov, key, o->stage, &err) ||
+	    slc_meta_set(&o->prov, "stages", buf, &err))
+		die("%s", err.msg);
+	snprintf(key, sizeof key, "stage.%ld", n - PROVENANCE_KEEP);
+	slc_meta_unset(&o->prov, key);
+}
+
+void
+out_close(tool_out *o)
+{
+	slc_err err;
+
+	add_stage(o);
+	out_write(o, &o->prov);
+	slc_rec_free(&o->prov);
+	if (slc_writer_close(o->w, &err))
+		die("%s: %s: %s", o->label, err.msg, strerror(errno));
+	plain_commit(o->f);
+	free(o->stage);
+	free(o);
+}
+
+/* --- numbers ----------------------------------------------------------- */
+
+void
+check_finite(const slc_rec *r, long frame)
+{
+	uint32_t c;
+
+	for (c = 0; c < r->nchan; c++) {
+		const slc_chan *ch = &r->chan[c];
+		uint64_t nnan, ninf;
+		int64_t q = slc_chan_first_nonfinite(ch, &nnan, &ninf);
+		char where[96], when[64];
+
+		if (q < 0)
+			continue;
+		if (r->kind == SLC_GRID) {
+			int64_t ni = r->grid.ni, nj = r->grid.nj;
+
+			snprintf(where, sizeof where, "sample (%lld,%lld,%lld)",
+				 (long long)(q % ni), (long long)(q / ni % nj),
+				 (long long)(q / ni / nj));
+		} else {
+			snprintf(where, sizeof where, "%s %lld",
+				 slc_domain_name(ch->domain), (long long)q);
+		}
+		if (frame >= 0)
+			snprintf(when, sizeof when, "frame %ld", frame);
+		else
+			snprintf(when, sizeof when, "time %g", r->time);
+		die("field '%s' channel '%s', %s: %llu NaN and %llu Inf values, first at %s",
+		    r->name, ch->name, when, (unsigned long long)nnan,
+		    (unsigned long long)ninf, where);
+	}
+}
