@@ -1,0 +1,559 @@
+/* test_render.c: the rasterizers and renderers of lib/ against analytic
+ * pictures: silhouettes and depths of a square, a sphere of splats and a
+ * level set sphere; compositing by depth; transmittance of a smoke slab
+ * and its optical depth towards the light; slices and the zero contour;
+ * one-sided evaluation next to a thin shell (selle2008 §4.6); and the
+ * same picture from 1 and 2 threads. */
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "colormap.h"
+#include "ctest.h"
+#include "raster.h"
+#include "render.h"
+
+#define W 64
+#define H 64
+
+static const double bg[3] = {0, 0, 0};
+
+static double
+dot3(const double a[3], const double b[3])
+{
+	return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* a pixel holds the background (black, empty z) */
+static int
+is_bg(const rimage *im, int x, int y)
+{
+	size_t p = (size_t)x + (size_t)im->w * y;
+
+	return isinf(im->z[p]) && im->rgb[3 * p] == 0 && im->rgb[3 * p + 1] == 0 &&
+	       im->rgb[3 * p + 2] == 0;
+}
+
+static void
+style(shade_style *st, double r, double g, double b)
+{
+	memset(st, 0, sizeof *st);
+	st->albedo[0] = r, st->albedo[1] = g, st->albedo[2] = b;
+	st->light[2] = 1;       /* from the camera side (+z) */
+	st->ambient = 0.2;
+}
+
+static void
+cam_front(camera *c, double dist)
+{
+	const double eye[3] = {0, 0, dist}, tgt[3] = {0, 0, 0}, up[3] = {0, 1, 0};
+
+	camera_init(c, eye, tgt, up, 40, W, H, NULL);
+}
+
+/* Distance in pixels from the centre of pixel (x, y) to where the
+ * analytic silhouette changes, estimated by testing the 8 points half a
+ * pixel away: 1 if the pixel is away from every edge. */
+typedef int (*inside_fn)(const camera *c, double sx, double sy);
+
+static int
+near_edge(const camera *c, inside_fn in, int x, int y)
+{
+	int a = in(c, x + 0.5, y + 0.5), dx, dy;
+
+	for (dy = -1; dy <= 1; dy++)
+		for (dx = -1; dx <= 1; dx++)
+			if (in(c, x + 0.5 + 0.75 * dx, y + 0.5 + 0.75 * dy) != a)
+				return 1;
+	return 0;
+}
+
+static int
+in_square(const camera *c, double sx, double sy)
+{
+	double o[3], d[3], t;
+
+	camera_ray(c, sx, sy, o, d);
+	t = -o[2] / d[2];
+	return fabs(o[0] + t * d[0]) <= 0.5 && fabs(o[1] + t * d[1]) <= 0.5;
+}
+
+static int
+in_sphere(const camera *c, double sx, double sy)
+{
+	double o[3], d[3], b, cc;
+
+	camera_ray(c, sx, sy, o, d);
+	b = dot3(o, d);
+	cc = dot3(o, o) - 0.25;
+	return b * b - cc >= 0;
+}
+
+/* compare a picture's coverage with an analytic silhouette: returns the
+ * number of wrong pixels away from the silhouette's edge */
+static int
+silhouette_errors(const rimage *im, const camera *c, inside_fn in, int *ncov)
+{
+	int x, y, bad = 0;
+
+	*ncov = 0;
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++) {
+			int cov = !is_bg(im, x, y);
+
+			*ncov += cov;
+			if (!near_edge(c, in, x, y) && cov != in(c, x + 0.5, y + 0.5))
+				bad++;
+		}
+	return bad;
+}
+
+static void
+test_mesh(void)
+{
+	const float P[] = {-0.5f, -0.5f, 0, 0.5f, -0.5f, 0, 0.5f, 0.5f, 0,
+			   -0.5f, 0.5f, 0};
+	const uint32_t tri[] = {0, 1, 2, 0, 2, 3}, bad_tri[] = {0, 1, 7};
+	rimage im;
+	camera c;
+	shade_style st;
+	slc_err err;
+	int ncov, bad;
+	size_t mid = W / 2 + (size_t)W * (H / 2);
+
+	cam_front(&c, 3);
+	style(&st, 0.5, 0.5, 0.5);
+	rimage_alloc(&im, W, H, bg, &err);
+	CHECK(raster_mesh(&im, &c, P, 4, tri, 2, &st, &err) == 0, "mesh: draws");
+	bad = silhouette_errors(&im, &c, in_square, &ncov);
+	CHECK(bad == 0 && ncov > 100, "mesh: square silhouette exact away from its edge (%d wrong, %d covered)",
+	      bad, ncov);
+	CHECK(fabs(im.z[mid] - 3) < 1e-5, "mesh: depth 3 at the centre (%g)",
+	      im.z[mid]);
+	CHECK(fabs(im.rgb[3 * mid] - 0.5) < 1e-6,
+	      "mesh: lit head-on, albedo 0.5 gives 0.5 (%g)", im.rgb[3 * mid]);
+	CHECK(raster_mesh(&im, &c, P, 4, bad_tri, 1, &st, &err) == -1,
+	      "mesh: index out of range refused: %s", err.msg);
+	rimage_free(&im);
+
+	/* a floor reaching behind the eye: clipped at the near plane, the
+	 * lower half of the picture is covered, the upper half is sky */
+	{
+		const float F[] = {-50, -1, -50, 50, -1, -50, 50, -1, 50, -50, -1, 50};
+		int x, y, lower = 1, upper = 1;
+
+		rimage_alloc(&im, W, H, bg, &err);
+		CHECK(raster_mesh(&im, &c, F, 4, tri, 2, &st, &err) == 0,
+		      "mesh: floor through the eye draws");
+		for (y = 0; y < H; y++)
+			for (x = 0; x < W; x++) {
+				if (y >= H / 2 + 2 && is_bg(&im, x, y))
+					lower = 0;
+				if (y < H / 2 - 1 && !is_bg(&im, x, y))
+					upper = 0;
+			}
+		CHECK(lower && upper, "mesh: near-plane clipping keeps the floor below the horizon");
+		rimage_free(&im);
+	}
+}
+
+static void
+test_spheres(void)
+{
+	const float P[] = {0, 0, 0};
+	rimage im;
+	camera c;
+	shade_style st;
+	slc_err err;
+	int ncov, bad;
+	size_t mid = W / 2 + (size_t)W * (H / 2);
+
+	cam_front(&c, 3);
+	style(&st, 1, 1, 1);
+	rimage_alloc(&im, W, H, bg, &err);
+	CHECK(raster_spheres(&im, &c, P, 1, NULL, 0.5, &st, &err) == 0,
+	      "splats: draw");
+	bad = silhouette_errors(&im, &c, in_sphere, &ncov);
+	CHECK(bad == 0 && ncov > 100, "splats: sphere silhouette exact (%d wrong, %d covered)",
+	      bad, ncov);
+	/* the pixel centre ray misses the axis by a little: depth 2.5 to
+	 * within the sphere's curvature over half a pixel */
+	CHECK(fabs(im.z[mid] - 2.5) < 1e-3, "splats: depth 2.5 at the centre (%g)",
+	      im.z[mid]);
+	rimage_free(&im);
+}
+
+/* phi = |x| - 0.5 on an n^3 grid over [-1, 1]^3 */
+static void
+sphere_phi(field *f, int n)
+{
+	const double org[3] = {-1, -1, -1};
+	int i, j, k;
+
+	field_alloc(f, n, n, n, SLC_CELL, org, 2.0 / n, NULL);
+	for (k = 0; k < n; k++)
+		for (j = 0; j < n; j++)
+			for (i = 0; i < n; i++) {
+				double x[3];
+
+				field_pos(f, i, j, k, x);
+				f->a[FIELD_IDX(f, i, j, k)] = (float)(sqrt(dot3(x, x)) - 0.5);
+			}
+}
+
+static void
+test_levelset(void)
+{
+	rimage im, im1;
+	camera c;
+	shade_style st, st2;
+	field phi;
+	slc_err err;
+	int ncov, bad, x, y, front = 1, behind = 1;
+	size_t mid = W / 2 + (size_t)W * (H / 2);
+
+	sphere_phi(&phi, 32);
+	cam_front(&c, 3);
+	style(&st, 0.2, 0.4, 0.8);
+	rimage_alloc(&im, W, H, bg, &err);
+	CHECK(render_levelset(&im, &c, &phi, NULL, &st, &err) == 0,
+	      "level set: renders");
+	bad = silhouette_errors(&im, &c, in_sphere, &ncov);
+	CHECK(bad == 0 && ncov > 100, "level set: sphere silhouette (%d wrong, %d covered)",
+	      bad, ncov);
+	CHECK(fabs(im.z[mid] - 2.5) < 0.25 * phi.dx,
+	      "level set: depth 2.5 at the centre within dx/4 (%g)", im.z[mid]);
+	CHECK(fabs(im.rgb[3 * mid + 2] - 0.8) < 0.01,
+	      "level set: gradient normal faces the light at the centre (%g)",
+	      im.rgb[3 * mid + 2]);
+	/* one thread and two draw the same picture */
+	omp_set_num_threads(1);
+	rimage_alloc(&im1, W, H, bg, &err);
+	render_levelset(&im1, &c, &phi, NULL, &st, &err);
+	omp_set_num_threads(2);
+	CHECK(!memcmp(im.rgb, im1.rgb, sizeof(float) * 3 * W * H) &&
+	      !memcmp(im.z, im1.z, sizeof(float) * W * H),
+	      "level set: same picture from 1 and 2 threads");
+	rimage_free(&im1);
+	rimage_free(&im);
+
+	/* composited with depth: a red square at z = 0.8 in front of the
+	 * sphere, and one at z = -0.8 behind it */
+	{
+		const float Pf[] = {-0.2f, -0.2f, 0.8f, 0.2f, -0.2f, 0.8f, 0.2f, 0.2f, 0.8f,
+				    -0.2f, 0.2f, 0.8f};
+		const float Pb[] = {-0.9f, -0.9f, -0.8f, 0.9f, -0.9f, -0.8f, 0.9f, 0.9f, -0.8f,
+				    -0.9f, 0.9f, -0.8f};
+		const uint32_t tri[] = {0, 1, 2, 0, 2, 3};
+
+		style(&st2, 1, 0, 0);
+		rimage_alloc(&im, W, H, bg, &err);
+		raster_mesh(&im, &c, Pf, 4, tri, 2, &st2, &err);
+		raster_mesh(&im, &c, Pb, 4, tri, 2, &st2, &err);
+		render_levelset(&im, &c, &phi, NULL, &st, &err);
+		for (y = 0; y < H; y++)
+			for (x = 0; x < W; x++) {
+				size_t p = (size_t)x + (size_t)W * y;
+				double o[3], d[3];
+				int red = im.rgb[3 * p] > 0 && im.rgb[3 * p + 2] == 0;
+
+				camera_ray(&c, x + 0.5, y + 0.5, o, d);
+				/* inside the front square's image: red */
+				{
+					double t = (0.8 - o[2]) / d[2];
+					double px = o[0] + t * d[0], py = o[1] + t * d[1];
+
+					if (fmax(fabs(px), fabs(py)) < 0.18 && !red)
+						front = 0;
+				}
+				/* sphere (away from its edge) not in front: blue */
+				if (in_sphere(&c, x + 0.5, y + 0.5) &&
+				    !near_edge(&c, in_sphere, x, y)) {
+					double t = (0.8 - o[2]) / d[2];
+					double px = o[0] + t * d[0], py = o[1] + t * d[1];
+
+					if (fmax(fabs(px), fabs(py)) > 0.22 && red)
+						behind = 0;
+				}
+			}
+		CHECK(front, "composite: the square in front hides the level set");
+		CHECK(behind, "composite: the level set hides the square behind it");
+		rimage_free(&im);
+	}
+	field_free(&phi);
+}
+
+static void
+test_volume(void)
+{
+	const double org[3] = {-0.5, -0.5, -0.5}, light[3] = {0, 1, 0};
+	const double grey[3] = {0.5, 0.5, 0.5};
+	field rho, tau;
+	rimage im;
+	camera c;
+	volume_style vs;
+	slc_err err;
+	int n = 16, i, j, k;
+	double worst = 0;
+	size_t mid = W / 2 + (size_t)W * (H / 2);
+
+	field_alloc(&rho, n, n, n, SLC_CELL, org, 1.0 / n, NULL);
+	for (k = 0; k < n; k++)
+		for (j = 0; j < n; j++)
+			for (i = 0; i < n; i++)
+				rho.a[FIELD_IDX(&rho, i, j, k)] = 2;
+	/* optical depth towards a light straight above: density times the
+	 * distance to the top sample */
+	CHECK(volume_shadow(&rho, light, &tau, &err) == 0, "volume: shadow sweep");
+	for (k = 0; k < n; k++)
+		for (j = 0; j < n; j++)
+			for (i = 0; i < n; i++)
+				worst = fmax(worst, fabs(tau.a[FIELD_IDX(&tau, i, j, k)] -
+							 2 * rho.dx * (n - 1 - j)));
+	CHECK(worst < 1e-5, "volume: optical depth upwards exact (%.2g)", worst);
+	field_free(&tau);
+	{
+		double l2[3] = {0.6, 0.8, 0};     /* 3-4-5 diagonal */
+
+		volume_shadow(&rho, l2, &tau, &err);
+		/* far from the side walls, the path to the top is (n-1-j)
+		 * samples up and 1.25 times as long */
+		worst = 0;
+		for (j = 0; j < n; j++)
+			worst = fmax(worst, fabs(tau.a[FIELD_IDX(&tau, 0, j, n / 2)] -
+						 2 * 1.25 * rho.dx * (n - 1 - j)));
+		CHECK(worst < 1e-4, "volume: optical depth along a diagonal light (%.2g)",
+		      worst);
+		field_free(&tau);
+	}
+	/* through a slab of uniform smoke 1 m deep, no light: only the
+	 * background is seen, attenuated by exp(-sigma rho L) */
+	memset(&vs, 0, sizeof vs);
+	vs.sigma = 0.7;
+	vs.albedo = 0.8;
+	vs.color[0] = vs.color[1] = vs.color[2] = 1;
+	vs.light[1] = 1;
+	cam_front(&c, 3);
+	rimage_alloc(&im, W, H, grey, &err);
+	CHECK(render_volume(&im, &c, &rho, &vs, &err) == 0, "volume: renders");
+	{
+		double o[3], d[3], L, T;
+
+		camera_ray(&c, W / 2 + 0.5, H / 2 + 0.5, o, d);
+		L = 1 / d[2] * -1;   /* path length through the 1 m slab */
+		T = exp(-0.7 * 2 * L);
+		CHECK(fabs(im.rgb[3 * mid] - T * srgb_to_linear(0.5)) < 1e-4,
+		      "volume: transmittance exp(-sigma rho L) (%g vs %g)",
+		      im.rgb[3 * mid], T * srgb_to_linear(0.5));
+		rimage_free(&im);
+		/* ambient light only: L = albedo * ambient * (1 - T) + T bg */
+		vs.ambient = 0.5;
+		rimage_alloc(&im, W, H, grey, &err);
+		render_volume(&im, &c, &rho, &vs, &err);
+		CHECK(fabs(im.rgb[3 * mid] - (0.8 * 0.5 * (1 - T) + T * srgb_to_linear(0.5))) < 1e-4,
+		      "volume: ambient in-scattering (1 - T) albedo ambient (%g)",
+		      im.rgb[3 * mid]);
+		rimage_free(&im);
+	}
+	/* lit from above: the top of the smoke is brighter than its bottom */
+	vs.ambient = 0;
+	vs.intensity = 1;
+	rimage_alloc(&im, W, H, bg, &err);
+	render_volume(&im, &c, &rho, &vs, &err);
+	CHECK(im.rgb[3 * (W / 2 + (size_t)W * 20)] > 2 * im.rgb[3 * (W / 2 + (size_t)W * 44)],
+	      "volume: self-shadowing darkens the smoke away from the light (%g, %g)",
+	      im.rgb[3 * (W / 2 + (size_t)W * 20)], im.rgb[3 * (W / 2 + (size_t)W * 44)]);
+	CHECK(is_bg(&im, 1, 1), "volume: background outside the smoke");
+	rimage_free(&im);
+	field_free(&rho);
+}
+
+static void
+test_slice(void)
+{
+	const double org[3] = {0, 0, 0};
+	field f, u, v, w, s;
+	rimage im;
+	slice_style ss;
+	slc_err err;
+	double lo, hi, c0[3], c1[3];
+	int n = 16, i, j, k, x, y, ncont = 0, far = 0;
+
+	field_alloc(&f, n, n, n, SLC_CELL, org, 1.0 / n, NULL);
+	for (k = 0; k < n; k++)
+		for (j = 0; j < n; j++)
+			for (i = 0; i < n; i++) {
+				double p[3];
+
+				field_pos(&f, i, j, k, p);
+				f.a[FIELD_IDX(&f, i, j, k)] = (float)p[0];
+			}
+	memset(&ss, 0, sizeof ss);
+	rimage_alloc(&im, W, H, bg, &err);
+	CHECK(render_slice(&im, 0, 0, W, H, &f, 2, 0.5, &ss, &lo, &hi, &err) == 0,
+	      "slice: draws");
+	cmap_viridis(0, c0);
+	cmap_viridis(1, c1);
+	CHECK(fabs(lo - 1.0 / 32) < 1e-6 && fabs(hi - 31.0 / 32) < 1e-6,
+	      "slice: range from the slice (%g, %g)", lo, hi);
+	CHECK(fabs(linear_to_srgb(im.rgb[3 * (W / 2 * W)]) - c0[0]) < 0.01 &&
+	      fabs(linear_to_srgb(im.rgb[3 * (W / 2 * W + W - 1)]) - c1[0]) < 0.01,
+	      "slice: x grows to the right through viridis");
+	CHECK(render_slice(&im, 0, 0, W, H, &f, 0, 1.5, &ss, NULL, NULL, &err) == -1,
+	      "slice: position outside the grid refused: %s", err.msg);
+	rimage_free(&im);
+	/* a circle of radius 0.3: every contour pixel within a pixel and a
+	 * half of it, and enough of them to go round */
+	for (k = 0; k < n; k++)
+		for (j = 0; j < n; j++)
+			for (i = 0; i < n; i++) {
+				double p[3];
+
+				field_pos(&f, i, j, k, p);
+				f.a[FIELD_IDX(&f, i, j, k)] =
+					(float)(hypot(p[0] - 0.5, p[1] - 0.5) - 0.3);
+			}
+	ss.map = SLICE_DIVERGING;
+	ss.contour = 1;
+	rimage_alloc(&im, W, H, bg, &err);
+	render_slice(&im, 0, 0, W, H, &f, 2, 0.5, &ss, &lo, &hi, &err);
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++) {
+			size_t p = (size_t)x + (size_t)W * y;
+
+			if (im.rgb[3 * p] == 0 && im.rgb[3 * p + 1] == 0 &&
+			    im.rgb[3 * p + 2] == 0) {
+				double r = hypot(x + 0.5 - W / 2.0, y + 0.5 - H / 2.0);
+
+				ncont++;
+				if (fabs(r - 0.3 * W) > 1.5)
+					far++;
+			}
+		}
+	CHECK(far == 0 && ncont > 0.8 * 2 * M_PI * 0.3 * W,
+	      "slice: zero contour on the circle (%d pixels, %d off)", ncont, far);
+	CHECK(fabs(lo + hi) < 1e-12 && hi > 0, "slice: diverging range symmetric");
+	{
+		size_t p = W / 2 + (size_t)W * (H / 2), q = 1 + (size_t)W;
+
+		CHECK(im.rgb[3 * p + 2] > im.rgb[3 * p] && im.rgb[3 * q] > im.rgb[3 * q + 2],
+		      "slice: inside the circle cool (blue), outside warm (red)");
+	}
+	rimage_free(&im);
+	field_free(&f);
+	/* speed of a uniform flow (1, 2, 2) is 3 everywhere */
+	field_alloc(&u, 4, 3, 2, SLC_FACE_X, org, 0.5, NULL);
+	field_alloc(&v, 4, 3, 2, SLC_FACE_Y, org, 0.5, NULL);
+	field_alloc(&w, 4, 3, 2, SLC_FACE_Z, org, 0.5, NULL);
+	for (i = 0; i < (int)field_count(&u); i++)
+		u.a[i] = 1;
+	for (i = 0; i < (int)field_count(&v); i++)
+		v.a[i] = 2;
+	for (i = 0; i < (int)field_count(&w); i++)
+		w.a[i] = -2;
+	CHECK(render_speed(&u, &v, &w, &s, &err) == 0 && s.ni == 4 && s.nj == 3 &&
+	      s.nk == 2 && fabs(s.a[5] - 3) < 1e-6, "speed: |(1, 2, -2)| = 3");
+	field_free(&s);
+	CHECK(render_speed(&u, &w, &v, &s, &err) == -1, "speed: mixed-up faces refused");
+	field_free(&u);
+	field_free(&v);
+	field_free(&w);
+}
+
+static void
+test_oneside(void)
+{
+	/* a thin wall at x = 0.5 spanning the box; liquid on its low side
+	 * whose grid level set reaches 0.4 dx past the wall */
+	const float wall[] = {0.5f, -1, -1, 0.5f, 2, -1, 0.5f, 2, 2, 0.5f, -1, 2};
+	const uint32_t tri[] = {0, 1, 2, 0, 2, 3};
+	const double org[3] = {0, 0, 0};
+	const float t1[] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+	field phi;
+	oneside os;
+	slc_err err;
+	int n = 16, i, j, k, same = 1;
+	double dx = 1.0 / n, x[3], eps = 0.01 * dx;
+
+	{
+		double a[3] = {0.2, 0.2, -1}, b[3] = {0.2, 0.2, 1};
+		double c2[3] = {1.5, 0.2, -1}, d2[3] = {1.5, 0.2, 1};
+		double e[3] = {0.2, 0.2, 0.5}, f2[3] = {0.3, 0.3, 0.5};
+		double g[3] = {0.2, 0.2, 0.004}, h[3] = {0.2, 0.2, 1};
+
+		CHECK(oneside_blocked(a, b, t1, 0.01), "wedge: crossing segment blocked");
+		CHECK(!oneside_blocked(c2, d2, t1, 0.01), "wedge: segment beside the triangle visible");
+		CHECK(!oneside_blocked(e, f2, t1, 0.01), "wedge: segment on one side visible");
+		CHECK(oneside_blocked(h, g, t1, 0.01), "wedge: end inside the wedge is not usable");
+	}
+	field_alloc(&phi, n, n, n, SLC_CELL, org, dx, NULL);
+	for (k = 0; k < n; k++)
+		for (j = 0; j < n; j++)
+			for (i = 0; i < n; i++) {
+				double p[3];
+
+				field_pos(&phi, i, j, k, p);
+				phi.a[FIELD_IDX(&phi, i, j, k)] = (float)(p[0] - (0.5 + 0.4 * dx));
+			}
+	CHECK(oneside_init(&os, &phi, eps, &err) == 0 &&
+	      oneside_add_mesh(&os, wall, 4, tri, 2, &err) == 0 &&
+	      oneside_build(&os, &err) == 0, "one-sided: shells binned");
+	x[0] = 0.5 + 0.2 * dx, x[1] = 0.5, x[2] = 0.5;
+	CHECK(field_sample(&phi, x) < 0 && oneside_phi(&os, x) > 0,
+	      "one-sided: just past the wall, trilinear says liquid (%g), one-sided air (%g)",
+	      field_sample(&phi, x), oneside_phi(&os, x));
+	x[0] = 0.5 - 0.2 * dx;
+	CHECK(oneside_phi(&os, x) < 0, "one-sided: just before the wall still liquid (%g)",
+	      oneside_phi(&os, x));
+	for (k = 0; k < 20; k++) {
+		double y[3] = {0.05 + 0.013 * k, 0.1 + 0.04 * k, 0.9 - 0.03 * k};
+
+		if (oneside_phi(&os, y) != field_sample(&phi, y))
+			same = 0;
+		y[0] = 0.7 + 0.01 * k;
+		if (oneside_phi(&os, y) != field_sample(&phi, y))
+			same = 0;
+	}
+	CHECK(same, "one-sided: equal to trilinear away from the shell");
+	/* the picture: looking at the wall from the dry side, the wall and
+	 * not liquid fills the middle (selle2008 §4.6) */
+	{
+		const double eye[3] = {3, 0.5, 0.5}, tgt[3] = {0.5, 0.5, 0.5};
+		const double up[3] = {0, 1, 0};
+		shade_style sw, sl;
+		camera c;
+		rimage im;
+		size_t mid = W / 2 + (size_t)W * (H / 2);
+
+		camera_init(&c, eye, tgt, up, 10, W, H, NULL);
+		style(&sw, 0.5, 0.5, 0.5);
+		style(&sl, 0, 0, 1);
+		rimage_alloc(&im, W, H, bg, &err);
+		raster_mesh(&im, &c, wall, 4, tri, 2, &sw, &err);
+		render_levelset(&im, &c, &phi, NULL, &sl, &err);
+		CHECK(im.rgb[3 * mid] == 0 && im.rgb[3 * mid + 2] > 0,
+		      "one-sided: plain interpolation shows liquid through the wall");
+		rimage_free(&im);
+		rimage_alloc(&im, W, H, bg, &err);
+		raster_mesh(&im, &c, wall, 4, tri, 2, &sw, &err);
+		render_levelset(&im, &c, &phi, &os, &sl, &err);
+		CHECK(im.rgb[3 * mid] > 0 && im.rgb[3 * mid] == im.rgb[3 * mid + 2],
+		      "one-sided: the wall shows, no liquid leaks through it");
+		rimage_free(&im);
+	}
+	oneside_free(&os);
+	field_free(&phi);
+}
+
+int
+main(void)
+{
+	test_mesh();
+	test_spheres();
+	test_levelset();
+	test_volume();
+	test_slice();
+	test_oneside();
+	return ctest_done();
+}
