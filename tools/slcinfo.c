@@ -156,7 +156,10 @@ print_record(const slc_rec *r, uint64_t index, int first)
 		const slc_chan *ch = &r->chan[c];
 		struct stats s;
 
-		if (!no_stats)
+		/* metadata text is listed as lines, not as numbers */
+		int stats = !no_stats && r->kind != SLC_META;
+
+		if (stats)
 			chan_stats(ch, &s);
 		if (json) {
 			printf("%s{\"name\":", c ? "," : "");
@@ -165,7 +168,7 @@ print_record(const slc_rec *r, uint64_t index, int first)
 			       slc_type_name(ch->type), ch->ncomp,
 			       slc_domain_name(ch->domain),
 			       (unsigned long long)ch->count);
-			if (!no_stats) {
+			if (stats) {
 				printf(",\"min\":");
 				json_num(s.n ? s.min : NAN);
 				printf(",\"max\":");
@@ -182,10 +185,10 @@ print_record(const slc_rec *r, uint64_t index, int first)
 		printf("  %-12s %s x%u %s %llu", ch->name, slc_type_name(ch->type),
 		       ch->ncomp, slc_domain_name(ch->domain),
 		       (unsigned long long)ch->count);
-		if (!no_stats && s.n)
+		if (stats && s.n)
 			printf("  min %g max %g mean %g", s.min, s.max,
 			       s.sum / (double)s.n);
-		if (!no_stats && (s.nnan || s.ninf))
+		if (stats && (s.nnan || s.ninf))
 			printf("  NaN %llu Inf %llu", (unsigned long long)s.nnan,
 			       (unsigned long long)s.ninf);
 		putchar('\n');

@@ -1,0 +1,107 @@
+/* slccat: concatenate sluice streams, keeping, dropping, renaming or
+ * re-encoding records.  Records it does not change pass byte-identical. */
+#include <string.h>
+
+#include "tool.h"
+
+static const char *only, *drop, *rename_arg;
+static int reencode, kind = -1;
+
+static const char *const kinds[] = { "end", "meta", "grid", "mesh", "tets",
+				     "particles", "strands", NULL };
+
+static const struct tool_opt opts[] = {
+	{ "only", 0, OPT_STRING, &only, "NAMES",
+	  "keep only records with these comma-separated names", 0, 0 },
+	{ "drop", 0, OPT_STRING, &drop, "NAMES",
+	  "drop records with these comma-separated names", 0, 0 },
+	{ "kind", 0, OPT_CHOICE, &kind, "KIND", "keep only records of this kind",
+	  kinds, 0 },
+	{ "rename", 0, OPT_STRING, &rename_arg, "OLD=NEW",
+	  "rename records called OLD to NEW", 0, 0 },
+	{ "reencode", 0, OPT_FLAG, &reencode, NULL,
+	  "re-encode every record (with --zlib N, or raw) instead of passing it on",
+	  0, 0 },
+	{ 0, 0, 0, 0, 0, 0, 0, 0 }
+};
+
+static const struct tool_info tinfo = {
+	"slccat", "Concatenate sluice streams, selecting and renaming records.",
+	"[FILE]...",
+	"With no FILE, or FILE -, read standard input.  The provenance records of "
+	"the inputs are merged\ninto one.",
+	opts
+};
+
+/* Is name one of the comma-separated names in list? */
+static int
+listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while (p && *p) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return 1;
+		p = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
+static void
+cat(tool_out *o, const char *path, const char *from, const char *to)
+{
+	tool_in *in = in_open(path);
+	slc_rec r;
+
+	while (in_read(in, &r)) {
+		int keep = (!only || listed(only, r.name)) &&
+			   !(drop && listed(drop, r.name)) &&
+			   (kind < 0 || (int)r.kind == kind);
+
+		if (keep && from && !strcmp(r.name, from)) {
+			strcpy(r.name, to);
+			out_write(o, &r);
+		} else if (keep) {
+			if (reencode)
+				out_write(o, &r);
+			else
+				out_pass(o, &r);
+		}
+		slc_rec_free(&r);
+	}
+	in_close(in);
+}
+
+int
+main(int argc, char **argv)
+{
+	int first = tool_parse(argc, argv, &tinfo), a;
+	char from[SLC_NAME_MAX + 1] = "", *eq;
+	const char *to = NULL;
+	tool_out *o;
+
+	if (rename_arg) {
+		eq = strchr(rename_arg, '=');
+		if (!eq || eq == rename_arg || !eq[1] ||
+		    (size_t)(eq - rename_arg) > SLC_NAME_MAX || strlen(eq + 1) > SLC_NAME_MAX)
+			usage_die("--rename: expected OLD=NEW, got '%s'", rename_arg);
+		memcpy(from, rename_arg, (size_t)(eq - rename_arg));
+		from[eq - rename_arg] = '\0';
+		to = eq + 1;
+	}
+	if (kind == 0)
+		usage_die("--kind: end records are not selectable");
+	/* read every input fully before the output is committed: a damaged
+	 * input dies, and -o FILE is left as it was */
+	o = out_open(argc, argv);
+	if (first == argc)
+		cat(o, NULL, to ? from : NULL, to);
+	for (a = first; a < argc; a++)
+		cat(o, argv[a], to ? from : NULL, to);
+	out_close(o);
+	return 0;
+}
