@@ -103,3 +103,29 @@ camera_pixels(const camera *c, double r, double z)
 {
 	return r * c->h / (2 * c->tan_half * z);
 }
+
+/* Margin around a framed box, as a factor of the fitted distance. */
+#define FRAME_MARGIN 1.05
+
+void
+camera_frame(const double lo[3], const double hi[3], const double dir[3],
+	     double fov, double aspect, double eye[3], double target[3])
+{
+	double d[3] = {dir[0], dir[1], dir[2]}, r = 0, half, dist;
+	int a;
+
+	if (normalize(d))
+		d[0] = 0, d[1] = 0, d[2] = 1;
+	for (a = 0; a < 3; a++) {
+		target[a] = 0.5 * (lo[a] + hi[a]);
+		r += 0.25 * (hi[a] - lo[a]) * (hi[a] - lo[a]);
+	}
+	r = sqrt(r);
+	if (!(r > 0))
+		r = 1;
+	/* the narrower of the vertical and horizontal half angles */
+	half = atan(tan(fov * M_PI / 360) * (aspect < 1 ? aspect : 1));
+	dist = FRAME_MARGIN * r / sin(half);
+	for (a = 0; a < 3; a++)
+		eye[a] = target[a] + dist * d[a];
+}

@@ -44,6 +44,13 @@ double camera_depth(const camera *c, const double x[3]);
 int camera_project(const camera *c, const double x[3], double *sx,
 		   double *sy, double *z);
 
+/* Place a camera that sees the whole box [lo, hi]: target at its
+ * centre, eye along dir (need not be unit) from it, far enough that the
+ * box's bounding sphere fits the vertical field of view fov (degrees) and
+ * the horizontal one of a picture of the given aspect (w / h). */
+void camera_frame(const double lo[3], const double hi[3], const double dir[3],
+		  double fov, double aspect, double eye[3], double target[3]);
+
 /* Picture-space radius, in pixels, of a length r seen at view depth z. */
 double camera_pixels(const camera *c, double r, double z);
 

@@ -494,3 +494,54 @@ raster_spheres(rimage *im, const camera *cam, const float *P, size_t n,
 	free(y1);
 	return 0;
 }
+
+int
+raster_strands(rimage *im, const camera *cam, const float *P, size_t np,
+	       const uint32_t *offset, size_t nstrand, double r,
+	       const shade_style *st, slc_err *err)
+{
+	size_t s, n = 0, cap = 0, k;
+	float *pts = NULL;
+	int pass, rc;
+
+	if (!(r > 0))
+		return slc_fail(err, "strand radius %g must be positive", r);
+	for (s = 0; s < nstrand; s++)
+		if (offset[s] > offset[s + 1] || offset[s + 1] > np)
+			return slc_fail(err, "strand %zu: offsets %u..%u out of order or past %zu points",
+					s, offset[s], offset[s + 1], np);
+	/* count, then fill: spheres at the points and between them */
+	for (pass = 0; pass < 2; pass++) {
+		n = 0;
+		for (s = 0; s < nstrand; s++)
+			for (k = offset[s]; k < offset[s + 1]; k++) {
+				const float *a = P + 3 * k, *b = a + 3;
+				double len = 0;
+				int m, c, steps = 1;
+
+				if (k + 1 < offset[s + 1]) {
+					for (c = 0; c < 3; c++)
+						len += ((double)b[c] - a[c]) * ((double)b[c] - a[c]);
+					steps = (int)fmin(1e6, ceil(sqrt(len) / r));
+					if (steps < 1)
+						steps = 1;
+				} else {
+					steps = 1;
+					b = a;
+				}
+				for (m = 0; m < steps; m++, n++)
+					if (pass)
+						for (c = 0; c < 3; c++)
+							pts[3 * n + c] = (float)(a[c] + (b[c] - a[c]) * (double)m / steps);
+			}
+		if (!pass) {
+			cap = n;
+			pts = slc_calloc(cap ? cap : 1, 3 * sizeof *pts, err);
+			if (!pts)
+				return -1;
+		}
+	}
+	rc = raster_spheres(im, cam, pts, n, NULL, r, st, err);
+	free(pts);
+	return rc;
+}

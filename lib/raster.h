@@ -64,4 +64,12 @@ int raster_spheres(rimage *im, const camera *cam, const float *P, size_t n,
 		   const float *radii, double r0, const shade_style *st,
 		   slc_err *err);
 
+/* Draw strands (hair) as chains of spheres of radius r: nstrand strands,
+ * strand s running through points offset[s] .. offset[s+1]-1 of P, with
+ * spheres at most r apart along every segment.  -1 with err on a bad
+ * offset table or out of memory. */
+int raster_strands(rimage *im, const camera *cam, const float *P, size_t np,
+		   const uint32_t *offset, size_t nstrand, double r,
+		   const shade_style *st, slc_err *err);
+
 #endif

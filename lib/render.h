@@ -132,4 +132,43 @@ int render_slice(rimage *im, int x0, int y0, int pw, int ph, const field *f,
 int render_speed(const field *u, const field *v, const field *w,
 		 field *speed, slc_err *err);
 
+/* --- a whole frame ----------------------------------------------------- */
+
+/* What to draw from the records of a frame, and how. */
+typedef struct scene_opts {
+	const char *levelsets;  /* comma-separated grid names drawn as zero
+				 * level sets, e.g. "phi,solid" */
+	const char *densities;  /* grid names volume-rendered as smoke */
+	int smooth;             /* smooth-shade meshes */
+	double radius;          /* splat radius when a particle record has no
+				 * "radius" or "pscale" channel; 0: 0.4% of
+				 * the scene's diagonal */
+	int one_sided;          /* evaluate level sets (except one named
+				 * "solid") one-sidedly next to the meshes of
+				 * the frame (selle2008 §4.6) */
+	double shell_eps;       /* wedge thickness in cells of the level set */
+	double light[3];        /* unit direction towards the light */
+	volume_style smoke;     /* sigma, albedo, color, intensity, ambient;
+				 * light is taken from light above */
+} scene_opts;
+
+/* Does the comma-separated list hold name? */
+int scene_name_in(const char *name, const char *list);
+
+/* The box holding everything drawable in the n records: level set and
+ * density grids (their samples inside the surface or holding smoke, grown
+ * by a cell, or their cell box when there are none), meshes, particles
+ * and strands (their points).  Returns the number of drawable records (0: nothing to draw,
+ * lo and hi unset); -1 with err, naming the record, on a malformed one. */
+int scene_bounds(const slc_rec *recs, size_t n, const scene_opts *so,
+		 double lo[3], double hi[3], slc_err *err);
+
+/* Draw the n records of a frame: meshes, particles and strands first,
+ * then level sets (one-sidedly next to the meshes with so->one_sided),
+ * then smoke; each with the depth test.  diag is the scene's diagonal
+ * (for the default splat radius).  Other records are ignored.  0, or -1
+ * with err naming the record. */
+int scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
+	       const scene_opts *so, double diag, slc_err *err);
+
 #endif

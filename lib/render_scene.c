@@ -1,0 +1,291 @@
+/* render_scene.c: one picture of a whole frame: picks the records to draw
+ * (level sets, smoke, meshes, particles, strands), gives each a colour by
+ * its name, and draws them in an order that composites with depth. */
+#include "render.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Ambient fraction of the surface shading. */
+#define SCENE_AMBIENT 0.25
+/* Default splat radius as a fraction of the scene's diagonal. */
+#define SCENE_RADIUS_FRACTION 0.004
+
+int
+scene_name_in(const char *name, const char *list)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while (p && *p) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return 1;
+		p = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
+enum { ITEM_NONE, ITEM_LEVELSET, ITEM_DENSITY, ITEM_MESH, ITEM_PARTICLES,
+       ITEM_STRANDS };
+
+static int
+classify(const slc_rec *r, const scene_opts *so)
+{
+	switch (r->kind) {
+	case SLC_GRID:
+		if (scene_name_in(r->name, so->levelsets))
+			return ITEM_LEVELSET;
+		if (scene_name_in(r->name, so->densities))
+			return ITEM_DENSITY;
+		return ITEM_NONE;
+	case SLC_MESH:
+		return ITEM_MESH;
+	case SLC_PARTICLES:
+		return ITEM_PARTICLES;
+	case SLC_STRANDS:
+		return ITEM_STRANDS;
+	default:
+		return ITEM_NONE;
+	}
+}
+
+/* Points of a record as floats (caller frees). */
+static float *
+points(const slc_rec *r, size_t *np, slc_err *err)
+{
+	uint64_t n = 0, k;
+	double *d = slc_rec_get_f64(r, "P", 3, &n, err);
+	float *p;
+
+	if (!d)
+		return NULL;
+	p = slc_calloc(n ? n : 1, 3 * sizeof *p, err);
+	if (p)
+		for (k = 0; k < 3 * n; k++)
+			p[k] = (float)d[k];
+	free(d);
+	*np = n;
+	return p;
+}
+
+static void
+grow(double lo[3], double hi[3], const double x[3])
+{
+	int a;
+
+	for (a = 0; a < 3; a++) {
+		lo[a] = fmin(lo[a], x[a]);
+		hi[a] = fmax(hi[a], x[a]);
+	}
+}
+
+int
+scene_bounds(const slc_rec *recs, size_t n, const scene_opts *so,
+	     double lo[3], double hi[3], slc_err *err)
+{
+	size_t k, q, np;
+	int count = 0, a;
+	double blo[3] = {INFINITY, INFINITY, INFINITY};
+	double bhi[3] = {-INFINITY, -INFINITY, -INFINITY};
+
+	for (k = 0; k < n; k++) {
+		const slc_rec *r = &recs[k];
+		int item = classify(r, so);
+
+		if (item == ITEM_NONE)
+			continue;
+		if (item == ITEM_LEVELSET || item == ITEM_DENSITY) {
+			field f;
+			int i, j, kk, any = 0, nc[3];
+			double x[3];
+
+			if (field_from_rec(&f, r, NULL, err))
+				return slc_failctx(err, "record '%s': ", r->name);
+			/* the samples inside the surface or holding smoke,
+			 * grown by a cell; the whole grid if there are none */
+			for (kk = 0; kk < f.nk; kk++)
+				for (j = 0; j < f.nj; j++)
+					for (i = 0; i < f.ni; i++) {
+						float v = f.a[FIELD_IDX(&f, i, j, kk)];
+
+						if (item == ITEM_LEVELSET ? !(v <= 0) : !(v > 0))
+							continue;
+						field_pos(&f, i, j, kk, x);
+						for (a = 0; a < 3; a++)
+							x[a] -= f.dx;
+						grow(blo, bhi, x);
+						for (a = 0; a < 3; a++)
+							x[a] += 2 * f.dx;
+						grow(blo, bhi, x);
+						any = 1;
+					}
+			if (!any) {
+				field_cell_dims(&f, &nc[0], &nc[1], &nc[2]);
+				grow(blo, bhi, f.origin);
+				for (a = 0; a < 3; a++)
+					x[a] = f.origin[a] + f.dx * (nc[a] > 0 ? nc[a] : 1);
+				grow(blo, bhi, x);
+			}
+		} else {
+			float *P = points(r, &np, err);
+
+			if (!P)
+				return slc_failctx(err, "record '%s': ", r->name);
+			for (q = 0; q < np; q++) {
+				double x[3] = {P[3 * q], P[3 * q + 1], P[3 * q + 2]};
+
+				grow(blo, bhi, x);
+			}
+			free(P);
+		}
+		count++;
+	}
+	if (count && blo[0] <= bhi[0]) {
+		memcpy(lo, blo, sizeof blo);
+		memcpy(hi, bhi, sizeof bhi);
+	} else {
+		count = 0;
+	}
+	return count;
+}
+
+/* Linear albedo by record name: water blue, cloth red, hair brown,
+ * particles pale blue, anything else (solids, bodies) light grey. */
+static void
+albedo_for(const slc_rec *r, int item, double c[3])
+{
+	static const double water[3] = {0.10, 0.30, 0.70};
+	static const double cloth[3] = {0.65, 0.12, 0.08};
+	static const double hair[3] = {0.30, 0.16, 0.06};
+	static const double drops[3] = {0.45, 0.60, 0.85};
+	static const double solid[3] = {0.55, 0.55, 0.52};
+	const double *s = solid;
+
+	if (item == ITEM_LEVELSET && strcmp(r->name, "solid") != 0)
+		s = water;
+	else if (item == ITEM_STRANDS)
+		s = hair;
+	else if (item == ITEM_PARTICLES)
+		s = drops;
+	else if (item == ITEM_MESH && strstr(r->name, "cloth"))
+		s = cloth;
+	memcpy(c, s, 3 * sizeof *c);
+}
+
+static int
+draw_points(rimage *im, const camera *cam, const slc_rec *r, int item,
+	    const shade_style *st, double r0, slc_err *err)
+{
+	size_t np = 0;
+	float *P = points(r, &np, err);
+	int rc = -1;
+
+	if (!P)
+		return -1;
+	if (item == ITEM_MESH) {
+		const uint32_t *tri = slc_rec_get(r, "tri", SLC_U32, 3, 0, err);
+		const slc_chan *c = slc_rec_find(r, "tri");
+
+		if (tri)
+			rc = raster_mesh(im, cam, P, np, tri, c->count, st, err);
+	} else if (item == ITEM_PARTICLES) {
+		const slc_chan *c = slc_rec_find(r, "radius");
+
+		if (!c)
+			c = slc_rec_find(r, "pscale");
+		if (c && (c->type != SLC_F32 || c->ncomp != 1 || c->count != np))
+			rc = slc_fail(err, "channel '%s' must be f32x1 per point", c->name);
+		else
+			rc = raster_spheres(im, cam, P, np, c ? c->data : NULL, r0,
+					    st, err);
+	} else {
+		const uint32_t *off = slc_rec_get(r, "offset", SLC_U32, 1, 0, err);
+		const slc_chan *c = slc_rec_find(r, "offset");
+
+		if (off && c->count < 1)
+			rc = slc_fail(err, "empty strand offset table");
+		else if (off)
+			rc = raster_strands(im, cam, P, np, off, c->count - 1,
+					    0.5 * r0, st, err);
+	}
+	free(P);
+	return rc;
+}
+
+int
+scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
+	   const scene_opts *so, double diag, slc_err *err)
+{
+	double r0 = so->radius > 0 ? so->radius : SCENE_RADIUS_FRACTION * diag;
+	size_t k;
+	int pass;
+
+	/* opaque points and meshes, then level sets, then smoke */
+	for (pass = 0; pass < 3; pass++)
+		for (k = 0; k < n; k++) {
+			const slc_rec *r = &recs[k];
+			int item = classify(r, so), rc = 0;
+			shade_style st;
+
+			memset(&st, 0, sizeof st);
+			albedo_for(r, item, st.albedo);
+			memcpy(st.light, so->light, sizeof st.light);
+			st.ambient = SCENE_AMBIENT;
+			st.smooth = so->smooth;
+			if (pass == 0 && item >= ITEM_MESH) {
+				rc = draw_points(im, cam, r, item, &st, r0, err);
+			} else if (pass == 1 && item == ITEM_LEVELSET) {
+				field f;
+				oneside os, *osp = NULL;
+				size_t m;
+
+				if (field_from_rec(&f, r, NULL, err))
+					return slc_failctx(err, "record '%s': ", r->name);
+				memset(&os, 0, sizeof os);
+				/* a solid's own level set is not evaluated
+				 * against its own surface */
+				if (so->one_sided && strcmp(r->name, "solid") != 0) {
+					osp = &os;
+					rc = oneside_init(&os, &f, so->shell_eps * f.dx, err);
+					for (m = 0; m < n && !rc; m++) {
+						size_t np = 0;
+						float *P;
+						const uint32_t *tri;
+
+						if (recs[m].kind != SLC_MESH)
+							continue;
+						P = points(&recs[m], &np, err);
+						tri = P ? slc_rec_get(&recs[m], "tri", SLC_U32, 3, 0, err) : NULL;
+						rc = tri ? oneside_add_mesh(&os, P, np, tri,
+									    slc_rec_find(&recs[m], "tri")->count, err)
+							 : -1;
+						free(P);
+						if (rc)
+							slc_failctx(err, "shell '%s': ", recs[m].name);
+					}
+					if (!rc && os.ntri)
+						rc = oneside_build(&os, err);
+					else if (!rc)
+						osp = NULL;     /* no shells */
+				}
+				if (!rc)
+					rc = render_levelset(im, cam, &f, osp, &st, err);
+				oneside_free(&os);
+			} else if (pass == 2 && item == ITEM_DENSITY) {
+				field f;
+				volume_style vs = so->smoke;
+
+				memcpy(vs.light, so->light, sizeof vs.light);
+				rc = field_from_rec(&f, r, NULL, err);
+				if (!rc)
+					rc = render_volume(im, cam, &f, &vs, err);
+			}
+			if (rc)
+				return slc_failctx(err, "record '%s': ", r->name);
+		}
+	return 0;
+}

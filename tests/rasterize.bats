@@ -1,0 +1,179 @@
+#!/usr/bin/env bats
+# rasterize: frames in, PNG out.  Every picture is decoded (pngprobe) and
+# checked for what it must show: the silhouette of the shape where the
+# camera geometry puts it, the background elsewhere.
+
+bats_require_minimum_version 1.5.0
+load common
+
+gen() { "$ROOT/build/tests/gen_render" "$@"; }
+probe() { "$ROOT/build/tests/pngprobe" "$@"; }
+
+# A camera on the z axis of the unit box, 200x200, black background.
+CAM=(--eye 0.5,0.5,3 --target 0.5,0.5,0.5 --fov 40 --size 200x200 --background '#000000')
+
+# within TOL of EXPECTED?
+near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { exit !(a - b <= t && b - a <= t) }'; }
+
+@test "rasterize --help lists the camera and slice options" {
+	run rasterize --help
+	assert_success
+	assert_output --partial "Usage: rasterize"
+	assert_output --partial "--eye X,Y,Z"
+	assert_output --partial "--slice A=POS"
+	assert_output --partial "--size WxH"
+}
+
+@test "a level set sphere: silhouette where the camera puts it, background elsewhere" {
+	gen sphere "$T/s.slc" 32
+	run rasterize "${CAM[@]}" -o "$T/s.png" "$T/s.slc"
+	assert_success
+	run probe "$T/s.png" size
+	assert_output "200 200"
+	# radius 0.3 seen from 2.5: tan(asin(0.3/2.5)) / tan(20 deg) * 100 = 33.2 px
+	read -r n x0 y0 x1 y1 < <(probe "$T/s.png" bbox 0,0,0)
+	near "$x0" 67 1 && near "$x1" 132 1 && near "$y0" 67 1 && near "$y1" 132 1
+	near "$n" 3463 110
+	run probe "$T/s.png" pixel 100 100
+	read -r r g b <<<"$output"
+	[ "$b" -gt "$r" ]           # water blue
+	run probe "$T/s.png" pixel 5 190
+	assert_output "0 0 0"
+}
+
+@test "same input gives the same bytes, with 1 or 2 threads" {
+	gen sphere "$T/s.slc" 24
+	gen box "$T/b.slc"
+	cat "$T/s.slc" "$T/b.slc" >"$T/f.slc"
+	OMP_NUM_THREADS=1 rasterize --size 160x120 -o "$T/a.png" "$T/f.slc"
+	OMP_NUM_THREADS=2 rasterize --size 160x120 -o "$T/b.png" "$T/f.slc"
+	rasterize --size 160x120 <"$T/f.slc" >"$T/c.png"
+	cmp "$T/a.png" "$T/b.png"
+	cmp "$T/a.png" "$T/c.png"
+}
+
+@test "a mesh cube: square silhouette of its front face, flat and smooth" {
+	gen box "$T/b.slc"
+	for shading in "" --smooth; do
+		rasterize "${CAM[@]}" $shading -o "$T/b.png" "$T/b.slc"
+		# half size 0.2 at distance 2.3: 0.2 / 2.3 / tan(20 deg) * 100 = 23.9 px
+		read -r n x0 y0 x1 y1 < <(probe "$T/b.png" bbox 0,0,0)
+		near "$x0" 76 1 && near "$x1" 123 1 && near "$y0" 76 1 && near "$y1" 123 1
+		near "$n" 2304 100
+	done
+}
+
+@test "composited by depth: the sphere in front of the cube's face" {
+	gen sphere "$T/s.slc" 32
+	gen box "$T/b.slc"
+	cat "$T/b.slc" "$T/s.slc" >"$T/f.slc"
+	rasterize "${CAM[@]}" -o "$T/f.png" "$T/f.slc"
+	run probe "$T/f.png" pixel 100 100
+	read -r r g b <<<"$output"
+	[ "$b" -gt $((r + 40)) ]    # the sphere (blue) is nearer than the grey face
+	rasterize "${CAM[@]}" --eye 0.5,0.5,-2 -o "$T/g.png" "$T/f.slc"
+	run probe "$T/g.png" pixel 100 100
+	read -r r g b <<<"$output"
+	[ "$b" -gt $((r + 40)) ]    # from behind as well
+}
+
+@test "no liquid shows through a thin shell (selle2008 4.6), unless --two-sided" {
+	gen shell "$T/w.slc"
+	cam=(--eye 3,0.5,0.5 --target 0.5,0.5,0.5 --fov 10 --size 64x64)
+	rasterize "${cam[@]}" -o "$T/one.png" "$T/w.slc"
+	run probe "$T/one.png" pixel 32 32
+	read -r r g b <<<"$output"
+	[ "$r" -ge "$b" ] && [ "$r" -gt 60 ]        # the grey wall, lit
+	rasterize "${cam[@]}" --two-sided -o "$T/two.png" "$T/w.slc"
+	run probe "$T/two.png" pixel 32 32
+	read -r r g b <<<"$output"
+	[ "$b" -gt $((r + 40)) ]                    # plain interpolation leaks
+}
+
+@test "smoke: the density ball attenuates, the background stays" {
+	gen smoke "$T/m.slc" 32
+	rasterize "${CAM[@]}" -o "$T/m.png" "$T/m.slc"
+	read -r n x0 y0 x1 y1 < <(probe "$T/m.png" bbox 0,0,0)
+	near "$x0" 67 2 && near "$x1" 132 2 && near "$y0" 67 2 && near "$y1" 132 2
+	run probe "$T/m.png" pixel 100 100
+	read -r r g b <<<"$output"
+	[ "$r" -gt 60 ]             # lit smoke in front of black
+	rasterize "${CAM[@]}" --sigma 0.01 -o "$T/thin.png" "$T/m.slc"
+	run probe "$T/thin.png" pixel 100 100
+	read -r r2 g2 b2 <<<"$output"
+	[ "$r2" -lt "$r" ]          # thinner smoke scatters less
+}
+
+@test "particles as splats at the cube's corners" {
+	gen particles "$T/p.slc"
+	rasterize "${CAM[@]}" --radius 0.04 -o "$T/p.png" "$T/p.slc"
+	run probe "$T/p.png" pixel 100 100
+	assert_output "0 0 0"
+	# the corner (0.7, 0.7, 0.7): 0.2 / 2.3 / tan(20 deg) * 100 = 23.9 px
+	run probe "$T/p.png" pixel 124 76
+	[ "$output" != "0 0 0" ]
+}
+
+@test "slices side by side with the zero contour of the level set" {
+	gen sphere "$T/s.slc" 32
+	rasterize --slice x=50% --slice z=0.5 --size 400x200 -o "$T/sl.png" "$T/s.slc"
+	for x in 100 300; do
+		run probe "$T/sl.png" pixel "$x" 100
+		read -r r g b <<<"$output"
+		[ "$b" -gt "$r" ]       # inside: the cool side
+	done
+	run probe "$T/sl.png" pixel 2 2
+	read -r r g b <<<"$output"
+	[ "$r" -gt "$b" ]           # outside: the warm side
+	# the contour crosses row 100 at 100 - 60 = 40 px in each panel
+	for base in 0 200; do
+		found=0
+		for x in $(seq $((base + 37)) $((base + 43))); do
+			[ "$(probe "$T/sl.png" pixel "$x" 100)" = "0 0 0" ] && found=1
+		done
+		[ "$found" -eq 1 ]
+	done
+}
+
+@test "speed slice of a uniform flow is one colour" {
+	gen velocity "$T/v.slc"
+	rasterize --slice y=50% --field speed --range 0,6 --size 100x100 -o "$T/v.png" "$T/v.slc"
+	# |(1,2,-2)| = 3 in [0, 6]: the middle of viridis, (33, 145, 140)
+	run probe "$T/v.png" pixel 50 50
+	read -r r g b <<<"$output"
+	near "$r" 33 2 && near "$g" 145 2 && near "$b" 140 2
+	read -r n x0 y0 x1 y1 < <(probe "$T/v.png" bbox "$r,$g,$b")
+	[ "$n" -eq 0 ]
+}
+
+@test "bad input: message, exit 1, no output file" {
+	gen nan "$T/n.slc"
+	run_split rasterize -o "$T/n.png" "$T/n.slc"
+	assert_failure 1
+	[[ "$stderr" == *"rasterize: "*"'phi'"*"NaN"* ]]
+	[ ! -e "$T/n.png" ]
+	gen velocity "$T/v.slc"
+	run_split rasterize -o "$T/v.png" "$T/v.slc"
+	assert_failure 1
+	[[ "$stderr" == *"nothing to draw"* ]]
+	gen sphere "$T/s.slc" 8
+	head -c 100 "$T/s.slc" >"$T/cut.slc"
+	run_split rasterize -o "$T/cut.png" "$T/cut.slc"
+	assert_failure 1
+	[ ! -e "$T/cut.png" ]
+	run_split rasterize --slice x=2 -o "$T/o.png" "$T/s.slc"
+	assert_failure 1
+	[[ "$stderr" == *"outside the grid"* ]]
+	[ -z "$(ls "$T" | grep png)" ]
+}
+
+@test "bad options: usage error, exit 2" {
+	gen sphere "$T/s.slc" 8
+	for bad in "--size 0x10" "--size 10" "--slice w=3" "--slice x=" "--fov 0" \
+		   "--background #12" "--range 1,0" "--eye 1,2" \
+		   "--up 0,0,1 --eye 0.5,0.5,5 --target 0.5,0.5,0.5" "--mode slice"; do
+		run_split rasterize $bad -o "$T/x.png" "$T/s.slc"
+		assert_failure 2
+		[ ! -e "$T/x.png" ]
+	done
+}

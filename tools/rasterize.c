@@ -1,0 +1,341 @@
+/* rasterize: one frame (a sluice stream) in, one PNG picture out.
+ *
+ * A 3D view of the frame (level sets ray-marched and shaded, smoke
+ * volume-rendered, meshes rasterized with a z-buffer, particles and
+ * strands as splats, all composited by depth; liquid evaluated one-sidedly
+ * next to thin shells, selle2008 thesis §4.6), or with --slice, slices of
+ * one grid through a colour map side by side.  The same input and options
+ * give the same bytes.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+#include "../lib/camera.h"
+#include "../lib/field.h"
+#include "../lib/pngio.h"
+#include "../lib/raster.h"
+#include "../lib/render.h"
+
+#define SLICE_MAX 16            /* --slice given at most this often */
+#define SIZE_MAX_PX 16384       /* largest width or height */
+
+struct size { long w, h; };
+struct slice { int axis; double pos; int percent; };
+
+static double eye[3], target[3], up[3] = {0, 1, 0}, light[3] = {-0.4, 1, 0.6};
+static double fov = 40, radius, sigma = 10, albedo = 0.9, ambient = 0.15;
+static double bg[3] = {0.12, 0.13, 0.15}, range[2], shell_eps = 0.01;
+static double view[3] = {0.55, 0.45, 1};
+static struct size size = {640, 480};
+static struct slice slices[SLICE_MAX];
+static int nslice, smooth, flat_shells, mode, have_range;
+static int have_eye, have_target;
+static const char *field_name, *levelsets = "phi,solid,sdf", *densities = "density";
+
+static const char *const modes[] = {"auto", "scene", "slice", NULL};
+
+static int
+parse_size(const char *a, void *dst)
+{
+	struct size *s = dst;
+	char *e;
+
+	s->w = strtol(a, &e, 10);
+	if (*e != 'x' || s->w < 1 || s->w > SIZE_MAX_PX)
+		return -1;
+	s->h = strtol(e + 1, &e, 10);
+	return *e || s->h < 1 || s->h > SIZE_MAX_PX ? -1 : 0;
+}
+
+static int
+parse_vec(const char *a, double *v)
+{
+	char *e;
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		v[k] = strtod(a, &e);
+		if (e == a || !isfinite(v[k]) || *e != (k < 2 ? ',' : 0))
+			return -1;
+		a = e + 1;
+	}
+	return 0;
+}
+
+/* "#rrggbb" or "r,g,b" with components in [0, 1] (sRGB) */
+static int
+parse_color(const char *a, void *dst)
+{
+	double *c = dst;
+	unsigned v;
+	int k;
+
+	if (a[0] == '#') {
+		if (strlen(a) != 7 || sscanf(a + 1, "%6x", &v) != 1)
+			return -1;
+		for (k = 0; k < 3; k++)
+			c[k] = ((v >> (16 - 8 * k)) & 255) / 255.0;
+		return 0;
+	}
+	if (parse_vec(a, c))
+		return -1;
+	for (k = 0; k < 3; k++)
+		if (!(c[k] >= 0 && c[k] <= 1))
+			return -1;
+	return 0;
+}
+
+/* x|y|z=POS, POS in metres or N% of the grid's extent */
+static int
+parse_slice(const char *a, void *dst)
+{
+	struct slice *s = &((struct slice *)dst)[nslice];
+	char *e;
+
+	if (nslice == SLICE_MAX || !strchr("xyz", a[0]) || !a[0] || a[1] != '=')
+		return -1;
+	s->axis = a[0] - 'x';
+	s->pos = strtod(a + 2, &e);
+	s->percent = *e == '%';
+	if (e == a + 2 || *(e + s->percent) || !isfinite(s->pos))
+		return -1;
+	nslice++;
+	return 0;
+}
+
+static int
+parse_range(const char *a, void *dst)
+{
+	double *r = dst;
+	char *e;
+
+	r[0] = strtod(a, &e);
+	if (e == a || *e != ',')
+		return -1;
+	r[1] = strtod(e + 1, &e);
+	have_range = 1;
+	return *e || !(r[1] > r[0]) || !isfinite(r[1] - r[0]) ? -1 : 0;
+}
+
+static int
+set_eye(const char *a, void *dst)
+{
+	have_eye = 1;
+	return parse_vec(a, dst);
+}
+
+static int
+set_target(const char *a, void *dst)
+{
+	have_target = 1;
+	return parse_vec(a, dst);
+}
+
+static const struct tool_opt opts[] = {
+	{"eye", 0, OPT_FUNC, eye, "X,Y,Z", "camera position (default: framing the whole frame)", 0, set_eye},
+	{"target", 0, OPT_FUNC, target, "X,Y,Z", "point looked at (default: centre of the frame)", 0, set_target},
+	{"up", 0, OPT_VEC3, up, "X,Y,Z", "up direction (default 0,1,0)", 0, 0},
+	{"view", 0, OPT_VEC3, view, "X,Y,Z", "direction from target to eye when --eye is not given (default 0.55,0.45,1)", 0, 0},
+	{"fov", 0, OPT_DOUBLE, &fov, "DEG", "vertical field of view (default 40)", 0, 0},
+	{"size", 0, OPT_FUNC, &size, "WxH", "picture size in pixels (default 640x480)", 0, parse_size},
+	{"background", 0, OPT_FUNC, bg, "COLOR", "#rrggbb or r,g,b in 0..1 (default 0.12,0.13,0.15)", 0, parse_color},
+	{"mode", 0, OPT_CHOICE, &mode, "MODE", "scene: 3D view; slice: --slice panels; auto: slice if --slice is given", modes, 0},
+	{"slice", 0, OPT_FUNC, slices, "A=POS", "slice at x|y|z=POS metres (or POS%) of --field; repeat for panels side by side", 0, parse_slice},
+	{"field", 0, OPT_STRING, &field_name, "NAME", "grid to slice; 'speed' for |u| from u,v,w (default: phi, else density, else the first grid)", 0, 0},
+	{"range", 0, OPT_FUNC, range, "LO,HI", "slice colour range (default: the field's; symmetric for level sets)", 0, parse_range},
+	{"levelsets", 0, OPT_STRING, &levelsets, "NAMES", "grids drawn as zero level sets (default phi,solid,sdf)", 0, 0},
+	{"densities", 0, OPT_STRING, &densities, "NAMES", "grids drawn as smoke (default density)", 0, 0},
+	{"smooth", 0, OPT_FLAG, &smooth, NULL, "smooth-shade meshes (default flat)", 0, 0},
+	{"radius", 0, OPT_DOUBLE, &radius, "R", "particle radius without a radius channel (default 0.4% of the view)", 0, 0},
+	{"light", 0, OPT_VEC3, light, "X,Y,Z", "direction towards the light (default -0.4,1,0.6)", 0, 0},
+	{"sigma", 0, OPT_DOUBLE, &sigma, "S", "smoke extinction per unit density, 1/m (default 10)", 0, 0},
+	{"albedo", 0, OPT_DOUBLE, &albedo, "A", "smoke scattering albedo 0..1 (default 0.9)", 0, 0},
+	{"ambient", 0, OPT_DOUBLE, &ambient, "A", "smoke ambient light (default 0.15)", 0, 0},
+	{"shell-eps", 0, OPT_DOUBLE, &shell_eps, "CELLS", "thin shell wedge thickness in cells (default 0.01)", 0, 0},
+	{"two-sided", 0, OPT_FLAG, &flat_shells, NULL, "plain interpolation of level sets next to meshes (no one-sided evaluation)", 0, 0},
+	{0, 0, 0, 0, 0, 0, 0, 0}
+};
+
+static const struct tool_info tinfo = {
+	"rasterize", "Draw one frame of a sluice stream as a PNG picture.", "[FILE]",
+	"With no FILE, or FILE -, read standard input; the PNG goes to -o FILE "
+	"(written atomically)\nor standard output.  Level sets, smoke, meshes, "
+	"particles and strands are composited\nby depth.",
+	opts
+};
+
+/* The grid named name as a field, or NULL. */
+static const slc_rec *
+find_grid(const slc_rec *recs, size_t n, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (recs[k].kind == SLC_GRID && (!name || !strcmp(recs[k].name, name)))
+			return &recs[k];
+	return NULL;
+}
+
+static void
+draw_slices(rimage *im, const slc_rec *recs, size_t n, const char *label)
+{
+	const slc_rec *r;
+	field f, parts[3];
+	slice_style ss;
+	slc_err err;
+	const char *name = field_name;
+	int k, owned = 0, nc[3];
+
+	if (!name)
+		name = find_grid(recs, n, "phi") ? "phi" : find_grid(recs, n, "density") ? "density" : NULL;
+	if (name && !strcmp(name, "speed")) {
+		const char *uvw[3] = {"u", "v", "w"};
+
+		for (k = 0; k < 3; k++)
+			if (!(r = find_grid(recs, n, uvw[k])) || field_from_rec(&parts[k], r, NULL, &err))
+				die("%s: speed: %s", label, r ? err.msg : "no velocity grid u, v, w");
+		if (render_speed(&parts[0], &parts[1], &parts[2], &f, &err))
+			die("%s: speed: %s", label, err.msg);
+		owned = 1;
+	} else {
+		if (!(r = find_grid(recs, n, name)))
+			die("%s: no grid %s%s%s to slice", label, name ? "'" : "", name ? name : "record", name ? "'" : "");
+		if (field_from_rec(&f, r, NULL, &err))
+			die("%s: record '%s': %s", label, r->name, err.msg);
+		name = r->name;
+	}
+	memset(&ss, 0, sizeof ss);
+	ss.map = scene_name_in(name, levelsets) ? SLICE_DIVERGING : SLICE_SEQUENTIAL;
+	ss.contour = ss.map == SLICE_DIVERGING;
+	if (have_range) {
+		ss.lo = range[0];
+		ss.hi = range[1];
+	} else {
+		size_t q, m = field_count(&f);
+
+		ss.lo = INFINITY;
+		ss.hi = -INFINITY;
+		for (q = 0; q < m; q++) {
+			ss.lo = fmin(ss.lo, ss.map == SLICE_DIVERGING ? -fabs(f.a[q]) : f.a[q]);
+			ss.hi = fmax(ss.hi, ss.map == SLICE_DIVERGING ? fabs(f.a[q]) : f.a[q]);
+		}
+	}
+	field_cell_dims(&f, &nc[0], &nc[1], &nc[2]);
+	for (k = 0; k < nslice; k++) {
+		struct slice *s = &slices[k];
+		double pos = s->percent ? f.origin[s->axis] + s->pos / 100 * f.dx * nc[s->axis] : s->pos;
+		int x0 = (int)((long)im->w * k / nslice), x1 = (int)((long)im->w * (k + 1) / nslice);
+
+		if (x1 - x0 < 1)
+			die("--size %ldx%ld is too narrow for %d slices", size.w, size.h, nslice);
+		if (render_slice(im, x0, 0, x1 - x0, im->h, &f, s->axis, pos, &ss, NULL, NULL, &err))
+			die("%s: field '%s': %s", label, name, err.msg);
+	}
+	if (owned) {
+		field_free(&f);
+	}
+}
+
+static void
+draw_scene(rimage *im, const slc_rec *recs, size_t n, const char *label)
+{
+	scene_opts so;
+	camera cam;
+	slc_err err;
+	double lo[3], hi[3], e[3], t[3], diag = 0;
+	int a, cnt;
+
+	memset(&so, 0, sizeof so);
+	so.levelsets = levelsets;
+	so.densities = densities;
+	so.smooth = smooth;
+	so.radius = radius;
+	so.one_sided = !flat_shells;
+	so.shell_eps = shell_eps;
+	memcpy(so.light, light, sizeof light);
+	so.smoke.sigma = sigma;
+	so.smoke.albedo = albedo;
+	so.smoke.ambient = ambient;
+	so.smoke.intensity = 1;
+	so.smoke.color[0] = so.smoke.color[1] = so.smoke.color[2] = 1;
+	cnt = scene_bounds(recs, n, &so, lo, hi, &err);
+	if (cnt < 0)
+		die("%s: %s", label, err.msg);
+	if (cnt == 0)
+		die("%s: nothing to draw (no level set, density, mesh, particles or strands)", label);
+	camera_frame(lo, hi, view, fov, (double)size.w / size.h, e, t);
+	for (a = 0; a < 3; a++)
+		diag += (hi[a] - lo[a]) * (hi[a] - lo[a]);
+	if (!have_eye)
+		memcpy(eye, e, sizeof e);
+	if (!have_target)
+		memcpy(target, t, sizeof t);
+	if (camera_init(&cam, eye, target, up, fov, im->w, im->h, &err))
+		usage_die("camera: %s", err.msg);
+	if (scene_draw(im, &cam, recs, n, &so, sqrt(diag), &err))
+		die("%s: %s", label, err.msg);
+}
+
+int
+main(int argc, char **argv)
+{
+	int first = tool_parse(argc, argv, &tinfo), a;
+	const char *path = first < argc ? argv[first] : NULL;
+	slc_rec *recs = NULL;
+	size_t n = 0, cap = 0;
+	tool_in *in;
+	rimage im;
+	slc_err err;
+	uint8_t *rgb;
+	FILE *f;
+	double l = sqrt(light[0] * light[0] + light[1] * light[1] + light[2] * light[2]);
+
+	if (argc - first > 1)
+		usage_die("one input stream at most (one frame, one picture)");
+	if (!(fov > 0 && fov < 180))
+		usage_die("--fov %g: expected 0 < DEG < 180", fov);
+	if (!(l > 0) || !(sigma >= 0) || !(albedo >= 0 && albedo <= 1) || !(ambient >= 0) ||
+	    !(shell_eps > 0) || !(radius >= 0))
+		usage_die("--light must be nonzero; --sigma, --ambient, --radius >= 0; --albedo in 0..1; --shell-eps > 0");
+	for (a = 0; a < 3; a++)
+		light[a] /= l;
+	if (mode == 2 && nslice == 0)
+		usage_die("--mode slice needs --slice");
+	in = in_open(path);
+	for (;;) {
+		if (n == cap) {
+			slc_rec *nr = realloc(recs, (cap = 2 * cap + 8) * sizeof *recs);
+
+			if (!nr)
+				die("out of memory");
+			recs = nr;
+		}
+		if (!in_read(in, &recs[n]))
+			break;
+		check_finite(&recs[n], -1);
+		if (slc_rec_validate(&recs[n], &err))
+			die("%s: record '%s': %s", in_label(in), recs[n].name, err.msg);
+		n++;
+	}
+	if (rimage_alloc(&im, (int)size.w, (int)size.h, bg, &err))
+		die("%s", err.msg);
+	if (mode == 2 || (mode == 0 && nslice > 0))
+		draw_slices(&im, recs, n, in_label(in));
+	else
+		draw_scene(&im, recs, n, in_label(in));
+	rgb = xcalloc((size_t)im.w * im.h, 3);
+	rimage_to_rgb8(&im, rgb);
+	f = plain_open(out_path);
+	if (pngio_write_rgb8(f, im.w, im.h, rgb, &err))
+		die("%s: %s", out_path ? out_path : "<stdout>", err.msg);
+	plain_commit(f);
+	free(rgb);
+	rimage_free(&im);
+	while (n > 0)
+		slc_rec_free(&recs[--n]);
+	free(recs);
+	in_close(in);
+	return 0;
+}
