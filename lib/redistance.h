@@ -1,0 +1,28 @@
+/* redistance.h: reinitialize a level set to signed distance.
+ *
+ * The samples next to the zero crossing get their distance to the
+ * linearly interpolated interface (so the crossing stays where it was, to
+ * a small fraction of dx); every other sample gets the fast-marching
+ * distance from them (fmm.h; houston2003 §3.1 step 4, "smoothed via a
+ * standard re-initialization algorithm").  Used by mklevelset --redistance
+ * and by any stage that needs its level set made a distance again.
+ */
+#ifndef SLC_REDISTANCE_H
+#define SLC_REDISTANCE_H
+
+#include "err.h"
+#include "field.h"
+
+/* Reinitialize phi (any staggering; samples on a uniform grid of spacing
+ * phi->dx) in place to signed distance, negative inside.  The sign of
+ * every sample is kept (phi < 0 inside, phi >= 0 outside).  A sample with
+ * a neighbour of the other sign along an axis gets the distance to the
+ * interface found by linear interpolation along each such axis,
+ * d = 1 / sqrt(sum_a 1/theta_a^2) (exact for a planar interface); the rest
+ * are fast-marched from those.  Samples farther than width (metres) are
+ * set to +-width; width <= 0 or INFINITY marches the whole grid.  A field
+ * with no sign change is left unchanged (there is no interface to measure
+ * from).  Fails only on bad sizes or memory. */
+int redistance(field *phi, double width, slc_err *err);
+
+#endif

@@ -1,0 +1,769 @@
+/* sdf.c: signed distance from triangle meshes (houston2003 §3.1) and the
+ * union-of-spheres level set of particles (sdf.h). */
+#include "sdf.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bvh.h"
+#include "fmm.h"
+#include "tri.h"
+
+#define SDF_SLAB 4              /* k-planes per scatter task */
+#define SDF_VOTES 6             /* three axes, two senses each */
+
+/* --- placement ------------------------------------------------------ */
+
+typedef struct place {
+	int n[3];
+	double o[3];            /* position of sample 0 on each axis */
+	double dx;
+	size_t stride[3];
+} place;
+
+static void
+place_of(const field *phi, place *p)
+{
+	double off[3];
+	int m;
+
+	field_offset(phi, off);
+	p->n[0] = phi->ni, p->n[1] = phi->nj, p->n[2] = phi->nk;
+	p->dx = phi->dx;
+	for (m = 0; m < 3; m++)
+		p->o[m] = phi->origin[m] + off[m] * phi->dx;
+	p->stride[0] = 1;
+	p->stride[1] = (size_t)phi->ni;
+	p->stride[2] = (size_t)phi->ni * phi->nj;
+}
+
+/* Sample index range [*lo, *hi] on axis m covering [a, b] (metres);
+ * returns 0 if empty. */
+static int
+index_range(const place *p, int m, double a, double b, int *lo, int *hi)
+{
+	double fa = ceil((a - p->o[m]) / p->dx), fb = floor((b - p->o[m]) / p->dx);
+
+	if (fa < 0)
+		fa = 0;
+	if (fb > p->n[m] - 1)
+		fb = p->n[m] - 1;
+	if (fa > fb)
+		return 0;
+	*lo = (int)fa;
+	*hi = (int)fb;
+	return 1;
+}
+
+/* Elements (triangles or particles) binned by the k-slabs their boxes
+ * touch: slab s holds list[start[s] .. start[s+1]). */
+typedef struct slabs {
+	size_t nslab;
+	size_t *start;
+	uint32_t *list;
+} slabs;
+
+static int
+slabs_build(slabs *sl, const place *p, size_t ne, const int *klo,
+	    const int *khi, slc_err *err)
+{
+	size_t e, s, total = 0;
+	size_t *fill;
+
+	sl->nslab = ((size_t)p->n[2] + SDF_SLAB - 1) / SDF_SLAB;
+	sl->start = slc_calloc(sl->nslab + 1, sizeof *sl->start, err);
+	sl->list = NULL;
+	if (!sl->start)
+		return -1;
+	for (e = 0; e < ne; e++)
+		if (klo[e] <= khi[e])
+			for (s = (size_t)klo[e] / SDF_SLAB;
+			     s <= (size_t)khi[e] / SDF_SLAB; s++)
+				sl->start[s + 1]++;
+	for (s = 0; s < sl->nslab; s++) {
+		sl->start[s + 1] += sl->start[s];
+	}
+	total = sl->start[sl->nslab];
+	sl->list = slc_calloc(total ? total : 1, sizeof *sl->list, err);
+	fill = slc_calloc(sl->nslab, sizeof *fill, err);
+	if (!sl->list || !fill) {
+		free(fill);
+		free(sl->start);
+		free(sl->list);
+		return -1;
+	}
+	for (e = 0; e < ne; e++)
+		if (klo[e] <= khi[e])
+			for (s = (size_t)klo[e] / SDF_SLAB;
+			     s <= (size_t)khi[e] / SDF_SLAB; s++)
+				sl->list[sl->start[s] + fill[s]++] = (uint32_t)e;
+	free(fill);
+	return 0;
+}
+
+static void
+slabs_free(slabs *sl)
+{
+	free(sl->start);
+	free(sl->list);
+}
+
+/* --- step (4), first half: exact distance in the band ---------------- */
+
+/* Scatter every triangle's exact distance into the samples of its box
+ * grown by the band; keep the smallest (ties: lowest triangle index, so the
+ * order of the scatter does not matter).  Slabs of k-planes are
+ * independent, so they run in parallel. */
+static int
+band_scatter(const place *p, const double *P, const uint32_t *tri,
+	     size_t nt, double bw, float *dist, int32_t *near, slc_err *err)
+{
+	int *box = slc_calloc(nt, 6 * sizeof(int), err);
+	int *klo = NULL, *khi = NULL;
+	double *sph = slc_calloc(nt, 4 * sizeof(double), err);
+	slabs sl;
+	size_t t;
+	int rc = -1;
+
+	if (!box || !sph)
+		goto out;
+	klo = slc_calloc(nt, sizeof *klo, err);
+	khi = slc_calloc(nt, sizeof *khi, err);
+	if (!klo || !khi)
+		goto out;
+	for (t = 0; t < nt; t++) {
+		const double *v[3];
+		double lo[3], hi[3], r2 = 0;
+		int m, c, ok = 1;
+		for (c = 0; c < 3; c++)
+			v[c] = P + 3 * (size_t)tri[3 * t + c];
+		for (m = 0; m < 3; m++) {
+			lo[m] = fmin(v[0][m], fmin(v[1][m], v[2][m])) - bw;
+			hi[m] = fmax(v[0][m], fmax(v[1][m], v[2][m])) + bw;
+			ok &= index_range(p, m, lo[m], hi[m], &box[6 * t + m],
+					  &box[6 * t + 3 + m]);
+			sph[4 * t + m] = (v[0][m] + v[1][m] + v[2][m]) / 3;
+		}
+		for (c = 0; c < 3; c++) {
+			double e2 = 0;
+			for (m = 0; m < 3; m++) {
+				double e = v[c][m] - sph[4 * t + m];
+				e2 += e * e;
+			}
+			r2 = fmax(r2, e2);
+		}
+		sph[4 * t + 3] = sqrt(r2);
+		klo[t] = ok ? box[6 * t + 2] : 1;
+		khi[t] = ok ? box[6 * t + 5] : 0;
+	}
+	if (slabs_build(&sl, p, nt, klo, khi, err))
+		goto out;
+	#pragma omp parallel for schedule(dynamic, 1)
+	for (size_t s = 0; s < sl.nslab; s++) {
+		int k0 = (int)(s * SDF_SLAB), k1 = k0 + SDF_SLAB - 1;
+		for (size_t e = sl.start[s]; e < sl.start[s + 1]; e++) {
+			uint32_t tt = sl.list[e];
+			const int *bx = box + 6 * (size_t)tt;
+			const double *a = P + 3 * (size_t)tri[3 * (size_t)tt];
+			const double *b = P + 3 * (size_t)tri[3 * (size_t)tt + 1];
+			const double *c = P + 3 * (size_t)tri[3 * (size_t)tt + 2];
+			const double *sp = sph + 4 * (size_t)tt;
+			double reach = sp[3] + bw;
+			int ka = bx[2] > k0 ? bx[2] : k0;
+			int kb = bx[5] < k1 ? bx[5] : k1;
+			for (int k = ka; k <= kb; k++) {
+				double x[3];
+				x[2] = p->o[2] + k * p->dx;
+				for (int j = bx[1]; j <= bx[4]; j++) {
+					double ez, ey, r2yz;
+					x[1] = p->o[1] + j * p->dx;
+					ez = x[2] - sp[2];
+					ey = x[1] - sp[1];
+					r2yz = ey * ey + ez * ez;
+					if (r2yz > reach * reach)
+						continue;
+					for (int i = bx[0]; i <= bx[3]; i++) {
+						size_t cc = (size_t)i + p->stride[1] * j +
+							    p->stride[2] * k;
+						double ex, d;
+						float df;
+						x[0] = p->o[0] + i * p->dx;
+						ex = x[0] - sp[0];
+						/* bounding-sphere lower bound */
+						if (ex * ex + r2yz > reach * reach)
+							continue;
+						d = sqrt(tri_closest(x, a, b, c, NULL, NULL));
+						if (d > bw)
+							continue;
+						df = (float)d;
+						if (df < dist[cc] ||
+						    (df == dist[cc] &&
+						     (int32_t)tt < near[cc])) {
+							dist[cc] = df;
+							near[cc] = (int32_t)tt;
+						}
+					}
+				}
+			}
+		}
+	}
+	slabs_free(&sl);
+	rc = 0;
+out:
+	free(box);
+	free(sph);
+	free(klo);
+	free(khi);
+	return rc;
+}
+
+/* --- duplicate triangles ------------------------------------------- */
+
+typedef struct tkey {
+	double v[9];            /* vertices sorted lexicographically */
+	uint32_t t;
+} tkey;
+
+static int
+vcmp(const double *a, const double *b)
+{
+	int m;
+
+	for (m = 0; m < 3; m++)
+		if (a[m] != b[m])
+			return a[m] < b[m] ? -1 : 1;
+	return 0;
+}
+
+static int
+tkey_cmp(const void *x, const void *y)
+{
+	const tkey *a = x, *b = y;
+	int m, c;
+
+	for (m = 0; m < 3; m++)
+		if ((c = vcmp(a->v + 3 * m, b->v + 3 * m)))
+			return c;
+	return a->t < b->t ? -1 : a->t > b->t;
+}
+
+/* Triangles with the same three vertex positions (in any order, so either
+ * orientation) are kept once: a duplicate would count a crossing twice. */
+static int
+dedupe(const double *P, const uint32_t *tri, size_t nt, uint32_t **out,
+       size_t *nout, slc_err *err)
+{
+	tkey *k = slc_calloc(nt, sizeof *k, err);
+	uint32_t *u;
+	size_t t, n = 0;
+
+	if (!k)
+		return -1;
+	u = slc_calloc(nt, 3 * sizeof *u, err);
+	if (!u) {
+		free(k);
+		return -1;
+	}
+	for (t = 0; t < nt; t++) {
+		const double *v[3];
+		int c;
+		for (c = 0; c < 3; c++)
+			v[c] = P + 3 * (size_t)tri[3 * t + c];
+		/* sort three vertices */
+		if (vcmp(v[0], v[1]) > 0) { const double *s = v[0]; v[0] = v[1]; v[1] = s; }
+		if (vcmp(v[1], v[2]) > 0) { const double *s = v[1]; v[1] = v[2]; v[2] = s; }
+		if (vcmp(v[0], v[1]) > 0) { const double *s = v[0]; v[0] = v[1]; v[1] = s; }
+		for (c = 0; c < 3; c++)
+			memcpy(k[t].v + 3 * c, v[c], 3 * sizeof(double));
+		k[t].t = (uint32_t)t;
+	}
+	qsort(k, nt, sizeof *k, tkey_cmp);
+	for (t = 0; t < nt; t++) {
+		if (t > 0 && !memcmp(k[t].v, k[t - 1].v, sizeof k[t].v))
+			continue;
+		memcpy(u + 3 * n, tri + 3 * (size_t)k[t].t, 3 * sizeof *u);
+		n++;
+	}
+	free(k);
+	*out = u;
+	*nout = n;
+	return 0;
+}
+
+/* --- steps (2) and (3): sign by voting ------------------------------ */
+
+typedef struct hits {
+	double *t;
+	size_t n, cap;
+	int oom;
+} hits;
+
+static void
+add_hit(void *ctx, uint32_t tri, double t)
+{
+	hits *h = ctx;
+
+	(void)tri;
+	if (h->n == h->cap) {
+		size_t cap = h->cap ? 2 * h->cap : 64;
+		double *nt = realloc(h->t, cap * sizeof *nt);
+		if (!nt) {
+			h->oom = 1;
+			return;
+		}
+		h->t = nt;
+		h->cap = cap;
+	}
+	h->t[h->n++] = t;
+}
+
+static int
+dcmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* houston2003 §3.1 step (2): every line of samples along each axis is
+ * intersected with the mesh; a sample gets one inside vote from each
+ * sense of the line if the number of crossings between it and that end is
+ * odd.  Lines are independent (and each sample belongs to one line per
+ * axis), so lines of one axis run in parallel. */
+static int
+vote(const place *p, const bvh *b, uint8_t *votes, size_t *lhit,
+     size_t *lodd, slc_err *err)
+{
+	int axis, oom = 0;
+	size_t hit = 0, odd = 0;
+
+	for (axis = 0; axis < 3; axis++) {
+		int u = (axis + 1) % 3, v = (axis + 2) % 3;
+		long nl = (long)p->n[u] * p->n[v];
+		#pragma omp parallel reduction(+:hit, odd) reduction(|:oom)
+		{
+			hits h = { 0 };
+			#pragma omp for schedule(dynamic, 64)
+			for (long l = 0; l < nl; l++) {
+				int iu = (int)(l % p->n[u]), iv = (int)(l / p->n[u]);
+				double q[3];
+				size_t base, s, before = 0;
+				q[axis] = 0;
+				q[u] = p->o[u] + iu * p->dx;
+				q[v] = p->o[v] + iv * p->dx;
+				h.n = 0;
+				bvh_axis_line(b, axis, q, add_hit, &h);
+				if (h.oom)
+					continue;
+				if (!h.n)
+					continue;
+				hit++;
+				odd += h.n & 1;
+				qsort(h.t, h.n, sizeof *h.t, dcmp);
+				base = p->stride[u] * iu + p->stride[v] * iv;
+				for (s = 0; s < (size_t)p->n[axis]; s++) {
+					double x = p->o[axis] + (double)s * p->dx;
+					while (before < h.n && h.t[before] < x)
+						before++;
+					votes[base + p->stride[axis] * s] +=
+						(uint8_t)((before & 1) +
+							  ((h.n - before) & 1));
+				}
+			}
+			oom |= h.oom;
+			free(h.t);
+		}
+	}
+	*lhit = hit;
+	*lodd = odd;
+	if (oom)
+		return slc_fail(err, "out of memory casting rays");
+	return 0;
+}
+
+/* houston2003 §3.1 step (3): a sample whose six votes tie takes the sign
+ * of the majority of its decided face neighbours, repeated (Jacobi
+ * sweeps) until nothing changes; what stays undecided is outside. */
+static int
+resolve_ties(const place *p, const uint8_t *votes, int8_t *sgn,
+	     size_t *ntie, slc_err *err)
+{
+	size_t n = p->stride[2] * p->n[2], c, ties = 0;
+	int8_t *nx = slc_calloc(n, 1, err);
+	int changed = 1;
+
+	if (!nx)
+		return -1;
+	for (c = 0; c < n; c++) {
+		sgn[c] = votes[c] > SDF_VOTES / 2 ? -1
+			 : votes[c] < SDF_VOTES / 2 ? 1 : 0;
+		ties += sgn[c] == 0;
+	}
+	*ntie = ties;
+	while (ties && changed) {
+		changed = 0;
+		memcpy(nx, sgn, n);
+		#pragma omp parallel for schedule(static) reduction(+:changed)
+		for (int k = 0; k < p->n[2]; k++)
+			for (int j = 0; j < p->n[1]; j++)
+				for (int i = 0; i < p->n[0]; i++) {
+					size_t cc = (size_t)i + p->stride[1] * j +
+						    p->stride[2] * k;
+					int sum = 0;
+					if (sgn[cc])
+						continue;
+					if (i > 0) sum += sgn[cc - 1];
+					if (i < p->n[0] - 1) sum += sgn[cc + 1];
+					if (j > 0) sum += sgn[cc - p->stride[1]];
+					if (j < p->n[1] - 1) sum += sgn[cc + p->stride[1]];
+					if (k > 0) sum += sgn[cc - p->stride[2]];
+					if (k < p->n[2] - 1) sum += sgn[cc + p->stride[2]];
+					if (sum) {
+						nx[cc] = sum > 0 ? 1 : -1;
+						changed++;
+					}
+				}
+		memcpy(sgn, nx, n);
+		ties = 0;
+		for (c = 0; c < n; c++)
+			ties += sgn[c] == 0;
+	}
+	for (c = 0; c < n; c++)
+		if (!sgn[c])
+			sgn[c] = 1;
+	free(nx);
+	return 0;
+}
+
+/* --- the mesh ------------------------------------------------------- */
+
+typedef struct closest_ctx {
+	const place *p;
+	const double *P;
+	const uint32_t *tri;
+} closest_ctx;
+
+/* For the march: of the candidate triangles, the one closest to the
+ * sample (ties: lowest index). */
+static int32_t
+closest_of(void *ctx, size_t cell, const int32_t *cand, int n)
+{
+	const closest_ctx *cx = ctx;
+	const place *p = cx->p;
+	double x[3], best = INFINITY;
+	int32_t bt = cand[0];
+	int a;
+
+	x[0] = p->o[0] + (double)(cell % (size_t)p->n[0]) * p->dx;
+	x[1] = p->o[1] + (double)((cell / (size_t)p->n[0]) % (size_t)p->n[1]) * p->dx;
+	x[2] = p->o[2] + (double)(cell / p->stride[2]) * p->dx;
+	for (a = 0; a < n; a++) {
+		const uint32_t *f = cx->tri + 3 * (size_t)cand[a];
+		double d2 = tri_closest(x, cx->P + 3 * (size_t)f[0],
+					cx->P + 3 * (size_t)f[1],
+					cx->P + 3 * (size_t)f[2], NULL, NULL);
+		if (d2 < best || (d2 == best && cand[a] < bt)) {
+			best = d2;
+			bt = cand[a];
+		}
+	}
+	return bt;
+}
+
+int
+sdf_mesh(field *phi, const double *P, size_t nv, const uint32_t *tri,
+	 size_t nt, const sdf_opts *o, int32_t *closest, sdf_stats *st,
+	 slc_err *err)
+{
+	place p;
+	size_t n, c, nu = 0;
+	double bw;
+	float *dist = NULL;
+	int32_t *near = NULL, *own = NULL;
+	uint8_t *votes = NULL, *frozen = NULL;
+	int8_t *sgn = NULL;
+	uint32_t *utri = NULL;
+	bvh b = { 0 };
+	sdf_stats sl = { 0 };
+	int rc = -1;
+
+	if (!st)
+		st = &sl;
+	memset(st, 0, sizeof *st);
+	if (!(o->band >= 1) || !isfinite(o->band))
+		return slc_fail(err, "band %g cells: must be at least 1", o->band);
+	place_of(phi, &p);
+	n = field_count(phi);
+	bw = o->band * p.dx;
+	if (bvh_build(&b, P, nv, tri, nt, err))
+		return -1;
+	dist = slc_calloc(n, sizeof *dist, err);
+	if (!closest)
+		own = slc_calloc(n, sizeof *own, err);
+	near = closest ? closest : own;
+	frozen = slc_calloc(n, 1, err);
+	if (!dist || !near || !frozen)
+		goto out;
+	if (!o->unsigned_dist) {
+		bvh ub;
+		votes = slc_calloc(n, 1, err);
+		sgn = slc_calloc(n, 1, err);
+		if (!votes || !sgn || dedupe(P, tri, nt, &utri, &nu, err))
+			goto out;
+		st->nduplicate = nt - nu;
+		if (bvh_build(&ub, P, nv, utri, nu, err))
+			goto out;
+		if (vote(&p, &ub, votes, &st->lines_hit, &st->lines_odd, err)) {
+			bvh_free(&ub);
+			goto out;
+		}
+		bvh_free(&ub);
+		st->odd_fraction = st->lines_hit ?
+			(double)st->lines_odd / (double)st->lines_hit : 0;
+		if (st->odd_fraction > SDF_SHELL_ODD_FRACTION) {
+			st->thin_shell = 1;
+			slc_fail(err, "no consistent inside: %.0f%% of the grid "
+				 "lines that cross the mesh cross it an odd number "
+				 "of times (a thin shell or open surface?)",
+				 100 * st->odd_fraction);
+			goto out;
+		}
+		if (resolve_ties(&p, votes, sgn, &st->ntie, err))
+			goto out;
+	}
+	for (c = 0; c < n; c++) {
+		dist[c] = INFINITY;
+		near[c] = -1;
+	}
+	if (band_scatter(&p, P, tri, nt, bw, dist, near, err))
+		goto out;
+	for (c = 0; c < n; c++)
+		if (dist[c] <= bw) {
+			frozen[c] = 1;
+			st->nband++;
+		}
+	if (st->nband) {
+		closest_ctx cx = { &p, P, tri };
+		if (fmm_march_choose(p.n[0], p.n[1], p.n[2], p.dx, dist, frozen,
+				     near, closest_of, &cx, INFINITY, err))
+			goto out;
+		/* The march carries the closest triangle along with the
+		 * distance (nearest-point extension); the distance to that
+		 * triangle is exact for the triangle and removes the
+		 * first-order error the march accumulates far out. */
+		#pragma omp parallel for schedule(static)
+		for (int k = 0; k < p.n[2]; k++)
+			for (int j = 0; j < p.n[1]; j++)
+				for (int i = 0; i < p.n[0]; i++) {
+					size_t cc = (size_t)i + p.stride[1] * j +
+						    p.stride[2] * k;
+					const uint32_t *f;
+					double x[3] = { p.o[0] + i * p.dx,
+							p.o[1] + j * p.dx,
+							p.o[2] + k * p.dx };
+					if (frozen[cc] || near[cc] < 0)
+						continue;
+					f = tri + 3 * (size_t)near[cc];
+					dist[cc] = (float)sqrt(tri_closest(x,
+						P + 3 * (size_t)f[0], P + 3 * (size_t)f[1],
+						P + 3 * (size_t)f[2], NULL, NULL));
+				}
+	} else {
+		/* The grid lies wholly outside the band: exact distances. */
+		#pragma omp parallel for schedule(dynamic, 1)
+		for (int k = 0; k < p.n[2]; k++)
+			for (int j = 0; j < p.n[1]; j++)
+				for (int i = 0; i < p.n[0]; i++) {
+					size_t cc = (size_t)i + p.stride[1] * j +
+						    p.stride[2] * k;
+					double x[3] = { p.o[0] + i * p.dx,
+							p.o[1] + j * p.dx,
+							p.o[2] + k * p.dx };
+					bvh_hit h;
+					bvh_closest(&b, x, INFINITY, &h);
+					dist[cc] = (float)h.d;
+					near[cc] = (int32_t)h.tri;
+				}
+	}
+	for (c = 0; c < n; c++)
+		phi->a[c] = sgn ? (float)sgn[c] * dist[c] : dist[c];
+	rc = 0;
+out:
+	bvh_free(&b);
+	free(dist);
+	free(own);
+	free(frozen);
+	free(votes);
+	free(sgn);
+	free(utri);
+	return rc;
+}
+
+/* --- particles ------------------------------------------------------ */
+
+typedef struct sphere_ctx {
+	const place *p;
+	const double *P, *radius;
+	double r;
+} sphere_ctx;
+
+static double
+sphere_dist(const sphere_ctx *sx, size_t cell, int32_t e)
+{
+	const place *p = sx->p;
+	const double *c = sx->P + 3 * (size_t)e;
+	double x = p->o[0] + (double)(cell % (size_t)p->n[0]) * p->dx - c[0];
+	double y = p->o[1] + (double)((cell / (size_t)p->n[0]) % (size_t)p->n[1]) *
+		   p->dx - c[1];
+	double z = p->o[2] + (double)(cell / p->stride[2]) * p->dx - c[2];
+
+	return sqrt(x * x + y * y + z * z) - (sx->radius ? sx->radius[e] : sx->r);
+}
+
+/* For the march: the candidate particle whose sphere is nearest. */
+static int32_t
+nearest_sphere(void *ctx, size_t cell, const int32_t *cand, int n)
+{
+	double best = INFINITY;
+	int32_t bt = cand[0];
+	int a;
+
+	for (a = 0; a < n; a++) {
+		double v = sphere_dist(ctx, cell, cand[a]);
+		if (v < best || (v == best && cand[a] < bt)) {
+			best = v;
+			bt = cand[a];
+		}
+	}
+	return bt;
+}
+
+int
+sdf_particles(field *phi, const double *P, const double *radius, double r,
+	      size_t np, const sdf_opts *o, slc_err *err)
+{
+	place p;
+	size_t n, c, nband = 0, e;
+	double bw;
+	int *box = NULL, *klo = NULL, *khi = NULL;
+	uint8_t *frozen = NULL;
+	float *d = NULL;
+	int32_t *near = NULL;
+	slabs sl;
+	int rc = -1;
+
+	if (!(o->band >= 1) || !isfinite(o->band))
+		return slc_fail(err, "band %g cells: must be at least 1", o->band);
+	if (np > INT32_MAX)
+		return slc_fail(err, "too many particles (%zu)", np);
+	place_of(phi, &p);
+	n = field_count(phi);
+	bw = o->band * p.dx;
+	for (e = 0; e < np; e++) {
+		double re = radius ? radius[e] : r;
+		int m;
+		if (!(re >= 0) || !isfinite(re))
+			return slc_fail(err, "particle %zu: bad radius %g", e, re);
+		for (m = 0; m < 3; m++)
+			if (!isfinite(P[3 * e + m]))
+				return slc_fail(err, "particle %zu: position not finite", e);
+	}
+	d = slc_calloc(n, sizeof *d, err);
+	frozen = slc_calloc(n, 1, err);
+	box = slc_calloc(np ? np : 1, 6 * sizeof(int), err);
+	klo = slc_calloc(np ? np : 1, sizeof(int), err);
+	khi = slc_calloc(np ? np : 1, sizeof(int), err);
+	near = slc_calloc(n, sizeof *near, err);
+	if (!d || !frozen || !box || !klo || !khi || !near)
+		goto out;
+	for (c = 0; c < n; c++) {
+		d[c] = INFINITY;
+		near[c] = -1;
+	}
+	for (e = 0; e < np; e++) {
+		double re = (radius ? radius[e] : r) + bw;
+		int m, ok = 1;
+		for (m = 0; m < 3; m++)
+			ok &= index_range(&p, m, P[3 * e + m] - re, P[3 * e + m] + re,
+					  &box[6 * e + m], &box[6 * e + 3 + m]);
+		klo[e] = ok ? box[6 * e + 2] : 1;
+		khi[e] = ok ? box[6 * e + 5] : 0;
+	}
+	if (slabs_build(&sl, &p, np, klo, khi, err))
+		goto out;
+	#pragma omp parallel for schedule(dynamic, 1)
+	for (size_t s = 0; s < sl.nslab; s++) {
+		int k0 = (int)(s * SDF_SLAB), k1 = k0 + SDF_SLAB - 1;
+		for (size_t q = sl.start[s]; q < sl.start[s + 1]; q++) {
+			size_t pe = sl.list[q];
+			const int *bx = box + 6 * pe;
+			const double *x0 = P + 3 * pe;
+			double re = radius ? radius[pe] : r;
+			int ka = bx[2] > k0 ? bx[2] : k0;
+			int kb = bx[5] < k1 ? bx[5] : k1;
+			for (int k = ka; k <= kb; k++)
+				for (int j = bx[1]; j <= bx[4]; j++)
+					for (int i = bx[0]; i <= bx[3]; i++) {
+						size_t cc = (size_t)i + p.stride[1] * j +
+							    p.stride[2] * k;
+						double ex = p.o[0] + i * p.dx - x0[0];
+						double ey = p.o[1] + j * p.dx - x0[1];
+						double ez = p.o[2] + k * p.dx - x0[2];
+						float v = (float)(sqrt(ex * ex + ey * ey +
+								       ez * ez) - re);
+						if (v < d[cc] || (v == d[cc] &&
+								  (int32_t)pe < near[cc])) {
+							d[cc] = v;
+							near[cc] = (int32_t)pe;
+						}
+					}
+		}
+	}
+	slabs_free(&sl);
+	for (c = 0; c < n; c++)
+		if (d[c] <= bw) {
+			frozen[c] = 1;
+			nband++;
+		}
+	if (!nband) {
+		float far = (float)(p.dx * sqrt((double)p.n[0] * p.n[0] +
+						(double)p.n[1] * p.n[1] +
+						(double)p.n[2] * p.n[2]));
+		for (c = 0; c < n; c++)
+			phi->a[c] = far;
+		rc = 0;
+		goto out;
+	}
+	/* Unknown samples are outside every sphere by more than the band
+	 * (the union distance is 1-Lipschitz), so their neighbours are all
+	 * outside too and only the nonnegative band values seed the march. */
+	for (c = 0; c < n; c++)
+		phi->a[c] = d[c];
+	for (c = 0; c < n; c++)
+		if (frozen[c] && d[c] < 0)
+			d[c] = 0;
+	/* The march carries the nearest particle; beyond the band the value
+	 * is the exact distance to that particle's sphere. */
+	{
+		sphere_ctx sx = { &p, P, radius, r };
+		if (fmm_march_choose(p.n[0], p.n[1], p.n[2], p.dx, d, frozen,
+				     near, nearest_sphere, &sx, INFINITY, err))
+			goto out;
+		#pragma omp parallel for schedule(static)
+		for (size_t cc = 0; cc < n; cc++)
+			if (!frozen[cc])
+				phi->a[cc] = near[cc] >= 0 ?
+					(float)sphere_dist(&sx, cc, near[cc]) : d[cc];
+	}
+	rc = 0;
+out:
+	free(d);
+	free(frozen);
+	free(box);
+	free(klo);
+	free(khi);
+	free(near);
+	return rc;
+}

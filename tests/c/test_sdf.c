@@ -1,0 +1,356 @@
+/* test_sdf.c: mesh -> signed distance (lib/sdf.c, houston2003 §3.1)
+ * against brute force: on a triangulated sphere and box, equal to the
+ * closest-triangle distance within 1e-5 dx in the band, within 1 dx
+ * beyond it, every sign right; the same with a hole cut out, flipped and
+ * duplicated triangles; thin shells detected; particles; thread-count
+ * independence. */
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctest.h"
+#include "meshgen.h"
+#include "sdf.h"
+#include "tri.h"
+
+#define BAND 3.0
+#define BAND_TOL 1e-5           /* in dx: the bound in the band */
+#define FAR_TOL 1.0             /* in dx: beyond the band */
+
+typedef struct result {
+	double band_err, far_err;   /* max |phi| error, in dx */
+	size_t wrong_sign, nband;
+} result;
+
+/* Brute force over every triangle: the closest-triangle distance.  A
+ * triangle whose bounding sphere is farther than the best so far cannot
+ * be closer, which skips most exact evaluations (the tests run under
+ * ASan) without changing the result. */
+static double
+brute_dist(const tmesh *m, const double x[3])
+{
+	double d = INFINITY;
+
+	for (size_t t = 0; t < m->nt; t++) {
+		const double *a = m->P + 3 * m->tri[3 * t];
+		const double *b = m->P + 3 * m->tri[3 * t + 1];
+		const double *c = m->P + 3 * m->tri[3 * t + 2];
+		double cen[3], r2 = 0, e2 = 0, dt;
+		for (int q = 0; q < 3; q++) {
+			cen[q] = (a[q] + b[q] + c[q]) / 3;
+			e2 += (x[q] - cen[q]) * (x[q] - cen[q]);
+		}
+		for (int q = 0; q < 3; q++)
+			r2 = fmax(r2, (a[q] - cen[q]) * (a[q] - cen[q]) +
+				      (b[q] - cen[q]) * (b[q] - cen[q]) +
+				      (c[q] - cen[q]) * (c[q] - cen[q]));
+		if (sqrt(e2) - sqrt(r2) > d)
+			continue;
+		dt = tri_dist(x, a, b, c);
+		if (dt < d)
+			d = dt;
+	}
+	return d;
+}
+
+/* Distances against the mesh given to sdf_mesh (dmesh), signs against the
+ * intact convex polyhedron (truth). */
+static void
+compare(const field *phi, const tmesh *dmesh, const tmesh *truth, result *r)
+{
+	double bw = BAND * phi->dx;
+
+	memset(r, 0, sizeof *r);
+	for (int k = 0; k < phi->nk; k++)
+		for (int j = 0; j < phi->nj; j++)
+			for (int i = 0; i < phi->ni; i++) {
+				double x[3], d = INFINITY, e;
+				float v = phi->a[FIELD_IDX(phi, i, j, k)];
+				field_pos(phi, i, j, k, x);
+				d = brute_dist(dmesh, x);
+				e = fabs(fabs(v) - d) / phi->dx;
+				if (d <= bw) {
+					r->nband++;
+					if (e > r->band_err)
+						r->band_err = e;
+				} else if (e > r->far_err) {
+					r->far_err = e;
+				}
+				if (d > 1e-9 && (v < 0) != convex_inside(truth, x))
+					r->wrong_sign++;
+			}
+}
+
+static int
+run(field *phi, const tmesh *m, int unsig, sdf_stats *st, slc_err *err)
+{
+	sdf_opts o = { BAND, unsig };
+	return sdf_mesh(phi, m->P, m->nv, m->tri, m->nt, &o, NULL, st, err);
+}
+
+static void
+grid(field *phi, int n, double dx, double shift)
+{
+	double org[3] = { -n * dx / 2 + shift, -n * dx / 2 + 0.37 * shift,
+			  -n * dx / 2 - 0.61 * shift };
+	field_alloc(phi, n, n, n, SLC_CELL, org, dx, NULL);
+}
+
+static void
+test_sphere(void)
+{
+	tmesh m;
+	field phi;
+	sdf_stats st;
+	result r;
+	slc_err err;
+	double c[3] = { 0.013, -0.021, 0.007 };
+
+	icosphere(&m, 2, 0.35, c);
+	grid(&phi, 28, 1.0 / 28, 0.004);
+	CHECK(run(&phi, &m, 0, &st, &err) == 0, "sphere: sdf_mesh succeeds");
+	compare(&phi, &m, &m, &r);
+	CHECK(r.nband > 1000, "sphere: %zu samples in the band", r.nband);
+	CHECK(r.band_err <= BAND_TOL, "sphere: band error %.2e dx <= 1e-5",
+	      r.band_err);
+	CHECK(r.far_err <= FAR_TOL, "sphere: error beyond the band %.3f dx <= 1",
+	      r.far_err);
+	CHECK(r.wrong_sign == 0, "sphere: %zu wrong signs", r.wrong_sign);
+	CHECK(st.lines_odd == 0 && !st.thin_shell,
+	      "sphere: closed mesh, no odd line (%zu of %zu)", st.lines_odd,
+	      st.lines_hit);
+	field_free(&phi);
+	tmesh_free(&m);
+}
+
+static void
+test_box(void)
+{
+	tmesh m;
+	field phi;
+	sdf_stats st;
+	result r;
+	slc_err err;
+	/* faces exactly on sample planes and off them */
+	double lo[3] = { -0.3, -0.2 + 1.0 / 64, -0.25 }, hi[3] = { 0.3, 0.2, 0.1 };
+
+	boxmesh(&m, lo, hi);
+	grid(&phi, 32, 1.0 / 32, 0);
+	CHECK(run(&phi, &m, 0, &st, &err) == 0, "box: sdf_mesh succeeds");
+	compare(&phi, &m, &m, &r);
+	CHECK(r.band_err <= BAND_TOL, "box: band error %.2e dx <= 1e-5",
+	      r.band_err);
+	CHECK(r.far_err <= FAR_TOL, "box: error beyond the band %.3f dx <= 1",
+	      r.far_err);
+	CHECK(r.wrong_sign == 0, "box: %zu wrong signs", r.wrong_sign);
+	field_free(&phi);
+	tmesh_free(&m);
+}
+
+/* Remove the triangles around vertex v (a hole of several triangles). */
+static size_t
+cut_hole(tmesh *m, uint32_t v)
+{
+	size_t t, n = 0, cut = 0;
+
+	for (t = 0; t < m->nt; t++) {
+		const uint32_t *f = m->tri + 3 * t;
+		if (f[0] == v || f[1] == v || f[2] == v) {
+			cut++;
+			continue;
+		}
+		memmove(m->tri + 3 * n++, f, 3 * sizeof *f);
+	}
+	m->nt = n;
+	return cut;
+}
+
+static void
+test_damaged_sphere(void)
+{
+	tmesh m, truth;
+	field phi;
+	sdf_stats st;
+	result r;
+	slc_err err;
+	double c[3] = { 0.011, 0.017, -0.009 };
+	size_t t, cut, nt0;
+	uint32_t *dup;
+
+	icosphere(&truth, 3, 0.35, c);
+	icosphere(&m, 3, 0.35, c);
+	/* a hole: the fans of two neighbouring vertices, off the axes */
+	cut = cut_hole(&m, m.tri[3 * 100]);
+	cut += cut_hole(&m, m.tri[3 * 100 + 1]);
+	grid(&phi, 26, 1.0 / 26, 0.004);
+	CHECK(run(&phi, &m, 0, &st, &err) == 0, "hole: sdf_mesh succeeds: %s",
+	      err.msg);
+	compare(&phi, &m, &truth, &r);
+	CHECK(r.wrong_sign == 0, "hole of %zu triangles: %zu wrong signs "
+	      "(%zu odd lines of %zu, %zu ties)", cut, r.wrong_sign,
+	      st.lines_odd, st.lines_hit, st.ntie);
+	CHECK(st.lines_odd > 0 && !st.thin_shell,
+	      "hole: seen by the vote but not a shell (%.3f)", st.odd_fraction);
+
+	/* flip every 5th triangle, duplicate every 7th (some flipped too) */
+	nt0 = m.nt;
+	dup = calloc(3 * (nt0 + nt0 / 7 + 1), sizeof *dup);
+	memcpy(dup, m.tri, 3 * nt0 * sizeof *dup);
+	for (t = 0; t < nt0; t += 5) {
+		uint32_t s = dup[3 * t + 1];
+		dup[3 * t + 1] = dup[3 * t + 2];
+		dup[3 * t + 2] = s;
+	}
+	for (t = 0; t < nt0; t += 7) {
+		uint32_t *f = dup + 3 * m.nt++;
+		f[0] = dup[3 * t + 2], f[1] = dup[3 * t + 1], f[2] = dup[3 * t];
+	}
+	free(m.tri);
+	m.tri = dup;
+	CHECK(run(&phi, &m, 0, &st, &err) == 0,
+	      "flipped and duplicated: sdf_mesh succeeds");
+	compare(&phi, &m, &truth, &r);
+	CHECK(st.nduplicate == nt0 / 7 + 1, "%zu duplicates found",
+	      st.nduplicate);
+	CHECK(r.wrong_sign == 0,
+	      "hole, flipped and duplicated triangles: %zu wrong signs",
+	      r.wrong_sign);
+	CHECK(r.band_err <= BAND_TOL && r.far_err <= FAR_TOL,
+	      "hole: distance to the damaged mesh: band error %.2e dx, beyond %.3f dx",
+	      r.band_err, r.far_err);
+	field_free(&phi);
+	tmesh_free(&m);
+	tmesh_free(&truth);
+}
+
+static void
+test_shell(void)
+{
+	tmesh m;
+	field phi;
+	sdf_stats st;
+	slc_err err;
+	double c[3] = { 0, 0, 0 };
+	size_t t, n = 0;
+	double brute_err = 0;
+
+	/* an open cup: the lower half of a sphere */
+	icosphere(&m, 2, 0.35, c);
+	for (t = 0; t < m.nt; t++) {
+		const uint32_t *f = m.tri + 3 * t;
+		if (m.P[3 * f[0] + 1] + m.P[3 * f[1] + 1] + m.P[3 * f[2] + 1] < 0)
+			memmove(m.tri + 3 * n++, f, 3 * sizeof *f);
+	}
+	m.nt = n;
+	grid(&phi, 24, 1.0 / 24, 0.003);
+	CHECK(run(&phi, &m, 0, &st, &err) == -1 && st.thin_shell,
+	      "open cup: no consistent inside (%.2f): %s", st.odd_fraction,
+	      err.msg);
+	CHECK(run(&phi, &m, 1, &st, &err) == 0, "open cup: unsigned works");
+	for (int k = 0; k < phi.nk; k++)
+		for (int j = 0; j < phi.nj; j++)
+			for (int i = 0; i < phi.ni; i++) {
+				double x[3], d = INFINITY;
+				field_pos(&phi, i, j, k, x);
+				d = brute_dist(&m, x);
+				if (phi.a[FIELD_IDX(&phi, i, j, k)] < 0)
+					brute_err = INFINITY;
+				if (d <= BAND * phi.dx)
+					brute_err = fmax(brute_err,
+							 fabs(phi.a[FIELD_IDX(&phi, i, j, k)] - d));
+			}
+	CHECK(brute_err / phi.dx <= BAND_TOL,
+	      "open cup: unsigned band error %.2e dx, no negative value",
+	      brute_err / phi.dx);
+	field_free(&phi);
+	tmesh_free(&m);
+}
+
+static void
+test_threads(void)
+{
+	tmesh m;
+	field a, b;
+	double c[3] = { 0.02, 0.01, 0 };
+	int32_t *ca, *cb;
+	int same;
+
+	icosphere(&m, 2, 0.3, c);
+	grid(&a, 30, 1.0 / 30, 0.002);
+	grid(&b, 30, 1.0 / 30, 0.002);
+	ca = calloc(field_count(&a), sizeof *ca);
+	cb = calloc(field_count(&a), sizeof *cb);
+	sdf_opts o = { BAND, 0 };
+	omp_set_num_threads(1);
+	sdf_mesh(&a, m.P, m.nv, m.tri, m.nt, &o, ca, NULL, NULL);
+	omp_set_num_threads(3);
+	sdf_mesh(&b, m.P, m.nv, m.tri, m.nt, &o, cb, NULL, NULL);
+	same = !memcmp(a.a, b.a, field_count(&a) * sizeof(float)) &&
+	       !memcmp(ca, cb, field_count(&a) * sizeof *ca);
+	CHECK(same, "same bytes and closest triangles with 1 and 3 threads");
+	free(ca);
+	free(cb);
+	field_free(&a);
+	field_free(&b);
+	tmesh_free(&m);
+}
+
+static void
+test_particles(void)
+{
+	double P[3 * 40], rad[40], err_band = 0, err_far = 0;
+	field phi;
+	sdf_opts o = { BAND, 0 };
+	size_t np = 40, wrong = 0;
+	slc_err err;
+
+	srand(7);
+	for (size_t p = 0; p < np; p++) {
+		for (int q = 0; q < 3; q++)
+			P[3 * p + q] = 0.5 * (rand() / (double)RAND_MAX - 0.5);
+		rad[p] = 0.02 + 0.05 * rand() / (double)RAND_MAX;
+	}
+	grid(&phi, 32, 1.0 / 32, 0.001);
+	CHECK(sdf_particles(&phi, P, rad, 0, np, &o, &err) == 0,
+	      "particles: succeeds");
+	for (int k = 0; k < phi.nk; k++)
+		for (int j = 0; j < phi.nj; j++)
+			for (int i = 0; i < phi.ni; i++) {
+				double x[3], d = INFINITY, v;
+				field_pos(&phi, i, j, k, x);
+				for (size_t p = 0; p < np; p++) {
+					double e = sqrt(pow(x[0] - P[3 * p], 2) +
+							pow(x[1] - P[3 * p + 1], 2) +
+							pow(x[2] - P[3 * p + 2], 2)) - rad[p];
+					d = fmin(d, e);
+				}
+				v = phi.a[FIELD_IDX(&phi, i, j, k)];
+				if ((v < 0) != (d < 0))
+					wrong++;
+				if (d <= BAND * phi.dx)
+					err_band = fmax(err_band, fabs(v - d));
+				else
+					err_far = fmax(err_far, fabs(v - d));
+			}
+	CHECK(err_band / phi.dx <= BAND_TOL,
+	      "particles: union of spheres exact in the band (%.2e dx)",
+	      err_band / phi.dx);
+	CHECK(err_far / phi.dx <= FAR_TOL, "particles: beyond %.3f dx <= 1",
+	      err_far / phi.dx);
+	CHECK(wrong == 0, "particles: %zu wrong signs", wrong);
+	field_free(&phi);
+}
+
+int
+main(void)
+{
+	test_sphere();
+	test_box();
+	test_damaged_sphere();
+	test_shell();
+	test_threads();
+	test_particles();
+	return ctest_done();
+}
