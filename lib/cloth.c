@@ -1,0 +1,409 @@
+/* cloth.c: Newmark time stepping of cloth with body collisions and
+ * friction (selle2008 thesis §5.4, §5.5, §6.2, §6.5); see cloth.h. */
+#include "cloth.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cloth_vec.h"
+
+/* selle2008 table 6.1 */
+#define TABLE61_CG_TOL 1e-3
+#define TABLE61_G 9.8
+#define TABLE61_H 0.01
+#define TABLE61_K 30.0
+#define DEFAULT_LOOPS 8         /* k_i: table 6.1 gives 4-16 */
+#define DEFAULT_CG_MAX 500
+#define DEFAULT_COLL_ITERS 8
+/* Blocks of the fixed partition used for dot products, so that sums do
+ * not depend on the number of threads. */
+#define DOT_BLOCKS 64
+
+void
+cloth_params_default(cloth_params *p)
+{
+	memset(p, 0, sizeof *p);
+	spring_params_default(&p->spring);
+	p->g[1] = -TABLE61_G;
+	p->cg_tol = TABLE61_CG_TOL;
+	p->cg_max = DEFAULT_CG_MAX;
+	p->implicit_springs = 1;
+	p->thickness = TABLE61_H;
+	p->k_rep = TABLE61_K;
+	p->mu_self = 0.1;
+	p->loops = DEFAULT_LOOPS;
+	p->coll_iters = DEFAULT_COLL_ITERS;
+}
+
+void
+cloth_free(cloth *c)
+{
+	cloth_mesh_free(&c->mesh);
+	spring_free(&c->spr);
+	free(c->x); free(c->v); free(c->m); free(c->fixed); free(c->vfix);
+	free(c->x0); free(c->vn); free(c->vs); free(c->vh); free(c->xt);
+	free(c->F); free(c->b); free(c->r); free(c->z); free(c->p);
+	free(c->q); free(c->diag); free(c->cN); free(c->cvB); free(c->cmu);
+	free(c->contact); free(c->nrm); free(c->area);
+	memset(c, 0, sizeof *c);
+}
+
+int
+cloth_init(cloth *c, size_t np, size_t nt, const uint32_t *tri,
+	   const double *x, const double *v, const double *xrest,
+	   const double *m, const cloth_params *par, slc_err *err)
+{
+	size_t n3;
+
+	memset(c, 0, sizeof *c);
+	c->par = *par;
+	c->np = np;
+	if (slc_mul(np, 3, &n3))
+		return slc_fail(err, "point count overflows");
+	for (size_t i = 0; i < np; i++)
+		if (!(m[i] > 0) || !isfinite(m[i]))
+			return slc_fail(err, "point %zu: mass %g is not positive",
+					i, m[i]);
+	if (cloth_mesh_build(&c->mesh, np, nt, tri, err))
+		return -1;
+	if (spring_build(&c->spr, &c->mesh, xrest ? xrest : x, &par->spring,
+			 err)) {
+		cloth_free(c);
+		return -1;
+	}
+	double **vec[] = { &c->x, &c->v, &c->vfix, &c->x0, &c->vn, &c->vs,
+		&c->vh, &c->xt, &c->F, &c->b, &c->r, &c->z, &c->p, &c->q,
+		&c->diag, &c->cN, &c->cvB, &c->nrm };
+	for (size_t k = 0; k < sizeof vec / sizeof *vec; k++)
+		if (!(*vec[k] = slc_calloc(n3 + 1, sizeof(double), err))) {
+			cloth_free(c);
+			return -1;
+		}
+	c->m = slc_calloc(np + 1, sizeof *c->m, err);
+	c->area = slc_calloc(np + 1, sizeof *c->area, err);
+	c->cmu = slc_calloc(np + 1, sizeof *c->cmu, err);
+	c->fixed = slc_calloc(np + 1, 1, err);
+	c->contact = slc_calloc(np + 1, 1, err);
+	if (!c->m || !c->area || !c->cmu || !c->fixed || !c->contact) {
+		cloth_free(c);
+		return -1;
+	}
+	memcpy(c->x, x, n3 * sizeof *x);
+	if (v)
+		memcpy(c->v, v, n3 * sizeof *v);
+	memcpy(c->m, m, np * sizeof *m);
+	return 0;
+}
+
+void
+cloth_constrain(cloth *c, size_t i, const double vel[3])
+{
+	c->fixed[i] = 1;
+	memcpy(c->vfix + 3 * i, vel, 3 * sizeof *vel);
+	memcpy(c->v + 3 * i, vel, 3 * sizeof *vel);
+}
+
+/* Deterministic dot product over a fixed block partition. */
+static double
+dot(const double *a, const double *b, size_t n)
+{
+	double part[DOT_BLOCKS], s = 0;
+
+#pragma omp parallel for schedule(static) if (n > CLOTH_OMP_MIN)
+	for (int k = 0; k < DOT_BLOCKS; k++) {
+		size_t lo = n * (size_t)k / DOT_BLOCKS;
+		size_t hi = n * (size_t)(k + 1) / DOT_BLOCKS;
+		double t = 0;
+		for (size_t i = lo; i < hi; i++)
+			t += a[i] * b[i];
+		part[k] = t;
+	}
+	for (int k = 0; k < DOT_BLOCKS; k++)
+		s += part[k];
+	return s;
+}
+
+/* The projection P of §6.5 on one particle: zero for a constrained
+ * particle, I - N N^T for a particle in contact (when use_contact). */
+static inline void
+project(const cloth *c, size_t i, double *a, int use_contact)
+{
+	if (c->fixed[i]) {
+		a[0] = a[1] = a[2] = 0;
+	} else if (use_contact && c->contact[i]) {
+		const double *N = c->cN + 3 * i;
+		v3axpy(-v3dot(a, N), N, a);
+	}
+}
+
+/* Wind drag coefficient of particle i: linear drag along the normal
+ * (§6.6), kg/s. */
+static inline double
+wind_coef(const cloth *c, size_t i)
+{
+	return c->par.wind_drag * c->area[i];
+}
+
+/* F = velocity-independent forces at the current linearization: springs,
+ * gravity, and the wind part of the drag. */
+static void
+forces(cloth *c, double *F)
+{
+	const ptrdiff_t np = (ptrdiff_t)c->np;
+
+	memset(F, 0, 3 * c->np * sizeof *F);
+	spring_force(&c->spr, F);
+#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = 0; i < np; i++) {
+		v3axpy(c->m[i], c->par.g, F + 3 * i);
+		if (c->par.wind_drag > 0) {
+			const double *n = c->nrm + 3 * i;
+			v3axpy(wind_coef(c, (size_t)i) * v3dot(c->par.wind, n), n,
+			       F + 3 * i);
+		}
+	}
+}
+
+/* F += damping forces at velocity v: springs and wind drag. */
+static void
+damp_force(cloth *c, const double *v, double *F)
+{
+	const ptrdiff_t np = (ptrdiff_t)c->np;
+
+	spring_damp_force(&c->spr, v, F);
+	if (c->par.wind_drag > 0) {
+#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
+		for (ptrdiff_t i = 0; i < np; i++) {
+			const double *n = c->nrm + 3 * i;
+			v3axpy(-wind_coef(c, (size_t)i) * v3dot(v + 3 * i, n), n,
+			       F + 3 * i);
+		}
+	}
+}
+
+/* y = (M - h D) v, the backward Euler operator of a half step h. */
+static void
+apply_A(cloth *c, double h, const double *v, double *y)
+{
+	const ptrdiff_t n3 = (ptrdiff_t)(3 * c->np);
+
+	memset(y, 0, (size_t)n3 * sizeof *y);
+	damp_force(c, v, y);
+#pragma omp parallel for schedule(static) if (n3 > CLOTH_OMP_MIN)
+	for (ptrdiff_t k = 0; k < n3; k++)
+		y[k] = c->m[k / 3] * v[k] - h * y[k];
+}
+
+/* Solve (M - h D) v = rhs by preconditioned CG projected onto the free
+ * velocities (constrained particles keep vfix, particles in contact keep
+ * their initial normal velocity when use_contact).  v holds the initial
+ * guess on entry.  Jacobi preconditioner. */
+static void
+cg_solve(cloth *c, double h, const double *rhs, double *v, int use_contact)
+{
+	const size_t np = c->np, n3 = 3 * np;
+	double *r = c->r, *z = c->z, *p = c->p, *q = c->q, *d = c->diag;
+	double rz, tol = c->par.cg_tol;
+
+	memset(d, 0, n3 * sizeof *d);
+	spring_damp_diag(&c->spr, d);
+	for (size_t k = 0; k < n3; k++) {
+		double w = c->par.wind_drag > 0 ?
+			wind_coef(c, k / 3) * c->nrm[k] * c->nrm[k] : 0;
+		d[k] = 1 / (c->m[k / 3] + h * (d[k] + w));
+	}
+	for (size_t i = 0; i < np; i++)
+		if (c->fixed[i])
+			memcpy(v + 3 * i, c->vfix + 3 * i, 3 * sizeof *v);
+	apply_A(c, h, v, q);
+	for (size_t k = 0; k < n3; k++)
+		r[k] = rhs[k] - q[k];
+	for (size_t i = 0; i < np; i++)
+		project(c, i, r + 3 * i, use_contact);
+	for (size_t k = 0; k < n3; k++)
+		z[k] = d[k] * r[k];
+	for (size_t i = 0; i < np; i++)
+		project(c, i, z + 3 * i, use_contact);
+	memcpy(p, z, n3 * sizeof *p);
+	rz = dot(r, z, n3);
+	for (int it = 0; it < c->par.cg_max; it++) {
+		double rmax = 0;
+		for (size_t k = 0; k < n3; k++) {
+			double e = fabs(r[k]) / c->m[k / 3];
+			if (e > rmax)
+				rmax = e;
+		}
+		if (rmax <= tol)
+			break;
+		c->st.cg_iters++;
+		apply_A(c, h, p, q);
+		for (size_t i = 0; i < np; i++)
+			project(c, i, q + 3 * i, use_contact);
+		double pq = dot(p, q, n3);
+		if (!(pq > 0))
+			break;
+		double al = rz / pq;
+		for (size_t k = 0; k < n3; k++) {
+			v[k] += al * p[k];
+			r[k] -= al * q[k];
+			z[k] = d[k] * r[k];
+		}
+		for (size_t i = 0; i < np; i++)
+			project(c, i, z + 3 * i, use_contact);
+		double rz1 = dot(r, z, n3);
+		double be = rz1 / rz;
+		rz = rz1;
+		for (size_t k = 0; k < n3; k++)
+			p[k] = z[k] + be * p[k];
+	}
+}
+
+/* Linearize springs, normals and areas at positions x for a half step
+ * whose implicit spring time is tau. */
+static void
+linearize(cloth *c, const double *x, double tau)
+{
+	spring_linearize(&c->spr, x, c->m, c->par.implicit_springs ? tau : 0);
+	if (c->par.wind_drag > 0)
+		cloth_mesh_normals(&c->mesh, x, c->nrm, c->area);
+}
+
+/* Step B.4 for particle i (§6.5): find where the level set changes sign
+ * along the step, x^c = x^n + theta dt v~^{n+1/2}, then move for the rest
+ * of the step with v_*^{n+1/2} = Gamma(v~^{n+1/2}); v_*^n = Gamma(v^n). */
+static void
+body_collide(cloth *c, size_t i, double t1, double dt,
+	     const cloth_body *bodies, int nb)
+{
+	double *x = c->x + 3 * i, *vs = c->vs + 3 * i;
+	const double *x0 = c->x0 + 3 * i, *vh = c->vh + 3 * i;
+
+	for (int k = 0; k < nb; k++) {
+		const cloth_body *b = bodies + k;
+		double phi1, N[3], vB[3], phi0, N0[3], vB0[3];
+		body_eval(b, t1, x, &phi1, N, vB);
+		if (phi1 >= 0)
+			continue;
+		/* phi(x^n) with the time n+1 body, plus dt v_BN for a moving
+		 * body */
+		body_eval(b, t1, x0, &phi0, N0, vB0);
+		phi0 += dt * v3dot(vB, N);
+		double theta = phi0 > 0 ? phi0 / (phi0 - phi1) : 0;
+		if (theta > 1)
+			theta = 1;
+		double vsh[3], xc[3];
+		body_gamma(vh, N, vB, b->mu, vsh);
+		for (int d = 0; d < 3; d++) {
+			xc[d] = x0[d] + theta * dt * vh[d];
+			x[d] = xc[d] + (1 - theta) * dt * vsh[d];
+		}
+		body_gamma(vs, N, vB, b->mu, vs);
+		/* the linearization can leave a point inside a curved or
+		 * moving body: project it out along the normal (Bridson's
+		 * position update, the §6.5 starting point) */
+		double phi2, N2[3], vB2[3];
+		body_eval(b, t1, x, &phi2, N2, vB2);
+		if (phi2 < 0)
+			v3axpy(-phi2, N2, x);
+		c->contact[i] = 1;
+		memcpy(c->cN + 3 * i, N, sizeof N);
+		memcpy(c->cvB + 3 * i, vB, sizeof vB);
+		c->cmu[i] = b->mu;
+		c->st.body_contacts++;
+	}
+}
+
+void
+cloth_step(cloth *c, double t, double dt, const cloth_body *bodies, int nb)
+{
+	const size_t np = c->np, n3 = 3 * np;
+	const double h = dt / 2;
+	double *x = c->x, *v = c->v;
+
+	c->st.steps++;
+	memcpy(c->x0, x, n3 * sizeof *x);
+	memcpy(c->vn, v, n3 * sizeof *v);
+	for (size_t i = 0; i < np; i++)
+		if (c->fixed[i])
+			memcpy(c->vn + 3 * i, c->vfix + 3 * i, 3 * sizeof *v);
+
+	/* B.1: v~^{n+1/2} = v^n + dt/2 a(x^n, v~^{n+1/2}); §5.5: the springs
+	 * are implicit in the position x^n + dt v~^{n+1/2} that B.3 makes */
+	linearize(c, x, dt);
+	forces(c, c->F);
+	for (size_t k = 0; k < n3; k++)
+		c->b[k] = c->m[k / 3] * c->vn[k] + h * c->F[k];
+	memcpy(c->vh, c->vn, n3 * sizeof *v);
+	cg_solve(c, h, c->b, c->vh, 0);
+
+	/* B.3, B.4: x~^{n+1} = x^n + dt v~^{n+1/2}, then body collisions */
+	memcpy(c->vs, c->vn, n3 * sizeof *v);
+	memset(c->contact, 0, np);
+	for (size_t k = 0; k < n3; k++)
+		x[k] = c->x0[k] + dt * c->vh[k];
+	for (size_t i = 0; i < np; i++)
+		if (!c->fixed[i])
+			body_collide(c, i, t + dt, dt, bodies, nb);
+
+	/* B.5: v^{n+1/2} = v_*^n + dt/2 a(x^{n+1/2}, v^{n+1/2}) with the
+	 * normal velocity of particles in contact held by the projection */
+	for (size_t k = 0; k < n3; k++)
+		c->xt[k] = 0.5 * (c->x0[k] + x[k]);
+	linearize(c, c->xt, 0);
+	forces(c, c->F);
+	for (size_t k = 0; k < n3; k++)
+		c->b[k] = c->m[k / 3] * c->vs[k] + h * c->F[k];
+	memcpy(c->vh, c->vs, n3 * sizeof *v);
+	cg_solve(c, h, c->b, c->vh, 1);
+
+	/* B.6, B.7: extrapolate; for particles in contact use the forces
+	 * without the projection (v~_NP) and apply Gamma, which restores the
+	 * normal velocity and adds the friction the projection left out */
+	memcpy(c->q, c->F, n3 * sizeof *v);
+	damp_force(c, c->vh, c->q);
+	for (size_t i = 0; i < np; i++) {
+		double *vi = v + 3 * i;
+		if (c->fixed[i]) {
+			memcpy(vi, c->vfix + 3 * i, 3 * sizeof *v);
+			continue;
+		}
+		if (!c->contact[i]) {
+			for (int d = 0; d < 3; d++)
+				vi[d] = 2 * c->vh[3 * i + d] - c->vs[3 * i + d];
+			continue;
+		}
+		double vnp[3];
+		for (int d = 0; d < 3; d++)
+			vnp[d] = c->vs[3 * i + d] + 2 * h / c->m[i] *
+				c->q[3 * i + d];
+		body_gamma(vnp, c->cN + 3 * i, c->cvB + 3 * i, c->cmu[i], vi);
+	}
+}
+
+double
+cloth_energy(cloth *c)
+{
+	double e = 0;
+
+	spring_linearize(&c->spr, c->x, c->m, 0);
+	e = spring_energy(&c->spr);
+	for (size_t i = 0; i < c->np; i++)
+		e += 0.5 * c->m[i] * v3dot(c->v + 3 * i, c->v + 3 * i) -
+			c->m[i] * v3dot(c->par.g, c->x + 3 * i);
+	return e;
+}
+
+int
+cloth_advance(cloth *c, double t, double T, int nsteps,
+	      const cloth_body *bodies, int nb, slc_err *err)
+{
+	double dt;
+
+	if (nsteps < 1 || !(T > 0))
+		return slc_fail(err, "bad time span %g in %d steps", T, nsteps);
+	dt = T / nsteps;
+	for (int s = 0; s < nsteps; s++)
+		cloth_step(c, t + s * dt, dt, bodies, nb);
+	return 0;
+}

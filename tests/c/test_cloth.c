@@ -1,0 +1,170 @@
+/* test_cloth.c: cloth topology, springs and Newmark time stepping
+ * (selle2008 thesis ch. 5): mesh counts, the altitude spring force is the
+ * exact gradient of its energy, and a sheet pinned at two corners comes to
+ * rest with its energy decreasing frame by frame. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cloth.h"
+#include "cloth_vec.h"
+#include "ctest.h"
+
+static void
+test_topology(void)
+{
+	double *x, o[3] = {0, 0, 0}, eu[3] = {1, 0, 0}, ev[3] = {0, 0, 1};
+	uint32_t *tri;
+	size_t np, nt;
+	cloth_mesh m;
+	slc_err err;
+	int nu = 5, nv = 3;
+
+	CHECK(cloth_sheet(nu, nv, o, eu, ev, 1, 1, &x, &np, &tri, &nt, &err) == 0,
+	      "sheet");
+	CHECK(cloth_mesh_build(&m, np, nt, tri, &err) == 0, "build");
+	size_t ne = (size_t)(nu * (nv + 1) + nv * (nu + 1) + nu * nv);
+	CHECK(m.ne == ne, "edges %zu == %zu", m.ne, ne);
+	CHECK(m.nb == ne - 2 * (size_t)(nu + nv), "bending pairs %zu", m.nb);
+	/* every bending pair: c and d opposite across a,b, in both triangles */
+	int ok = 1;
+	for (size_t b = 0; b < m.nb; b++) {
+		const uint32_t *q = m.bend + 4 * b;
+		if (q[2] == q[0] || q[2] == q[1] || q[3] == q[0] || q[3] == q[1] ||
+		    q[2] == q[3])
+			ok = 0;
+	}
+	CHECK(ok, "bending pairs are tetrahedra");
+	tri[4] = tri[0];
+	cloth_mesh_free(&m);
+	CHECK(cloth_mesh_build(&m, np, nt, tri, &err) == -1,
+	      "degenerate triangle rejected: %s", err.msg);
+	tri[4] = (uint32_t)np;
+	CHECK(cloth_mesh_build(&m, np, nt, tri, &err) == -1,
+	      "index out of range rejected: %s", err.msg);
+	free(x);
+	free(tri);
+}
+
+/* Energy of the springs of a set at positions x (linearized there). */
+static double
+energy_at(spring_set *s, const double *x, const double *m)
+{
+	spring_linearize(s, x, m, 0);
+	return spring_energy(s);
+}
+
+static void
+test_altitude_gradient(void)
+{
+	/* two triangles (0,1,2), (1,0,3) sharing edge 0-1, bent */
+	double xr[12] = {0, 0, 0, 1, 0, 0, 0.4, 0.9, 0, 0.6, -0.8, 0};
+	double x[12] = {0, 0, 0, 1, 0.05, 0, 0.35, 0.8, 0.4, 0.7, -0.7, 0.2};
+	double m[4] = {1, 1, 1, 1};
+	uint32_t tri[6] = {0, 1, 2, 1, 0, 3};
+	cloth_mesh mesh;
+	spring_set s;
+	spring_params p;
+	slc_err err;
+	double F[12] = {0}, maxe = 0, maxf = 0;
+
+	spring_params_default(&p);
+	CHECK(cloth_mesh_build(&mesh, 4, 2, tri, &err) == 0, "pair mesh");
+	CHECK(spring_build(&s, &mesh, xr, &p, &err) == 0, "springs");
+	CHECK(s.nalt == 1 && s.nbend == 1 && s.nedge == 5, "5 edges, 1 bend, "
+	      "1 altitude");
+	spring_linearize(&s, x, m, 0);
+	spring_force(&s, F);
+	for (int k = 0; k < 12; k++) {
+		double e = 1e-6, xp[12], xm[12];
+		memcpy(xp, x, sizeof xp);
+		memcpy(xm, x, sizeof xm);
+		xp[k] += e;
+		xm[k] -= e;
+		double g = -(energy_at(&s, xp, m) - energy_at(&s, xm, m)) / (2 * e);
+		if (fabs(g - F[k]) > maxe)
+			maxe = fabs(g - F[k]);
+		if (fabs(F[k]) > maxf)
+			maxf = fabs(F[k]);
+	}
+	CHECK(maxe < 1e-6 * maxf, "spring forces are minus the energy gradient "
+	      "(err %.2e of %.2e)", maxe, maxf);
+	/* the altitude alone: zero at rest, restoring when flattened */
+	spring_linearize(&s, xr, m, 0);
+	double fmax = 0;
+	for (size_t q = 0; q < s.ns; q++)
+		fmax = fmax > fabs(s.fe[q]) ? fmax : fabs(s.fe[q]);
+	CHECK(fmax < 1e-12, "no force at rest (%.2e)", fmax);
+	spring_free(&s);
+	cloth_mesh_free(&mesh);
+}
+
+static void
+test_pinned_sheet(void)
+{
+	double *x, o[3] = {0, 0, 0}, eu[3] = {1, 0, 0}, ev[3] = {0, 0, 1};
+	uint32_t *tri;
+	size_t np, nt;
+	int nu = 10, nv = 10;
+	const double L = 0.5, density = 0.1, fps = 24;
+	const int frames = 72, steps = 4;
+	cloth c;
+	cloth_params par;
+	slc_err err;
+
+	cloth_sheet(nu, nv, o, eu, ev, L, L, &x, &np, &tri, &nt, &err);
+	double *m = calloc(np, sizeof *m);
+	for (size_t i = 0; i < np; i++)
+		m[i] = density * L * L / (double)np;
+	cloth_params_default(&par);
+	/* still air: the drag along the normal (§6.6) damps the swing that
+	 * springs damped along themselves cannot */
+	par.wind_drag = 0.5;
+	par.cg_tol = 1e-5;
+	CHECK(cloth_init(&c, np, nt, tri, x, NULL, NULL, m, &par, &err) == 0,
+	      "init: %s", err.msg);
+	double zero[3] = {0, 0, 0};
+	cloth_constrain(&c, 0, zero);
+	cloth_constrain(&c, (size_t)nu, zero);
+	double e0 = cloth_energy(&c), e = e0, emin = e0;
+	int mono = 1;
+	double worst = 0;
+	for (int f = 0; f < frames; f++) {
+		cloth_advance(&c, f / fps, 1 / fps, steps, NULL, 0, &err);
+		double e1 = cloth_energy(&c);
+		/* allowance for the CG tolerance: 1e-7 of m g L */
+		if (e1 > e + 1e-7 * density * L * L * 9.8 * L) {
+			mono = 0;
+			if (e1 - e > worst)
+				worst = e1 - e;
+		}
+		e = e1;
+		if (e < emin)
+			emin = e;
+	}
+	double vmax = 0, ymin = 0;
+	for (size_t i = 0; i < np; i++) {
+		double s = v3norm(c.v + 3 * i);
+		vmax = s > vmax ? s : vmax;
+		ymin = c.x[3 * i + 1] < ymin ? c.x[3 * i + 1] : ymin;
+	}
+	CHECK(mono, "energy decreases every frame (worst rise %.3e J)", worst);
+	CHECK(e < e0 - 0.1 * density * L * L * 9.8 * L * 0.1,
+	      "the sheet fell (energy %.4g -> %.4g J)", e0, e);
+	CHECK(ymin < -0.5 * L, "it hangs (lowest point %.3f m)", ymin);
+	CHECK(vmax < 5e-3, "at rest after %d frames (max speed %.2e m/s)",
+	      frames, vmax);
+	cloth_free(&c);
+	free(m);
+	free(x);
+	free(tri);
+}
+
+int
+main(void)
+{
+	test_topology();
+	test_altitude_gradient();
+	test_pinned_sheet();
+	return ctest_done();
+}
