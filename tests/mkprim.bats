@@ -1,0 +1,153 @@
+#!/usr/bin/env bats
+# mkprim: every shape runs and slcinfo validates it; usage and value errors
+# exit 2 with a message; -o is atomic; output is deterministic.
+
+load common
+
+@test "mkprim --help lists the shapes and options" {
+	run mkprim --help
+	assert_success
+	assert_output --partial "Usage: mkprim"
+	for o in --subdiv --radii --res --pin --strands --drop-center --source; do
+		assert_output --partial -- "$o"
+	done
+	assert_output --partial "sphere, box, torus, cup, cloth, hair"
+}
+
+@test "mkprim: every shape writes a stream that slcinfo validates" {
+	for s in sphere box torus cup cloth hair pool smoke; do
+		run sh -c "mkprim $s | slcinfo"
+		assert_success
+	done
+}
+
+@test "mkprim: mesh shapes give the named mesh record with P and tri" {
+	run sh -c "mkprim sphere --subdiv 2 --radius 2 --center 1,0,0 | slcinfo"
+	assert_success
+	assert_output --partial "mesh 'sphere'"
+	assert_output --partial "P            f32 x3 point 162  min -2 max 3"
+	run sh -c "mkprim box --size 1,2,3 --res 2 --velocity 0,1,0 --name crate | slcinfo"
+	assert_success
+	assert_output --partial "mesh 'crate'"
+	assert_output --partial "v            f32 x3 point"
+	run sh -c "mkprim torus --radii 1,0.25 --res 16,8 | slcinfo"
+	assert_output --partial "tri          u32 x3 prim 256"
+	run sh -c "mkprim cup --res 8,2 | slcinfo"
+	assert_success
+	assert_output --partial "mesh 'cup'"
+}
+
+@test "mkprim cloth: channels, lumped mass and pins" {
+	run sh -c "mkprim cloth --size 2,1 --res 4,2 --density 0.5 --pin edge | slcinfo --json"
+	assert_success
+	echo "$output" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["streams"][0]["records"][0]
+c = {x["name"]: x for x in d["channels"]}
+assert set(c) == {"P", "tri", "v", "rest", "mass", "pinned"}, c
+assert c["mass"]["count"] == 15
+assert abs(c["mass"]["mean"] * 15 - 0.5 * 2 * 1) < 1e-6        # density * area
+assert abs(c["pinned"]["mean"] * 15 - 5) < 1e-6                 # one edge of 5
+assert c["v"]["max"] == 0 and c["pinned"]["type"] == "u8"
+'
+}
+
+@test "mkprim hair: strands, deterministic by seed" {
+	mkprim hair --strands 20 --segments 4 --seed 3 -o "$T/a.slc"
+	mkprim hair --strands 20 --segments 4 --seed 3 -o "$T/b.slc"
+	mkprim hair --strands 20 --segments 4 --seed 4 -o "$T/c.slc"
+	cmp "$T/a.slc" "$T/b.slc"
+	run cmp -s "$T/a.slc" "$T/c.slc"
+	assert_failure
+	run slcinfo "$T/a.slc"
+	assert_output --partial "strands 'hair'"
+	assert_output --partial "offset       u32 x1 strand 21"
+}
+
+@test "mkprim pool: scene, u, v, w and phi negative in the water" {
+	run sh -c "mkprim pool --box 1,0.5,1 --res 16 --depth 0.2 --drop-center 0.5,0.35,0.5 --drop-radius 0.1 | slcinfo --json"
+	assert_success
+	echo "$output" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["streams"][0]["records"]
+by = {x["name"]: x for x in r}
+assert by["scene"]["meta"]["gravity"] == "0,-9.81,0" and by["scene"]["meta"]["fps"] == "24"
+assert by["u"]["dims"] == [17, 8, 16] and by["u"]["stagger"] == "face-x"
+assert by["v"]["dims"] == [16, 9, 16] and by["w"]["dims"] == [16, 8, 17]
+p = by["phi"]
+assert p["dims"] == [16, 8, 16] and p["stagger"] == "cell"
+c = p["channels"][0]
+assert abs(c["min"] + (0.2 - 0.5 / 16)) < 1e-6, c   # deepest cell centre
+assert abs(c["max"] - (0.5 - 0.5 / 16 - 0.2)) < 1e-6, c
+'
+}
+
+@test "mkprim smoke: density, temperature, source and scene" {
+	run sh -c "mkprim smoke --source box --size 0.4 --dx 0.1 --temperature 5 --fps 30 | slcinfo"
+	assert_success
+	assert_output --partial "grid 'density'"
+	assert_output --partial "grid 'temperature'"
+	assert_output --partial "grid 'source'"
+	assert_output --partial "10x20x10 cell"
+	assert_output --partial "max 5"
+	assert_output --partial "fps=30"
+}
+
+@test "mkprim: same options, same bytes (raw and zlib)" {
+	for s in sphere cloth pool smoke; do
+		mkprim $s --zlib 6 > "$T/1.slc"
+		mkprim $s --zlib 6 > "$T/2.slc"
+		cmp "$T/1.slc" "$T/2.slc"
+	done
+	OMP_NUM_THREADS=1 mkprim pool > "$T/1.slc"
+	OMP_NUM_THREADS=2 mkprim pool > "$T/2.slc"
+	cmp "$T/1.slc" "$T/2.slc"
+}
+
+@test "mkprim: usage errors exit 2" {
+	run mkprim
+	assert_failure 2
+	assert_output --partial "no SHAPE"
+	run mkprim blob
+	assert_failure 2
+	assert_output --partial "unknown shape 'blob'"
+	run mkprim sphere box
+	assert_failure 2
+	run mkprim sphere --frobnicate
+	assert_failure 2
+	assert_output --partial "unknown option"
+	run mkprim box --radii 1,2
+	assert_failure 2
+	assert_output --partial "--radii does not apply to box"
+	run mkprim cloth --pin middle
+	assert_failure 2
+}
+
+@test "mkprim: bad values exit 2 with a message" {
+	for args in "sphere --radius -1" "sphere --subdiv 12" "sphere --radius abc" \
+		    "box --size 1,0,1" "box --res 1.5" "box --res 2,3" \
+		    "torus --radii 0.2,0.5" "torus --res 2" "cup --height 0" \
+		    "cloth --density 0" "hair --strands 0" "hair --seed -1" \
+		    "pool --depth -1" "pool --drop-radius 0" "pool --res 0" \
+		    "smoke --box 1,1,-1" "sphere --center 1,2"; do
+		run mkprim $args
+		assert_failure 2
+		assert_output --regexp "^mkprim: --"
+	done
+}
+
+@test "mkprim -o is atomic: a failure leaves the previous file" {
+	mkprim box -o "$T/s.slc"
+	cp "$T/s.slc" "$T/orig.slc"
+	run mkprim box --res 0 -o "$T/s.slc"
+	assert_failure 2
+	cmp "$T/s.slc" "$T/orig.slc"
+	run mkprim sphere --subdiv 1 -o "$T/s.slc"
+	assert_success
+	run slcinfo "$T/s.slc"
+	assert_output --partial "mesh 'sphere'"
+	run mkprim box -o "$T/nodir/s.slc"
+	assert_failure 1
+	assert [ ! -e "$T/nodir" ]
+	[ -z "$(ls "$T" | grep tmp)" ]
+}
