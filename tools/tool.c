@@ -283,7 +283,8 @@ int
 tool_parse(int argc, char **argv, const struct tool_info *info)
 {
 	char **operands = xcalloc((size_t)argc + 1, sizeof *operands);
-	int a, nop = 0, only_operands = 0;
+	char *is_operand = xcalloc((size_t)argc + 1, 1);
+	int a, w, nop = 0, only_operands = 0;
 
 	argv0 = info->name;
 	signal(SIGINT, on_signal);
@@ -296,6 +297,7 @@ tool_parse(int argc, char **argv, const struct tool_info *info)
 		const char *arg = NULL;
 
 		if (only_operands || s[0] != '-' || !s[1]) {
+			is_operand[a] = 1;
 			operands[nop++] = s;
 			continue;
 		}
@@ -360,9 +362,14 @@ tool_parse(int argc, char **argv, const struct tool_info *info)
 		usage_die("--zlib: level %ld, expected 0..9", zlib_arg);
 	zlib_level = (int)zlib_arg;
 	progress = verbosity >= 0 && (progress_flag || isatty(2));
+	/* options keep their order, operands move to the end (w <= a) */
+	for (a = w = 1; a < argc; a++)
+		if (!is_operand[a])
+			argv[w++] = argv[a];
 	for (a = 0; a < nop; a++)
-		argv[argc - nop + a] = operands[a];
+		argv[w++] = operands[a];
 	free(operands);
+	free(is_operand);
 	return argc - nop;
 }
 
