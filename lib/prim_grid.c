@@ -101,11 +101,12 @@ prim_pool_phi(const double x[3], double level, const double c[3], double r)
 void
 prim_pool_fill(field *phi, double level, const double c[3], double r)
 {
-	int j, k;
+	int k;
 
+	/* every cell is independent: the result does not depend on threads */
 #pragma omp parallel for schedule(static)
 	for (k = 0; k < phi->nk; k++)
-		for (j = 0; j < phi->nj; j++) {
+		for (int j = 0; j < phi->nj; j++) {
 			int i;
 
 			for (i = 0; i < phi->ni; i++) {
@@ -123,11 +124,11 @@ prim_smoke_fill(field *source, field *density, field *temperature,
 		int shape, const double c[3], double radius,
 		const double half[3], double dens, double temp)
 {
-	int j, k;
+	int k;
 
 #pragma omp parallel for schedule(static)
 	for (k = 0; k < source->nk; k++)
-		for (j = 0; j < source->nj; j++) {
+		for (int j = 0; j < source->nj; j++) {
 			int i;
 
 			for (i = 0; i < source->ni; i++) {

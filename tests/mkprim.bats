@@ -53,9 +53,9 @@ assert c["v"]["max"] == 0 and c["pinned"]["type"] == "u8"
 }
 
 @test "mkprim hair: strands, deterministic by seed" {
-	mkprim hair --strands 20 --segments 4 --seed 3 -o "$T/a.slc"
-	mkprim hair --strands 20 --segments 4 --seed 3 -o "$T/b.slc"
-	mkprim hair --strands 20 --segments 4 --seed 4 -o "$T/c.slc"
+	mkprim hair --strands 20 --segments 4 --seed 3 > "$T/a.slc"
+	mkprim hair --strands 20 --segments 4 --seed 3 > "$T/b.slc"
+	mkprim hair --strands 20 --segments 4 --seed 4 > "$T/c.slc"
 	cmp "$T/a.slc" "$T/b.slc"
 	run cmp -s "$T/a.slc" "$T/c.slc"
 	assert_failure
@@ -94,14 +94,19 @@ assert abs(c["max"] - (0.5 - 0.5 / 16 - 0.2)) < 1e-6, c
 }
 
 @test "mkprim: same options, same bytes (raw and zlib)" {
-	for s in sphere cloth pool smoke; do
+	for s in sphere cloth hair pool smoke; do
 		mkprim $s --zlib 6 > "$T/1.slc"
 		mkprim $s --zlib 6 > "$T/2.slc"
 		cmp "$T/1.slc" "$T/2.slc"
 	done
-	OMP_NUM_THREADS=1 mkprim pool > "$T/1.slc"
-	OMP_NUM_THREADS=2 mkprim pool > "$T/2.slc"
-	cmp "$T/1.slc" "$T/2.slc"
+	for s in pool smoke; do   # threads must not change a byte
+		for n in 1 2 3 4 1 4; do
+			OMP_NUM_THREADS=$n mkprim $s --res 24 > "$T/$n.slc"
+		done
+		cmp "$T/1.slc" "$T/2.slc"
+		cmp "$T/1.slc" "$T/3.slc"
+		cmp "$T/1.slc" "$T/4.slc"
+	done
 }
 
 @test "mkprim: usage errors exit 2" {
@@ -150,4 +155,19 @@ assert abs(c["max"] - (0.5 - 0.5 / 16 - 0.2)) < 1e-6, c
 	assert_failure 1
 	assert [ ! -e "$T/nodir" ]
 	[ -z "$(ls "$T" | grep tmp)" ]
+}
+
+@test "mkprim: argv order is kept in the provenance" {
+	run sh -c "mkprim --radius 2 sphere --center 1,0,0 | slcinfo"
+	assert_success
+	assert_output --partial "stage.0=mkprim 0.1.0 --radius 2 --center 1,0,0 sphere"
+}
+
+@test "pipelines/shapes builds every shape" {
+	run make -s -C "$ROOT/pipelines/shapes" OUT="$T/out" BIN="$ROOT/${SLUICE_BIN:-bin}"
+	assert_success
+	for s in sphere box torus cup cloth hair pool smoke; do
+		[ -s "$T/out/$s.slc" ]
+		grep -q "provenance" "$T/out/$s.txt"
+	done
 }

@@ -286,6 +286,7 @@ test_cloth(void)
 	CHECK(fabs(total - rho * w * d) < 1e-12, "cloth: total mass %.15g = density*area %.15g",
 	      total, rho * w * d);
 	CHECK(npin == 2 && cl.pinned[0] && cl.pinned[nx], "cloth: two corners pinned");
+	free(t.bnd);
 	prim_cloth_free(&cl);
 	for (p = PRIM_PIN_NONE; p <= PRIM_PIN_EDGE; p += 2) {
 		prim_cloth_make(&cl, w, d, nx, nz, c, rho, p, NULL);
