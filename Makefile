@@ -11,7 +11,7 @@
 #   make install PREFIX=/usr/local
 
 PREFIX ?= /usr/local
-DEMO ?= gallery
+DEMO ?= shapes
 SECONDS ?= 60
 CC ?= cc
 CFLAGS ?= -O2 -g
