@@ -1,0 +1,692 @@
+/* mcubes.c: marching cubes with a case table built from face rules,
+ * block skipping, parallel k-slabs and a deterministic weld (see mcubes.h).
+ *
+ * Cube corners are numbered c = x | y<<1 | z<<2.  Edge e = 4*d + (a | b<<1)
+ * runs along axis d from the corner with coordinate a on axis u and b on
+ * axis v (u < v the other two axes) and 0 on d, to the same corner with 1
+ * on d.  Case bit c is set when corner c is inside (phi < iso).
+ */
+#include "mcubes.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MC_L (MC_BLOCK + 1)         /* samples per block edge */
+#define MC_MAXTRI 12                /* triangles of one case, at most */
+
+static const int other_axes[3][2] = { { 1, 2 }, { 0, 2 }, { 0, 1 } };
+
+static struct {
+	uint16_t edges[256];                /* crossed edges, bit e */
+	uint8_t ntri[256];
+	uint8_t tri[256][3 * MC_MAXTRI];    /* edge triples */
+	int bad_case;                       /* first case that failed, or -1 */
+	const char *why;
+} tab;
+
+static pthread_once_t tab_once = PTHREAD_ONCE_INIT;
+
+static int
+edge_lo(int e)
+{
+	int d = e / 4, r = e % 4;
+
+	return ((r & 1) << other_axes[d][0]) | ((r >> 1) << other_axes[d][1]);
+}
+
+/* The edge joining corners c0 and c1 (which differ in one bit). */
+static int
+edge_of(int c0, int c1)
+{
+	int x = c0 ^ c1, d = x == 1 ? 0 : x == 2 ? 1 : 2, lo = c0 & c1;
+
+	return 4 * d + ((lo >> other_axes[d][0]) & 1) + 2 * ((lo >> other_axes[d][1]) & 1);
+}
+
+static void
+edge_mid(int e, double p[3])
+{
+	int lo = edge_lo(e), a;
+
+	for (a = 0; a < 3; a++)
+		p[a] = (lo >> a) & 1;
+	p[e / 4] = 0.5;
+}
+
+/* Bit mask of the faces (2*axis + side) an edge lies on. */
+static int
+edge_faces(int e)
+{
+	int d = e / 4, r = e % 4, u = other_axes[d][0], v = other_axes[d][1];
+
+	return 1 << (2 * u + (r & 1)) | 1 << (2 * v + (r >> 1));
+}
+
+/* Triangle quality at the edge midpoints: area over the sum of squared
+ * edge lengths (larger is rounder). */
+static double
+tri_quality(int e0, int e1, int e2)
+{
+	double a[3], b[3], c[3], u[3], v[3], w[3], n[3], s = 0;
+	int q;
+
+	edge_mid(e0, a);
+	edge_mid(e1, b);
+	edge_mid(e2, c);
+	for (q = 0; q < 3; q++) {
+		u[q] = b[q] - a[q];
+		v[q] = c[q] - a[q];
+		w[q] = c[q] - b[q];
+		s += u[q] * u[q] + v[q] * v[q] + w[q] * w[q];
+	}
+	n[0] = u[1] * v[2] - u[2] * v[1];
+	n[1] = u[2] * v[0] - u[0] * v[2];
+	n[2] = u[0] * v[1] - u[1] * v[0];
+	return 0.5 * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) / s;
+}
+
+/* Triangulate loop[0..n-1] (in loop order, which gives the orientation)
+ * by dynamic programming over sub-polygons, maximizing the smallest
+ * triangle quality, never using a diagonal whose ends lie on one cube
+ * face (that edge could be shared with the neighbouring cube).  Appends
+ * to out; returns the triangle count or -1 if no such triangulation. */
+static int
+triangulate(const int *loop, int n, uint8_t *out)
+{
+	double best[12][12];
+	int arg[12][12], i, j, k, len, cnt = 0;
+	int stack[24][2], sp = 0;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			best[i][j] = j == i + 1 ? INFINITY : -1;
+			arg[i][j] = -1;
+		}
+	for (len = 2; len < n; len++)
+		for (i = 0; i + len < n; i++) {
+			j = i + len;
+			/* (i, j) is a diagonal unless it closes the loop */
+			if (!(i == 0 && j == n - 1) &&
+			    (edge_faces(loop[i]) & edge_faces(loop[j])))
+				continue;
+			for (k = i + 1; k < j; k++) {
+				double q = tri_quality(loop[i], loop[k], loop[j]);
+
+				if (best[i][k] < 0 || best[k][j] < 0)
+					continue;
+				q = fmin(q, fmin(best[i][k], best[k][j]));
+				if (q > best[i][j]) {
+					best[i][j] = q;
+					arg[i][j] = k;
+				}
+			}
+		}
+	if (n < 3 || best[0][n - 1] < 0)
+		return -1;
+	stack[sp][0] = 0;
+	stack[sp++][1] = n - 1;
+	while (sp) {
+		sp--;
+		i = stack[sp][0];
+		j = stack[sp][1];
+		if (j <= i + 1)
+			continue;
+		k = arg[i][j];
+		out[3 * cnt] = (uint8_t)loop[i];
+		out[3 * cnt + 1] = (uint8_t)loop[k];
+		out[3 * cnt + 2] = (uint8_t)loop[j];
+		cnt++;
+		stack[sp][0] = i;
+		stack[sp++][1] = k;
+		stack[sp][0] = k;
+		stack[sp++][1] = j;
+	}
+	return cnt;
+}
+
+/* Build one case: segments on each face, oriented so that the outside
+ * lies to the left seen from outside the cube (then the loops run
+ * counter-clockwise around the outward normal of the surface), chained
+ * into loops and triangulated. */
+static int
+build_case(int cs)
+{
+	int next[12], prev[12], e, face;
+	int seen[12] = { 0 };
+
+	for (e = 0; e < 12; e++) {
+		next[e] = prev[e] = -1;
+		if (((cs >> edge_lo(e)) & 1) != ((cs >> (edge_lo(e) | 1 << (e / 4))) & 1))
+			tab.edges[cs] |= (uint16_t)(1 << e);
+	}
+	for (face = 0; face < 6; face++) {
+		int a = face / 2, s = face % 2, u = other_axes[a][0], v = other_axes[a][1];
+		int cc[4], fe[4], crossed[4], nc = 0, q;
+		double f[3] = { 0, 0, 0 };
+
+		f[a] = s ? 1 : -1;
+		/* corners in cyclic order around the face, and the edges between */
+		cc[0] = s << a;
+		cc[1] = cc[0] | 1 << u;
+		cc[2] = cc[1] | 1 << v;
+		cc[3] = cc[0] | 1 << v;
+		for (q = 0; q < 4; q++) {
+			fe[q] = edge_of(cc[q], cc[(q + 1) % 4]);
+			if ((tab.edges[cs] >> fe[q]) & 1)
+				crossed[nc++] = q;
+		}
+		for (q = 0; q < nc; q += 2) {
+			int p0, p1, c, no = 0, x;
+			double P[3] = { 0, 0, 0 }, A[3], B[3], t[3], cr[3];
+
+			if (nc == 2) {
+				p0 = fe[crossed[0]];
+				p1 = fe[crossed[1]];
+				for (c = 0; c < 4; c++)
+					if (!((cs >> cc[c]) & 1)) {
+						for (x = 0; x < 3; x++)
+							P[x] += (cc[c] >> x) & 1;
+						no++;
+					}
+				for (x = 0; x < 3; x++)
+					P[x] /= no;
+			} else {
+				/* ambiguous face: cut off each outside corner c by
+				 * joining the edges before and after it */
+				int k = q / 2, oc = -1, n = 0;
+
+				for (c = 0; c < 4; c++)
+					if (!((cs >> cc[c]) & 1) && n++ == k)
+						oc = c;
+				p0 = fe[(oc + 3) % 4];
+				p1 = fe[oc];
+				for (x = 0; x < 3; x++)
+					P[x] = (cc[oc] >> x) & 1;
+			}
+			edge_mid(p0, A);
+			edge_mid(p1, B);
+			for (x = 0; x < 3; x++)
+				t[x] = B[x] - A[x];
+			cr[0] = f[1] * t[2] - f[2] * t[1];
+			cr[1] = f[2] * t[0] - f[0] * t[2];
+			cr[2] = f[0] * t[1] - f[1] * t[0];
+			if (cr[0] * (P[0] - A[0]) + cr[1] * (P[1] - A[1]) +
+			    cr[2] * (P[2] - A[2]) < 0) {
+				x = p0;
+				p0 = p1;
+				p1 = x;
+			}
+			if (next[p0] >= 0 || prev[p1] >= 0) {
+				tab.why = "a point with two segments on one side";
+				return -1;
+			}
+			next[p0] = p1;
+			prev[p1] = p0;
+		}
+	}
+	for (e = 0; e < 12; e++) {
+		int loop[12], n = 0, x = e, nt;
+
+		if (!((tab.edges[cs] >> e) & 1) || seen[e])
+			continue;
+		while (!seen[x]) {
+			if (next[x] < 0) {
+				tab.why = "an open loop of face segments";
+				return -1;
+			}
+			seen[x] = 1;
+			loop[n++] = x;
+			x = next[x];
+		}
+		if (x != e) {
+			tab.why = "loops that cross";
+			return -1;
+		}
+		if (tab.ntri[cs] + n - 2 > MC_MAXTRI) {
+			tab.why = "too many triangles";
+			return -1;
+		}
+		nt = triangulate(loop, n, tab.tri[cs] + 3 * tab.ntri[cs]);
+		if (nt < 0) {
+			tab.why = "a loop with no triangulation off the faces";
+			return -1;
+		}
+		tab.ntri[cs] = (uint8_t)(tab.ntri[cs] + nt);
+	}
+	return 0;
+}
+
+static void
+build_table(void)
+{
+	int cs;
+
+	tab.bad_case = -1;
+	for (cs = 0; cs < 256; cs++)
+		if (build_case(cs) && tab.bad_case < 0)
+			tab.bad_case = cs;
+}
+
+int
+mc_table_check(slc_err *err)
+{
+	pthread_once(&tab_once, build_table);
+	if (tab.bad_case >= 0)
+		return slc_fail(err, "marching cubes case %d: %s", tab.bad_case, tab.why);
+	return 0;
+}
+
+/* --- sampling with the reflected continuation ------------------------ */
+
+/* phi - iso at sample (i, j, k), which may lie one layer outside the grid
+ * (reflected about iso there: |phi - iso| of the nearest sample). */
+static inline float
+val(const field *f, float iso, int i, int j, int k)
+{
+	int ci = i < 0 ? 0 : i >= f->ni ? f->ni - 1 : i;
+	int cj = j < 0 ? 0 : j >= f->nj ? f->nj - 1 : j;
+	int ck = k < 0 ? 0 : k >= f->nk ? f->nk - 1 : k;
+	float v = f->a[FIELD_IDX(f, ci, cj, ck)] - iso;
+
+	return (ci != i || cj != j || ck != k) ? fabsf(v) : v;
+}
+
+/* Central-difference gradient of phi at lattice sample (i, j, k) of the
+ * extended lattice [-1, n] per axis, one-sided at its ends; per dx. */
+static void
+grad_at(const field *f, float iso, int i, int j, int k, double g[3])
+{
+	int p[3] = { i, j, k }, n[3] = { f->ni, f->nj, f->nk }, a;
+
+	for (a = 0; a < 3; a++) {
+		int lo[3] = { i, j, k }, hi[3] = { i, j, k };
+
+		lo[a] = p[a] > -1 ? p[a] - 1 : p[a];
+		hi[a] = p[a] < n[a] ? p[a] + 1 : p[a];
+		g[a] = hi[a] == lo[a] ? 0 :
+		       ((double)val(f, iso, hi[0], hi[1], hi[2]) -
+			val(f, iso, lo[0], lo[1], lo[2])) / (hi[a] - lo[a]);
+	}
+}
+
+static void
+normalize_or(double g[3], int d, int up, float out[3])
+{
+	double l = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+	int a;
+
+	for (a = 0; a < 3; a++)
+		out[a] = l > 0 ? (float)(g[a] / l) : (float)(a == d ? (up ? 1 : -1) : 0);
+}
+
+/* --- meshing one slab of blocks -------------------------------------- */
+
+typedef struct mc_vert {
+	float p[3], n[3];
+	uint64_t key;       /* 3 * (extended lattice index of lower sample) + d */
+	uint32_t id;        /* final index, set by the merge */
+	uint8_t bnd;        /* on a block face: may be shared with another block */
+} mc_vert;
+
+typedef struct mc_slab {
+	mc_vert *v;
+	uint32_t *t;
+	size_t nv, cv, nt, ct;
+	int fail;
+} mc_slab;
+
+typedef struct mc_ctx {
+	const field *f;
+	float iso;
+	int n[3];           /* extended lattice samples per axis: grid + 2 */
+	int nb[3];          /* blocks per axis */
+	double off[3];      /* field_offset */
+} mc_ctx;
+
+static int
+slab_push_vert(mc_slab *s, const mc_vert *v)
+{
+	if (s->nv == s->cv) {
+		size_t c = s->cv ? 2 * s->cv : 1024;
+		mc_vert *p = realloc(s->v, c * sizeof *p);
+
+		if (!p || s->nv >= UINT32_MAX)
+			return -1;
+		s->v = p;
+		s->cv = c;
+	}
+	s->v[s->nv++] = *v;
+	return 0;
+}
+
+static int
+slab_push_tri(mc_slab *s, uint32_t a, uint32_t b, uint32_t c)
+{
+	if (s->nt + 3 > s->ct) {
+		size_t cap = s->ct ? 2 * s->ct : 3072;
+		uint32_t *p = realloc(s->t, cap * sizeof *p);
+
+		if (!p)
+			return -1;
+		s->t = p;
+		s->ct = cap;
+	}
+	s->t[s->nt++] = a;
+	s->t[s->nt++] = b;
+	s->t[s->nt++] = c;
+	return 0;
+}
+
+/* Gather phi - iso of one block's samples (bx+1 by by+1 by bz+1, from
+ * extended lattice sample o) into b; returns 1 if they straddle iso. */
+static int
+gather(const mc_ctx *c, const int o[3], const int bs[3], float *b)
+{
+	const field *f = c->f;
+	float mn = INFINITY, mx = -INFINITY, iso = c->iso;
+	int li, lj, lk;
+	/* extended lattice index p is grid sample p - 1 */
+	int interior = o[0] >= 1 && o[0] + bs[0] <= f->ni &&
+		       o[1] >= 1 && o[1] + bs[1] <= f->nj &&
+		       o[2] >= 1 && o[2] + bs[2] <= f->nk;
+
+	for (lk = 0; lk <= bs[2]; lk++)
+		for (lj = 0; lj <= bs[1]; lj++) {
+			float *row = b + MC_L * (lj + MC_L * lk);
+
+			if (interior) {
+				const float *src = f->a + FIELD_IDX(f, o[0] - 1, o[1] + lj - 1,
+								    o[2] + lk - 1);
+
+				for (li = 0; li <= bs[0]; li++) {
+					float v = src[li] - iso;
+
+					row[li] = v;
+					mn = v < mn ? v : mn;
+					mx = v > mx ? v : mx;
+				}
+			} else {
+				for (li = 0; li <= bs[0]; li++) {
+					float v = val(f, iso, o[0] + li - 1, o[1] + lj - 1,
+						      o[2] + lk - 1);
+
+					row[li] = v;
+					mn = v < mn ? v : mn;
+					mx = v > mx ? v : mx;
+				}
+			}
+		}
+	return mn < 0 && mx >= 0;
+}
+
+static void
+mesh_block(const mc_ctx *c, const int o[3], const int bs[3], const float *b,
+	   int32_t *map, mc_slab *s)
+{
+	static const int LL = MC_L * MC_L;
+	uint8_t inside[MC_L * MC_L * MC_L];
+	int coff[8], li, lj, lk, q;
+	const int step[3] = { 1, MC_L, LL };
+
+	for (q = 0; q < 8; q++)
+		coff[q] = (q & 1) + MC_L * ((q >> 1) & 1) + LL * (q >> 2);
+	for (q = 0; q < MC_L * LL; q++)
+		inside[q] = b[q] < 0;
+	memset(map, 0xff, sizeof(int32_t) * 3 * MC_L * LL);
+	for (lk = 0; lk < bs[2]; lk++)
+		for (lj = 0; lj < bs[1]; lj++)
+			for (li = 0; li < bs[0]; li++) {
+				int n0 = li + MC_L * (lj + MC_L * lk), cs = 0, e;
+				uint32_t vid[12];
+				unsigned em;
+
+				for (q = 0; q < 8; q++)
+					cs |= inside[n0 + coff[q]] << q;
+				if (cs == 0 || cs == 255)
+					continue;
+				em = tab.edges[cs];
+				for (e = 0; e < 12; e++) {
+					int lo, d, nl, l[3], a;
+					int32_t *slot;
+					mc_vert v;
+					double t, g0[3], g1[3], g[3], x;
+					float f0, f1;
+
+					if (!((em >> e) & 1))
+						continue;
+					lo = edge_lo(e);
+					d = e / 4;
+					nl = n0 + coff[lo];
+					slot = map + 3 * nl + d;
+					if (*slot >= 0) {
+						vid[e] = (uint32_t)*slot;
+						continue;
+					}
+					l[0] = li + (lo & 1);
+					l[1] = lj + ((lo >> 1) & 1);
+					l[2] = lk + (lo >> 2);
+					f0 = b[nl];
+					f1 = b[nl + step[d]];
+					t = (double)f0 / ((double)f0 - f1);
+					t = t < MC_SNAP_T ? MC_SNAP_T : t > 1 - MC_SNAP_T ? 1 - MC_SNAP_T : t;
+					v.bnd = 0;
+					for (a = 0; a < 3; a++) {
+						int p = o[a] + l[a];  /* extended lattice */
+
+						x = p - 1 + c->off[a] + (a == d ? t : 0);
+						v.p[a] = (float)(c->f->origin[a] + c->f->dx * x);
+						if (a != d && (l[a] == 0 || l[a] == bs[a]))
+							v.bnd = 1;
+					}
+					grad_at(c->f, c->iso, o[0] + l[0] - 1, o[1] + l[1] - 1,
+						o[2] + l[2] - 1, g0);
+					l[d]++;
+					grad_at(c->f, c->iso, o[0] + l[0] - 1, o[1] + l[1] - 1,
+						o[2] + l[2] - 1, g1);
+					l[d]--;
+					for (a = 0; a < 3; a++)
+						g[a] = (1 - t) * g0[a] + t * g1[a];
+					normalize_or(g, d, f1 > f0, v.n);
+					v.key = 3 * ((uint64_t)(o[0] + l[0]) +
+						     (uint64_t)c->n[0] * ((uint64_t)(o[1] + l[1]) +
+									  (uint64_t)c->n[1] * (uint64_t)(o[2] + l[2]))) +
+						(uint64_t)d;
+					if (slab_push_vert(s, &v)) {
+						s->fail = 1;
+						return;
+					}
+					*slot = (int32_t)(s->nv - 1);
+					vid[e] = (uint32_t)(s->nv - 1);
+				}
+				for (q = 0; q < tab.ntri[cs]; q++) {
+					const uint8_t *te = tab.tri[cs] + 3 * q;
+
+					if (slab_push_tri(s, vid[te[0]], vid[te[1]], vid[te[2]])) {
+						s->fail = 1;
+						return;
+					}
+				}
+			}
+}
+
+static void
+mesh_slab(const mc_ctx *c, int kb, mc_slab *s)
+{
+	float b[MC_L * MC_L * MC_L];
+	int32_t map[3 * MC_L * MC_L * MC_L];
+	int ib, jb, a;
+
+	for (jb = 0; jb < c->nb[1]; jb++)
+		for (ib = 0; ib < c->nb[0]; ib++) {
+			int o[3] = { ib * MC_BLOCK, jb * MC_BLOCK, kb * MC_BLOCK }, bs[3];
+
+			/* cubes of the extended lattice: n - 1 per axis */
+			for (a = 0; a < 3; a++) {
+				bs[a] = c->n[a] - 1 - o[a];
+				bs[a] = bs[a] > MC_BLOCK ? MC_BLOCK : bs[a];
+			}
+			if (!gather(c, o, bs, b))
+				continue;
+			mesh_block(c, o, bs, b, map, s);
+			if (s->fail)
+				return;
+		}
+}
+
+/* --- the weld -------------------------------------------------------- */
+
+static uint64_t
+hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+int
+mc_mesh(const field *f, double iso, surf_mesh *m, slc_err *err)
+{
+	mc_ctx c;
+	mc_slab *sl;
+	size_t nb = 0, nv = 0, nt = 0, cap = 1, q;
+	uint64_t *hk = NULL;
+	uint32_t *hv = NULL;
+	long kb;
+	int a, fail = 0;
+
+	memset(m, 0, sizeof *m);
+	if (mc_table_check(err))
+		return -1;
+	if (f->ni < 1 || f->nj < 1 || f->nk < 1 || !f->a)
+		return slc_fail(err, "empty grid %dx%dx%d", f->ni, f->nj, f->nk);
+	c.f = f;
+	c.iso = (float)iso;
+	c.n[0] = f->ni + 2;
+	c.n[1] = f->nj + 2;
+	c.n[2] = f->nk + 2;
+	for (a = 0; a < 3; a++)
+		c.nb[a] = (c.n[a] - 1 + MC_BLOCK - 1) / MC_BLOCK;
+	field_offset(f, c.off);
+	sl = slc_calloc((size_t)c.nb[2], sizeof *sl, err);
+	if (!sl)
+		return -1;
+#pragma omp parallel for schedule(dynamic, 1)
+	for (kb = 0; kb < c.nb[2]; kb++)
+		mesh_slab(&c, (int)kb, &sl[kb]);
+	for (kb = 0; kb < c.nb[2]; kb++) {
+		fail |= sl[kb].fail;
+		nt += sl[kb].nt / 3;
+		for (q = 0; q < sl[kb].nv; q++)
+			nb += sl[kb].v[q].bnd;
+	}
+	if (fail) {
+		slc_fail(err, "out of memory meshing a %dx%dx%d grid", f->ni, f->nj, f->nk);
+		goto out;
+	}
+	/* weld: vertices on block faces may have twins in neighbouring
+	 * blocks; the first in slab and block order keeps its place */
+	while (cap < 2 * nb)
+		cap *= 2;
+	hk = calloc(cap, sizeof *hk);
+	hv = calloc(cap, sizeof *hv);
+	if (!hk || !hv) {
+		slc_fail(err, "out of memory welding %zu vertices", nb);
+		fail = 1;
+		goto out;
+	}
+	for (kb = 0; kb < c.nb[2]; kb++)
+		for (q = 0; q < sl[kb].nv; q++) {
+			mc_vert *v = &sl[kb].v[q];
+			size_t h;
+
+			if (!v->bnd) {
+				v->id = (uint32_t)nv++;
+				continue;
+			}
+			for (h = hash64(v->key) & (cap - 1); hk[h]; h = (h + 1) & (cap - 1))
+				if (hk[h] == v->key + 1)
+					break;
+			if (hk[h]) {
+				v->id = hv[h];
+				v->bnd = 2;     /* a twin: not stored */
+			} else {
+				hk[h] = v->key + 1;
+				hv[h] = v->id = (uint32_t)nv++;
+			}
+			if (nv > UINT32_MAX) {
+				slc_fail(err, "mesh has more than 2^32 vertices");
+				fail = 1;
+				goto out;
+			}
+		}
+	if (surf_mesh_reserve(m, nv, nt, err)) {
+		fail = 1;
+		goto out;
+	}
+	m->nv = nv;
+	m->nt = nt;
+	nt = 0;
+	for (kb = 0; kb < c.nb[2]; kb++) {
+		const mc_slab *s = &sl[kb];
+
+		for (q = 0; q < s->nv; q++)
+			if (s->v[q].bnd != 2) {
+				memcpy(m->P + 3 * (size_t)s->v[q].id, s->v[q].p, sizeof s->v[q].p);
+				memcpy(m->N + 3 * (size_t)s->v[q].id, s->v[q].n, sizeof s->v[q].n);
+			}
+		for (q = 0; q < s->nt; q++)
+			m->tri[nt + q] = s->v[s->t[q]].id;
+		nt += s->nt;
+	}
+out:
+	for (kb = 0; kb < c.nb[2]; kb++) {
+		free(sl[kb].v);
+		free(sl[kb].t);
+	}
+	free(sl);
+	free(hk);
+	free(hv);
+	if (fail)
+		surf_mesh_free(m);
+	return fail ? -1 : 0;
+}
+
+void
+mc_normals(const field *f, double iso, surf_mesh *m)
+{
+	double off[3];
+	long v;
+
+	field_offset(f, off);
+#pragma omp parallel for schedule(static)
+	for (v = 0; v < (long)m->nv; v++) {
+		double u[3], w[3], g[3] = { 0, 0, 0 }, gc[3];
+		int p[3], a, q, n[3] = { f->ni, f->nj, f->nk };
+
+		for (a = 0; a < 3; a++) {
+			u[a] = (m->P[3 * v + a] - f->origin[a]) / f->dx - off[a];
+			/* stay on the extended lattice [-1, n] */
+			u[a] = u[a] < -1 ? -1 : u[a] > n[a] ? n[a] : u[a];
+			p[a] = (int)floor(u[a]);
+			p[a] = p[a] >= n[a] ? n[a] - 1 : p[a];
+			w[a] = u[a] - p[a];
+		}
+		for (q = 0; q < 8; q++) {
+			double wt = 1;
+
+			for (a = 0; a < 3; a++)
+				wt *= ((q >> a) & 1) ? w[a] : 1 - w[a];
+			if (wt == 0)
+				continue;
+			grad_at(f, (float)iso, p[0] + (q & 1), p[1] + ((q >> 1) & 1),
+				p[2] + (q >> 2), gc);
+			for (a = 0; a < 3; a++)
+				g[a] += wt * gc[a];
+		}
+		normalize_or(g, 0, 1, m->N + 3 * v);
+	}
+}
