@@ -6,6 +6,8 @@
 
 #include <math.h>
 
+#include "render_sample.h"
+
 /* March step as a fraction of |phi| (phi is a distance, so a step of
  * |phi| cannot cross the surface; the margin covers interpolation), and
  * its bounds in cells: the lower bound ends grazing marches, the upper
@@ -13,8 +15,9 @@
 #define MARCH_SAFETY 0.9
 #define MARCH_MIN_CELLS 0.1
 #define MARCH_MAX_CELLS 4.0
-/* Bisection steps for the root: 2^-40 of a step is far below a pixel. */
-#define ROOT_ITERS 40
+/* Bisection steps for the root: 2^-24 of a step (at most 4 cells) is far
+ * below a pixel. */
+#define ROOT_ITERS 24
 /* Half width, in cells, of the central difference for normals next to
  * shells (the trilinear gradient is used elsewhere). */
 #define NORMAL_HALF_CELLS 0.5
@@ -26,9 +29,14 @@ dot3(const double a[3], const double b[3])
 }
 
 static double
-eval(const field *phi, const oneside *os, const double x[3])
+eval(const rsampler *rs, const oneside *os, const double x[3])
 {
-	return os ? oneside_phi(os, x) : field_sample(phi, x);
+	double v;
+
+	if (os)
+		return oneside_phi(os, x);
+	rsampler_get(rs, x, &v);
+	return v;
 }
 
 static void
@@ -106,7 +114,7 @@ field_box(const field *f, double lo[3], double hi[3])
 
 /* March one ray; returns 1 with the hit parameter and normal. */
 static int
-march(const field *phi, const oneside *os, const double o[3],
+march(const field *phi, const rsampler *rs, const oneside *os, const double o[3],
       const double d[3], double t0, double t1, int entered, int face,
       double *th, double n[3])
 {
@@ -115,7 +123,7 @@ march(const field *phi, const oneside *os, const double o[3],
 
 	for (a = 0; a < 3; a++)
 		x[a] = o[a] + t * d[a];
-	f = eval(phi, os, x);
+	f = eval(rs, os, x);
 	if (f <= 0) {
 		/* inside already: the box face the ray came through, or the
 		 * eye itself is inside */
@@ -133,7 +141,7 @@ march(const field *phi, const oneside *os, const double o[3],
 
 		for (a = 0; a < 3; a++)
 			x[a] = o[a] + tn * d[a];
-		fn = eval(phi, os, x);
+		fn = eval(rs, os, x);
 		if (fn <= 0) {
 			double lo = t, hi = tn;
 			int it;
@@ -143,7 +151,7 @@ march(const field *phi, const oneside *os, const double o[3],
 
 				for (a = 0; a < 3; a++)
 					x[a] = o[a] + mid * d[a];
-				if (eval(phi, os, x) > 0)
+				if (eval(rs, os, x) > 0)
 					lo = mid;
 				else
 					hi = mid;
@@ -165,11 +173,13 @@ render_levelset(rimage *im, const camera *cam, const field *phi,
 		const oneside *os, const shade_style *st, slc_err *err)
 {
 	double lo[3], hi[3];
+	rsampler rs;
 	int y;
 
 	if (!(phi->dx > 0) || phi->ni < 1 || phi->nj < 1 || phi->nk < 1)
 		return slc_fail(err, "bad level set grid");
 	field_box(phi, lo, hi);
+	rsampler_init(&rs, phi, phi->a, 1);
 #pragma omp parallel for schedule(dynamic, 1)
 	for (y = 0; y < im->h; y++) {
 		int x;
@@ -193,7 +203,7 @@ render_levelset(rimage *im, const camera *cam, const field *phi,
 				t1 = fmin(t1, im->z[p] / cosd);
 			if (!(t0 < t1))
 				continue;
-			if (!march(phi, os, o, d, t0, t1, entered, face, &th, n))
+			if (!march(phi, &rs, os, o, d, t0, t1, entered, face, &th, n))
 				continue;
 			l = sqrt(dot3(n, n));
 			if (l > 0) {

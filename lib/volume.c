@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render_sample.h"
+
 /* March step in cells: half a cell samples every cell at least twice. */
 #define VOLUME_STEP_CELLS 0.5
 /* Stop a ray once less than this fraction of the light behind gets
@@ -80,7 +82,7 @@ volume_shadow(const field *rho, const double light[3], field *tau,
 		const float *t_up = tau->a + (size_t)(p + dir) * st[ax];
 		int jc;
 
-#pragma omp parallel for schedule(static)
+		/* serial: one cheap pass, not worth a parallel region per plane */
 		for (jc = 0; jc < n[c]; jc++) {
 			int ib;
 
@@ -105,11 +107,29 @@ render_volume(rimage *im, const camera *cam, const field *rho,
 	field tau;
 	double lo[3], hi[3];
 	int nc[3], a, y;
+	float *rl;
+	rsampler rs;
+	size_t q, nsamp;
 
 	if (rho->stagger != SLC_CELL && rho->stagger != SLC_NODE)
 		return slc_fail(err, "density must be a cell or node grid");
 	if (volume_shadow(rho, vs->light, &tau, err))
 		return -1;
+	/* density and the light reaching each sample, interleaved, so one
+	 * set of trilinear weights serves both */
+	nsamp = field_count(rho);
+	rl = slc_calloc(nsamp, 2 * sizeof *rl, err);
+	if (!rl) {
+		field_free(&tau);
+		return -1;
+	}
+	for (q = 0; q < nsamp; q++) {
+		rl[2 * q] = rho->a[q];
+		rl[2 * q + 1] = (float)(vs->intensity * exp(-vs->sigma * tau.a[q]) +
+					vs->ambient);
+	}
+	field_free(&tau);
+	rsampler_init(&rs, rho, rl, 2);
 	field_cell_dims(rho, &nc[0], &nc[1], &nc[2]);
 	for (a = 0; a < 3; a++) {
 		lo[a] = rho->origin[a];
@@ -149,18 +169,18 @@ render_volume(rimage *im, const camera *cam, const field *rho,
 			nstep = (int)ceil((t1 - t0) / (VOLUME_STEP_CELLS * rho->dx));
 			ds = (t1 - t0) / nstep;
 			for (s = 0; s < nstep && T > VOLUME_T_MIN; s++) {
-				double t = t0 + (s + 0.5) * ds, xp[3], r, dT, Li;
+				double t = t0 + (s + 0.5) * ds, xp[3], v[2], r, dT, Li;
 
 				for (q = 0; q < 3; q++)
 					xp[q] = o[q] + t * d[q];
-				r = field_sample(rho, xp);
+				rsampler_get(&rs, xp, v);
+				r = v[0];
 				if (!(r > 0))
 					continue;
 				dT = exp(-vs->sigma * r * ds);
 				/* light reaching the sample: the directional light
 				 * through the smoke towards it, plus ambient */
-				Li = vs->intensity * exp(-vs->sigma * field_sample(&tau, xp)) +
-				     vs->ambient;
+				Li = v[1];
 				for (q = 0; q < 3; q++)
 					L[q] += T * (1 - dT) * vs->albedo * vs->color[q] * Li;
 				T *= dT;
@@ -169,6 +189,6 @@ render_volume(rimage *im, const camera *cam, const field *rho,
 				im->rgb[3 * p + q] = (float)(L[q] + T * im->rgb[3 * p + q]);
 		}
 	}
-	field_free(&tau);
+	free(rl);
 	return 0;
 }
