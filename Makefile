@@ -37,6 +37,8 @@ HDR := $(wildcard lib/*.h) tools/tool.h
 
 .PHONY: all asan check bench demo deps fuzz install clean ctests benches
 .DELETE_ON_ERROR:
+# objects are kept between runs, not removed as intermediates
+.SECONDARY:
 
 all: $(TOOLS) $(CTESTS) $(BENCHES)
 
