@@ -347,10 +347,12 @@ cloth_step(cloth *c, double t, double dt, const cloth_body *bodies, int nb)
 			body_collide(c, i, t + dt, dt, bodies, nb);
 
 	/* B.5: v^{n+1/2} = v_*^n + dt/2 a(x^{n+1/2}, v^{n+1/2}) with the
-	 * normal velocity of particles in contact held by the projection */
+	 * normal velocity of particles in contact held by the projection;
+	 * §5.5 again, implicit at the end of this half step (without it, a
+	 * stiff spring against a contact constraint is explicit) */
 	for (size_t k = 0; k < n3; k++)
 		c->xt[k] = 0.5 * (c->x0[k] + x[k]);
-	linearize(c, c->xt, 0);
+	linearize(c, c->xt, h);
 	forces(c, c->F);
 	for (size_t k = 0; k < n3; k++)
 		c->b[k] = c->m[k / 3] * c->vs[k] + h * c->F[k];
@@ -374,10 +376,20 @@ cloth_step(cloth *c, double t, double dt, const cloth_body *bodies, int nb)
 			continue;
 		}
 		double vnp[3];
+		const double *N = c->cN + 3 * i;
 		for (int d = 0; d < 3; d++)
 			vnp[d] = c->vs[3 * i + d] + 2 * h / c->m[i] *
 				c->q[3 * i + d];
-		body_gamma(vnp, c->cN + 3 * i, c->cvB + 3 * i, c->cmu[i], vi);
+		/* The unprojected forces may pull a point off the body; that
+		 * pull is explicit here (the projected solve held the normal
+		 * velocity), so with stiff springs it would be unstable.  A
+		 * point leaves the body only through the next unconstrained
+		 * solve (B.1): here the normal velocity is at most the held
+		 * one, and only its inward part feeds the friction of Gamma. */
+		double vnN = v3dot(vnp, N), vpN = v3dot(c->vs + 3 * i, N);
+		if (vnN > vpN)
+			v3axpy(vpN - vnN, N, vnp);
+		body_gamma(vnp, N, c->cvB + 3 * i, c->cmu[i], vi);
 	}
 }
 
