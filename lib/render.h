@@ -147,6 +147,9 @@ typedef struct scene_opts {
 				 * "solid") one-sidedly next to the meshes of
 				 * the frame (selle2008 §4.6) */
 	double shell_eps;       /* wedge thickness in cells of the level set */
+	double iso;             /* draw level sets at phi = iso cells (0: the
+				 * zero level set; > 0 thickens a thin shell
+				 * given by an unsigned distance) */
 	double light[3];        /* unit direction towards the light */
 	volume_style smoke;     /* sigma, albedo, color, intensity, ambient;
 				 * light is taken from light above */

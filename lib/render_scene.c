@@ -112,7 +112,7 @@ scene_bounds(const slc_rec *recs, size_t n, const scene_opts *so,
 					for (i = 0; i < f.ni; i++) {
 						float v = f.a[FIELD_IDX(&f, i, j, kk)];
 
-						if (item == ITEM_LEVELSET ? !(v <= 0) : !(v > 0))
+						if (item == ITEM_LEVELSET ? !(v <= so->iso * f.dx) : !(v > 0))
 							continue;
 						field_pos(&f, i, j, kk, x);
 						for (a = 0; a < 3; a++)
@@ -245,6 +245,17 @@ scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
 
 				if (field_from_rec(&f, r, NULL, err))
 					return slc_failctx(err, "record '%s': ", r->name);
+				if (so->iso != 0) {
+					/* the level set phi - iso: a copy we own */
+					field g;
+					size_t q;
+
+					if (field_alloc_like(&g, &f, err))
+						return slc_failctx(err, "record '%s': ", r->name);
+					for (q = 0; q < field_count(&f); q++)
+						g.a[q] = (float)(f.a[q] - so->iso * f.dx);
+					f = g;
+				}
 				memset(&os, 0, sizeof os);
 				/* a solid's own level set is not evaluated
 				 * against its own surface */
@@ -275,6 +286,7 @@ scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
 				if (!rc)
 					rc = render_levelset(im, cam, &f, osp, &st, err);
 				oneside_free(&os);
+				field_free(&f);     /* frees only the iso copy */
 			} else if (pass == 2 && item == ITEM_DENSITY) {
 				field f;
 				volume_style vs = so->smoke;

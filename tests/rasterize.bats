@@ -177,3 +177,42 @@ near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { exit !(a - b <= t && b - a <
 		[ ! -e "$T/x.png" ]
 	done
 }
+
+@test "every mkprim shape: framed in the middle, background at the border" {
+	command -v mkprim >/dev/null || skip "mkprim not built"
+	for s in sphere box torus cup cloth hair pool smoke; do
+		mkprim "$s" -o "$T/$s.slc"
+		rasterize --size 120x90 --background '#000000' -o "$T/$s.png" "$T/$s.slc"
+		read -r n x0 y0 x1 y1 < <(probe "$T/$s.png" bbox 0,0,0)
+		echo "$s: $n pixels in $x0,$y0 .. $x1,$y1"
+		[ "$n" -gt 500 ]                        # something substantial
+		[ "$x0" -gt 0 ] && [ "$y0" -gt 0 ]      # framed: not touching
+		[ "$x1" -lt 119 ] && [ "$y1" -lt 89 ]   # the border
+		[ $(((x0 + x1) / 2)) -gt 40 ] && [ $(((x0 + x1) / 2)) -lt 80 ]
+	done
+}
+
+@test "mkprim sphere mesh: silhouette of radius 0.5 where the camera puts it" {
+	command -v mkprim >/dev/null || skip "mkprim not built"
+	mkprim sphere --subdiv 4 --radius 0.3 --center 0.5,0.5,0.5 -o "$T/s.slc"
+	rasterize "${CAM[@]}" --smooth -o "$T/s.png" "$T/s.slc"
+	read -r n x0 y0 x1 y1 < <(probe "$T/s.png" bbox 0,0,0)
+	near "$x0" 67 1 && near "$x1" 132 1 && near "$y0" 67 1 && near "$y1" 132 1
+	near "$n" 3463 110
+}
+
+@test "--only picks records, --iso thickens an unsigned distance" {
+	gen sphere "$T/s.slc" 32
+	gen box "$T/b.slc"
+	cat "$T/b.slc" "$T/s.slc" >"$T/f.slc"
+	rasterize "${CAM[@]}" --only body -o "$T/b.png" "$T/f.slc"
+	read -r n x0 y0 x1 y1 < <(probe "$T/b.png" bbox 0,0,0)
+	near "$x0" 76 1 && near "$x1" 123 1        # the cube alone
+	rasterize "${CAM[@]}" --only phi --iso 3.2 -o "$T/i.png" "$T/f.slc"
+	# the sphere grown by 3.2 cells = 0.1: radius 0.4 seen from 2.5,
+	# tan(asin(0.4/2.5)) / tan(20 deg) * 100 = 44.5 px
+	read -r n x0 y0 x1 y1 < <(probe "$T/i.png" bbox 0,0,0)
+	near "$x0" 56 1 && near "$x1" 143 1
+	run_split rasterize --only nothing -o "$T/x.png" "$T/f.slc"
+	assert_failure 1
+}

@@ -27,12 +27,12 @@ struct slice { int axis; double pos; int percent; };
 static double eye[3], target[3], up[3] = {0, 1, 0}, light[3] = {-0.4, 1, 0.6};
 static double fov = 40, radius, sigma = 10, albedo = 0.9, ambient = 0.15;
 static double bg[3] = {0.12, 0.13, 0.15}, range[2], shell_eps = 0.01;
-static double view[3] = {0.55, 0.45, 1};
+static double view[3] = {0.55, 0.45, 1}, iso;
 static struct size size = {640, 480};
 static struct slice slices[SLICE_MAX];
 static int nslice, smooth, flat_shells, mode, have_range;
 static int have_eye, have_target;
-static const char *field_name, *levelsets = "phi,solid,sdf", *densities = "density";
+static const char *field_name, *only, *levelsets = "phi,solid,sdf", *densities = "density";
 
 static const char *const modes[] = {"auto", "scene", "slice", NULL};
 
@@ -147,6 +147,8 @@ static const struct tool_opt opts[] = {
 	{"range", 0, OPT_FUNC, range, "LO,HI", "slice colour range (default: the field's; symmetric for level sets)", 0, parse_range},
 	{"levelsets", 0, OPT_STRING, &levelsets, "NAMES", "grids drawn as zero level sets (default phi,solid,sdf)", 0, 0},
 	{"densities", 0, OPT_STRING, &densities, "NAMES", "grids drawn as smoke (default density)", 0, 0},
+	{"only", 0, OPT_STRING, &only, "NAMES", "draw only the records with these comma-separated names", 0, 0},
+	{"iso", 0, OPT_DOUBLE, &iso, "CELLS", "draw level sets at phi = CELLS cells, e.g. 1 for a thin shell's unsigned distance (default 0)", 0, 0},
 	{"smooth", 0, OPT_FLAG, &smooth, NULL, "smooth-shade meshes (default flat)", 0, 0},
 	{"radius", 0, OPT_DOUBLE, &radius, "R", "particle radius without a radius channel (default 0.4% of the view)", 0, 0},
 	{"light", 0, OPT_VEC3, light, "X,Y,Z", "direction towards the light (default -0.4,1,0.6)", 0, 0},
@@ -254,6 +256,7 @@ draw_scene(rimage *im, const slc_rec *recs, size_t n, const char *label)
 	so.radius = radius;
 	so.one_sided = !flat_shells;
 	so.shell_eps = shell_eps;
+	so.iso = iso;
 	memcpy(so.light, light, sizeof light);
 	so.smoke.sigma = sigma;
 	so.smoke.albedo = albedo;
@@ -314,6 +317,10 @@ main(int argc, char **argv)
 		}
 		if (!in_read(in, &recs[n]))
 			break;
+		if (only && !scene_name_in(recs[n].name, only)) {
+			slc_rec_free(&recs[n]);
+			continue;
+		}
 		check_finite(&recs[n], -1);
 		if (slc_rec_validate(&recs[n], &err))
 			die("%s: record '%s': %s", in_label(in), recs[n].name, err.msg);
