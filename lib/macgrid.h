@@ -1,0 +1,47 @@
+/* macgrid.h: a MAC velocity (u, v, w on x, y and z faces) as three fields,
+ * and the point velocity, speed bounds and consistency checks built on it.
+ *
+ * The three fields share one cell grid (cell dims, origin, dx); u has one
+ * more sample along x, v along y, w along z.  A 2D grid is a grid with one
+ * cell along z (w then has two layers, usually zero).
+ */
+#ifndef SLC_MACGRID_H
+#define SLC_MACGRID_H
+
+#include "err.h"
+#include "field.h"
+
+typedef struct macgrid {
+	field u, v, w;
+} macgrid;
+
+/* Allocate a zeroed MAC velocity on nci x ncj x nck cells. 0 or -1. */
+int mac_alloc(macgrid *m, int nci, int ncj, int nck, const double origin[3],
+	      double dx, slc_err *err);
+
+/* Allocate a zeroed MAC velocity on the same cells as g. */
+int mac_alloc_like(macgrid *m, const macgrid *g, slc_err *err);
+
+/* Free the three fields (those that are owned). */
+void mac_free(macgrid *m);
+
+/* Copy the samples of src into dst (same placement, checked). */
+int mac_copy(macgrid *dst, const macgrid *src, slc_err *err);
+
+/* Check that u, v, w are staggered on x, y, z faces of one cell grid.
+ * 0, or -1 with err naming the mismatch. */
+int mac_check(const macgrid *m, slc_err *err);
+
+/* The component a (0 = u, 1 = v, 2 = w) as a field. */
+field *mac_comp(macgrid *m, int a);
+const field *mac_ccomp(const macgrid *m, int a);
+
+/* Velocity at world position x (m/s): each component trilinearly
+ * interpolated from its faces, clamped to the grid box. */
+void mac_velocity(const macgrid *m, const double x[3], double vel[3]);
+
+/* An upper bound of the point speed: sqrt(max|u|^2 + max|v|^2 + max|w|^2)
+ * over all faces (m/s).  Used to size CFL time steps. */
+double mac_max_speed(const macgrid *m);
+
+#endif
