@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Below this many samples a loop runs on one thread: the fork/join costs
+ * more than it saves (and oversubscribed machines make it worse). */
+#define ADVECT_PAR_MIN 4096
+
 void
 advect_opts_default(advect_opts *o)
 {
@@ -43,7 +47,7 @@ advect_sl(const macgrid *vel, double dt, const field *q, field *out,
 	linmac_init(&M, vel);
 	lin_init(&Q, q);
 	field_offset(out, off);
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(static) if (field_count(out) >= ADVECT_PAR_MIN)
 	for (k = 0; k < out->nk; k++)
 		for (j = 0; j < out->nj; j++) {
 			size_t s = FIELD_IDX(out, 0, j, k);
@@ -70,7 +74,7 @@ advect_points(const macgrid *vel, double dt, float *P, size_t n)
 	size_t p;
 
 	linmac_init(&M, vel);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= ADVECT_PAR_MIN)
 	for (p = 0; p < n; p++) {
 		double x[3], xf[3];
 		int a;
@@ -123,7 +127,8 @@ finish(const macgrid *vel, double dt, const field *q, const float *back,
 
 	field_cell_dims(&vel->u, &nc[0], &nc[1], &nc[2]);
 	reach = fabs(dt) * vmax + vel->u.dx;
-#pragma omp parallel for collapse(2) schedule(static) reduction(+ : limited, nearw)
+#pragma omp parallel for collapse(2) schedule(static) reduction(+ : limited, nearw) \
+	if (field_count(out) >= ADVECT_PAR_MIN)
 	for (k = 0; k < out->nk; k++)
 		for (j = 0; j < out->nj; j++) {
 			size_t s = FIELD_IDX(out, 0, j, k);
@@ -210,7 +215,7 @@ advect_field(const macgrid *vel, double dt, const field *q, field *out,
 		fh.owned = 0;
 		advect_sl(vel, dt, q, &fh, lo, hi);
 		advect_sl(vel, -dt, &fh, &ft, NULL, NULL);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= ADVECT_PAR_MIN)
 		for (s = 0; s < n; s++)
 			tmp[s] = (float)(q->a[s] + 0.5 * ((double)q->a[s] - tmp[s]));
 		advect_sl(vel, dt, &ft, out, NULL, NULL);

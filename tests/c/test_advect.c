@@ -438,12 +438,13 @@ test_node_threads(void)
 	      "node samples advect like cell samples at the same positions (max diff %.2g)",
 	      dmax);
 	CHECK(mr < 1.5 * mc, "reversion limiter: error %.3g vs %.3g unlimited", mr, mc);
+	/* 71^2 samples: above the size where the loops go parallel */
 	omp_set_num_threads(1);
-	e1 = zalesak(51, 1.75, ADVECT_BFECC, ADVECT_LIMIT_REVERT, SLC_CELL, &m1);
+	e1 = zalesak(71, 3.5, ADVECT_BFECC, ADVECT_LIMIT_REVERT, SLC_CELL, &m1);
 	omp_set_num_threads(nthr > 1 ? nthr : 3);
 	free(er);
-	er = zalesak(51, 1.75, ADVECT_BFECC, ADVECT_LIMIT_REVERT, SLC_CELL, &mr);
-	CHECK(memcmp(e1, er, 51 * 51 * sizeof *e1) == 0,
+	er = zalesak(71, 3.5, ADVECT_BFECC, ADVECT_LIMIT_REVERT, SLC_CELL, &mr);
+	CHECK(memcmp(e1, er, 71 * 71 * sizeof *e1) == 0,
 	      "same bytes with 1 and %d threads", nthr > 1 ? nthr : 3);
 	omp_set_num_threads(nthr);
 	free(ec);
