@@ -80,9 +80,10 @@ typedef struct prim_cloth {
 } prim_cloth;
 
 /* Sheet of width w (along x) by depth d (along z) centred at c, nx by nz
- * quads, vertex (i,k) at index i + (nx+1)*k.  Each quad is split along the
- * diagonal that alternates from one column of quads to the next: the
- * herring-bone mesh of selle2008 thesis §5.2.  Masses lumped from the
+ * quads, vertex (i,k) at index i + (nx+1)*k, at x = c[0] - w/2 + w*i/nx and
+ * z = c[2] + d/2 - d*k/nz.  Each quad is split along the diagonal that
+ * alternates from one column of quads to the next: the herring-bone mesh
+ * of selle2008 thesis §5.2 (cloth_sheet in cloth_mesh.h).  Masses lumped from the
  * areal density (kg/m^2): each triangle gives a third of its mass to each
  * corner.  pin: none; corners (the two corners of the edge z = min);
  * edge (every vertex of that edge).  0 or -1 with err. */

@@ -2,6 +2,8 @@
  * triangulation, lumped masses and pinned vertices (see prim.h). */
 #include "prim.h"
 
+#include "cloth_mesh.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,8 +41,8 @@ prim_cloth_make(prim_cloth *cl, double w, double d, int nx, int nz,
 	   const double c[3], double density, int pin, slc_err *err)
 {
 	prim_mesh *m = &cl->mesh;
-	size_t nv, t = 0, v;
-	int i, k;
+	size_t t;
+	int i;
 
 	memset(cl, 0, sizeof *cl);
 	if (!(w > 0) || !(d > 0))
@@ -52,48 +54,21 @@ prim_cloth_make(prim_cloth *cl, double w, double d, int nx, int nz,
 		return slc_fail(err, "cloth density %g kg/m^2, expected > 0", density);
 	if (pin < PRIM_PIN_NONE || pin > PRIM_PIN_EDGE)
 		return slc_fail(err, "unknown pin mode %d", pin);
-	nv = (size_t)(nx + 1) * (size_t)(nz + 1);
-	m->P = slc_calloc(nv, 3 * sizeof *m->P, err);
-	m->tri = m->P ? slc_calloc(2 * (size_t)nx * nz, 3 * sizeof *m->tri, err) : NULL;
-	cl->mass = m->tri ? slc_calloc(nv, sizeof *cl->mass, err) : NULL;
-	cl->pinned = cl->mass ? slc_calloc(nv, 1, err) : NULL;
+	/* selle2008 thesis §5.2: the herring-bone sheet of cloth_mesh.c,
+	 * its u axis along +x and v along -z from the corner at maximum z,
+	 * so that the triangles face +y and row k = nz lies at minimum z */
+	if (cloth_sheet(nx, nz, (double[3]){ c[0] - w / 2, c[1], c[2] + d / 2 },
+			(double[3]){ 1, 0, 0 }, (double[3]){ 0, 0, -1 }, w, d, &m->P,
+			&m->nv, &m->tri, &m->nt, err))
+		return -1;
+	cl->mass = slc_calloc(m->nv, sizeof *cl->mass, err);
+	cl->pinned = cl->mass ? slc_calloc(m->nv, 1, err) : NULL;
 	if (!cl->pinned) {
 		prim_cloth_free(cl);
 		return -1;
 	}
 	cl->nx = nx;
 	cl->nz = nz;
-	for (k = 0; k <= nz; k++)
-		for (i = 0; i <= nx; i++) {
-			double *p = m->P + 3 * ((size_t)i + (size_t)(nx + 1) * k);
-
-			p[0] = c[0] + w * ((double)i / nx - 0.5);
-			p[1] = c[1];
-			p[2] = c[2] + d * ((double)k / nz - 0.5);
-		}
-	/* selle2008 thesis §5.2: a herring-bone mesh triangulates the quad
-	 * grid so that bending is not biased towards one diagonal.  The
-	 * diagonal of quad (i,k) runs (i,k)-(i+1,k+1) in even columns i and
-	 * (i+1,k)-(i,k+1) in odd ones, so neighbouring columns mirror each
-	 * other and the diagonals form chevrons along x.  Corners are listed
-	 * counter-clockwise seen from +y. */
-	for (k = 0; k < nz; k++)
-		for (i = 0; i < nx; i++) {
-			uint32_t a = (uint32_t)(i + (nx + 1) * k), b = a + 1;
-			uint32_t dd = a + (uint32_t)(nx + 1), e = dd + 1;
-			uint32_t *q = m->tri + 6 * t;
-
-			if (i % 2 == 0) {
-				q[0] = a; q[1] = dd; q[2] = e;
-				q[3] = a; q[4] = e; q[5] = b;
-			} else {
-				q[0] = a; q[1] = dd; q[2] = b;
-				q[3] = b; q[4] = dd; q[5] = e;
-			}
-			t++;
-		}
-	m->nv = nv;
-	m->nt = 2 * t;
 	/* lumped mass: a third of each triangle's mass to each corner */
 	for (t = 0; t < m->nt; t++) {
 		double third = density * tri_area(m, t) / 3;
@@ -101,9 +76,9 @@ prim_cloth_make(prim_cloth *cl, double w, double d, int nx, int nz,
 		for (i = 0; i < 3; i++)
 			cl->mass[m->tri[3 * t + i]] += third;
 	}
-	for (v = 0; v <= (size_t)nx; v++)
+	for (i = 0; i <= nx; i++)
 		if (pin == PRIM_PIN_EDGE || (pin == PRIM_PIN_CORNERS &&
-					     (v == 0 || v == (size_t)nx)))
-			cl->pinned[v] = 1;
+					     (i == 0 || i == nx)))
+			cl->pinned[(size_t)nz * (nx + 1) + i] = 1;
 	return 0;
 }

@@ -237,7 +237,7 @@ test_cloth(void)
 	prim_cloth cl;
 	struct topo t;
 	double total = 0;
-	size_t q, up = 0, npin = 0;
+	size_t q, up = 0, npin = 0, ncorner = 0;
 	int i, k, pattern = 1, p;
 
 	CHECK(prim_cloth_make(&cl, w, d, nx, nz, c, rho, PRIM_PIN_CORNERS, NULL) == 0,
@@ -280,18 +280,25 @@ test_cloth(void)
 		}
 	CHECK(pattern, "cloth: diagonals alternate column to column (herring-bone)");
 	for (q = 0; q < cl.mesh.nv; q++) {
+		const double *x = cl.mesh.P + 3 * q;
+
 		total += cl.mass[q];
+		/* pinned: the corners of the edge at minimum z, nothing else */
 		npin += cl.pinned[q];
+		ncorner += cl.pinned[q] == 1 && fabs(x[2] - (c[2] - d / 2)) < 1e-12 &&
+			   fabs(fabs(x[0] - c[0]) - w / 2) < 1e-12;
 	}
 	CHECK(fabs(total - rho * w * d) < 1e-12, "cloth: total mass %.15g = density*area %.15g",
 	      total, rho * w * d);
-	CHECK(npin == 2 && cl.pinned[0] && cl.pinned[nx], "cloth: two corners pinned");
+	CHECK(npin == 2 && ncorner == 2, "cloth: the two corners at minimum z pinned (%zu, %zu)",
+	      npin, ncorner);
 	free(t.bnd);
 	prim_cloth_free(&cl);
 	for (p = PRIM_PIN_NONE; p <= PRIM_PIN_EDGE; p += 2) {
 		prim_cloth_make(&cl, w, d, nx, nz, c, rho, p, NULL);
 		for (q = 0, npin = 0; q < cl.mesh.nv; q++)
-			npin += cl.pinned[q];
+			npin += cl.pinned[q] == 1 &&
+				fabs(cl.mesh.P[3 * q + 2] - (c[2] - d / 2)) < 1e-12 ? 1 : 1000 * cl.pinned[q];
 		CHECK(npin == (p == PRIM_PIN_NONE ? 0u : (size_t)nx + 1), "cloth: pin %d pins %zu",
 		      p, npin);
 		prim_cloth_free(&cl);
