@@ -767,3 +767,45 @@ out:
 	free(near);
 	return rc;
 }
+
+/* --- placement ------------------------------------------------------ */
+
+#define PLACE_ROUNDOFF 1e-4     /* cells: float vertices on a cell boundary */
+
+int
+sdf_place(const double lo[3], const double hi[3], double pad, double dx,
+	  long res, slc_grid *g, slc_err *err)
+{
+	double ext = 0;
+	int32_t *dim[3] = { &g->ni, &g->nj, &g->nk };
+	int m;
+
+	for (m = 0; m < 3; m++) {
+		if (!isfinite(lo[m]) || !isfinite(hi[m]) || hi[m] < lo[m])
+			return slc_fail(err, "bad box along %c: %g .. %g", "xyz"[m],
+					lo[m], hi[m]);
+		ext = fmax(ext, hi[m] - lo[m]);
+	}
+	if (!(pad >= 0) || !isfinite(pad))
+		return slc_fail(err, "bad padding %g", pad);
+	if (!(dx > 0)) {
+		double cells = (double)res - 2 * pad;
+		if (cells < 1)
+			return slc_fail(err, "%ld cells leave none inside a margin of %g",
+					res, pad);
+		dx = ext > 0 ? ext / cells : 1.0 / cells;
+	}
+	for (m = 0; m < 3; m++) {
+		double n = ceil((hi[m] - lo[m]) / dx + 2 * pad - PLACE_ROUNDOFF);
+		if (n < 1)
+			n = 1;
+		if (!(n <= SDF_AXIS_MAX))
+			return slc_fail(err, "grid of %g cells along %c is too large",
+					n, "xyz"[m]);
+		g->origin[m] = lo[m] - pad * dx;
+		*dim[m] = (int32_t)n;
+	}
+	g->dx = dx;
+	g->stagger = SLC_CELL;
+	return 0;
+}

@@ -68,4 +68,14 @@ int sdf_mesh(field *phi, const double *P, size_t nv, const uint32_t *tri,
 int sdf_particles(field *phi, const double *P, const double *radius,
 		  double r, size_t np, const sdf_opts *o, slc_err *err);
 
+/* Place a cell-centred grid around the box [lo, hi] (metres) with pad
+ * cells of margin on every side: cells of size dx, or, when dx <= 0, res
+ * cells along the longest side, margin included.  Each axis gets
+ * ceil(extent/dx) cells (at least 1; a round-off of 1e-4 cell does not add
+ * one), the origin at lo - pad*dx.  -1 with err when res leaves no cell
+ * inside the margin or an axis would exceed SDF_AXIS_MAX cells. */
+#define SDF_AXIS_MAX (1 << 16)
+int sdf_place(const double lo[3], const double hi[3], double pad, double dx,
+	      long res, slc_grid *g, slc_err *err);
+
 #endif

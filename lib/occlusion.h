@@ -1,0 +1,38 @@
+/* occlusion.h: the occlusion fields of houston2003 §2-3: a solid level set
+ * phi, an object velocity u and a slip coefficient alpha per sample, and
+ * the union of several objects.
+ */
+#ifndef SLC_OCCLUSION_H
+#define SLC_OCCLUSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "field.h"
+
+/* Velocity of each sample of the grid placed like phi: the per-vertex
+ * velocity V (nv*3, m/s) interpolated with barycentric weights at the
+ * point of triangle closest[c] closest to the sample (the closest
+ * triangles from sdf_mesh), so each sample carries the velocity of the
+ * nearest surface point (houston2003 §3.2 for deforming objects).  vel
+ * receives 3 floats per sample.  Samples with closest[c] < 0 get zero.
+ * V NULL gives zero everywhere (a still object). */
+void occlusion_velocity(const field *phi, const double *P, const double *V,
+			const uint32_t *tri, const int32_t *closest,
+			float *vel);
+
+/* Vertex velocities from two frames of the same mesh: V = (P1 - P0)/dt
+ * for nv vertices.  0, or -1 with err for a bad dt. */
+int occlusion_frame_velocity(const double *P0, const double *P1, size_t nv,
+			     double dt, double *V, slc_err *err);
+
+/* The union operator of houston2003 §2, applied sample by sample to n
+ * samples: psi_A u B = psi_A where phi_A <= phi_B, else psi_B.  A is
+ * (phi_a, vel_a, slip_a) and is overwritten with the union; B is
+ * (phi_b, vel_b, one slip value slip_b).  vel_a/vel_b (3 floats per
+ * sample) and slip_a may be NULL when only the level set is wanted. */
+void occlusion_union(size_t n, float *phi_a, float *vel_a, float *slip_a,
+		     const float *phi_b, const float *vel_b, float slip_b);
+
+#endif

@@ -1,0 +1,182 @@
+#!/usr/bin/env bats
+# mklevelset: meshes and particles to signed distance, occlusion fields,
+# redistancing, grid placement, bad input.
+
+load common
+bats_require_minimum_version 1.5.0
+
+G() { "$ROOT/build/tests/gen_mesh" "$@"; }
+
+# near A B TOL: |A - B| <= TOL
+near() {
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }' ||
+		{ echo "$1 is not within $3 of $2"; return 1; }
+}
+
+@test "a sphere: negative inside, zero crossing on the surface, grid from --res" {
+	G sphere ball 0.3 3 0,0,0 > "$T/s.slc"
+	run_split sh -c "mklevelset --res 40 < '$T/s.slc' > '$T/o.slc'"
+	assert_success
+	run slcinfo "$T/o.slc"
+	assert_output --partial "grid 'solid'"
+	assert_output --partial "40x40x40 cell"
+	assert_output --partial "mesh 'ball'"
+	run G probe "$T/o.slc" solid 0,0,0
+	near "$output" -0.29 0.02
+	run G crossing "$T/o.slc" solid
+	near "$output" 0.2985 0.003
+	run G probe "$T/o.slc" solid 0.37,0.37,0.37
+	near "$output" $(awk 'BEGIN { print sqrt(3) * 0.365625 - 0.3 }') 0.02
+}
+
+@test "--dx, --pad, --box and --like place the grid" {
+	G sphere ball 0.3 2 0,0,0 > "$T/s.slc"
+	run sh -c "mklevelset --dx 0.05 --pad 2 < '$T/s.slc' | slcinfo"
+	assert_output --partial "16x16x16 cell, origin (-0.4, -0.4, -0.4), dx 0.05"
+	run sh -c "mklevelset --box -1,-0.5,-0.5,1,0.5,0.5 --res 20 < '$T/s.slc' | slcinfo"
+	assert_output --partial "20x10x10 cell, origin (-1, -0.5, -0.5), dx 0.1"
+	mklevelset --box -1,-0.5,-0.5,1,0.5,0.5 --dx 0.25 -o "$T/like.slc" < "$T/s.slc"
+	run sh -c "mklevelset --like '$T/like.slc' < '$T/s.slc' | slcinfo"
+	assert_output --partial "8x4x4 cell, origin (-1, -0.5, -0.5), dx 0.25"
+}
+
+@test "a sphere with a hole, flipped and duplicated triangles keeps its inside" {
+	G damaged ball 0.3 > "$T/d.slc"
+	run_split sh -c "mklevelset -v --res 32 < '$T/d.slc' > '$T/o.slc'"
+	assert_success
+	[[ "$stderr" == *"duplicate triangles"* ]]
+	run G probe "$T/o.slc" solid 0.013,-0.007,0.004
+	near "$output" -0.29 0.02
+	run G probe "$T/o.slc" solid 0.1,0.1,-0.1
+	[[ "$output" == -* ]]
+	run G probe "$T/o.slc" solid 0.3,0.3,0.3
+	[[ "$output" != -* ]]
+}
+
+@test "an open cup has no inside: refused, or unsigned with --unsigned" {
+	G cup cup 0.3 > "$T/c.slc"
+	run_split mklevelset --res 24 -o "$T/o.slc" "$T/c.slc"
+	assert_failure 1
+	[[ "$stderr" == "mklevelset: mesh 'cup': no consistent inside"*"--unsigned"* ]]
+	[ ! -e "$T/o.slc" ]
+	run mklevelset --res 24 --unsigned -o "$T/o.slc" "$T/c.slc"
+	assert_success
+	run slcinfo "$T/o.slc"
+	assert_output --regexp "solid +f32 x1 sample 13824  min [0-9]"
+}
+
+@test "--occlusion: velocity of the nearest object and slip per object (union)" {
+	G sphere left 0.2 2 -0.3,0,0 1,2,3 > "$T/a.slc"
+	G sphere right 0.2 2 0.3,0,0 -4,0,0.5 >> "$T/a.slc"
+	run_split sh -c "mklevelset --occlusion --slip 0.25 --slip right=1 --res 40 < '$T/a.slc' > '$T/o.slc'"
+	assert_success
+	run slcinfo "$T/o.slc"
+	assert_output --partial "grid 'solid_vel'"
+	assert_output --partial "solid_vel    f32 x3"
+	assert_output --partial "grid 'solid_slip'"
+	run G probe "$T/o.slc" solid_vel -0.3,0.01,0.01
+	assert_output "1.000000,2.000000,3.000000"
+	run G probe "$T/o.slc" solid_vel 0.45,0.21,0.01
+	assert_output "-4.000000,0.000000,0.500000"
+	run G probe "$T/o.slc" solid_slip -0.5,0.3,0
+	near "$output" 0.25 1e-6
+	run G probe "$T/o.slc" solid_slip 0.3,0,0
+	near "$output" 1 1e-6
+	run G probe "$T/o.slc" solid -0.3,0.01,0.01
+	[[ "$output" == -* ]]
+	run G probe "$T/o.slc" solid 0.3,0.01,0.01
+	[[ "$output" == -* ]]
+	run G probe "$T/o.slc" solid 0,0.01,0.01
+	[[ "$output" != -* ]]
+}
+
+@test "--prev: velocity from two frames of the same mesh" {
+	G sphere ball 0.2 2 0.01,0,0 0,0,0 0.04 > "$T/now.slc"
+	G sphere ball 0.2 2 0,0,0 0,0,0 0 > "$T/prev.slc"
+	# the 'v' channel wins when present; strip it by naming none: use a mesh without v
+	G sphere ball 0.2 2 0.01,0,0 > "$T/now.slc"
+	run mklevelset --occlusion --prev "$T/prev.slc" --dt 0.04 --res 24 -o "$T/o.slc" "$T/now.slc"
+	assert_success
+	run G probe "$T/o.slc" solid_vel 0.25,0.01,0.01
+	assert_output --regexp "^0\.2500[0-9]*,0\.000000,0\.000000$"
+	run_split mklevelset --occlusion --prev "$T/prev.slc" --res 24 "$T/now.slc"
+	assert_failure 1
+	[[ "$stderr" == *"bad time step 0"*"--dt"* ]]
+}
+
+@test "particles: union of spheres, named phi" {
+	G particles water 30 > "$T/p.slc"
+	run_split sh -c "mklevelset --res 32 < '$T/p.slc' > '$T/o.slc'"
+	assert_success
+	run slcinfo "$T/o.slc"
+	assert_output --partial "grid 'phi'"
+	run_split mklevelset --res 32 --occlusion "$T/p.slc"
+	assert_failure 1
+}
+
+@test "--redistance keeps the zero crossing and makes a distance" {
+	G squared phi 32 0.3 > "$T/q.slc"
+	run mklevelset --redistance -o "$T/o.slc" "$T/q.slc"
+	assert_success
+	run G crossing "$T/q.slc" phi
+	before=$output
+	run G crossing "$T/o.slc" phi
+	near "$output" "$before" 0.003
+	run G probe "$T/o.slc" phi 0.4,0.3,0.2
+	near "$output" $(awk 'BEGIN { print sqrt(0.29) - 0.3 }') 0.03
+	run mklevelset --redistance --width 2 -o "$T/w.slc" "$T/q.slc"
+	run slcinfo "$T/w.slc"
+	assert_output --partial "min -0.0625 max 0.0625"
+	run_split mklevelset --redistance --from nothing "$T/q.slc"
+	assert_failure 1
+	[[ "$stderr" == *"no grid record named nothing"* ]]
+}
+
+@test "records pass through; an old output record is replaced" {
+	G sphere ball 0.3 2 0,0,0 > "$T/s.slc"
+	mklevelset --res 16 -o "$T/o1.slc" "$T/s.slc"
+	mklevelset --res 20 -o "$T/o2.slc" "$T/o1.slc"
+	run slcinfo "$T/o2.slc"
+	[ "$(echo "$output" | grep -c "grid 'solid'")" -eq 1 ]
+	assert_output --partial "20x20x20 cell"
+	assert_output --partial "mesh 'ball'"
+}
+
+@test "same input, same bytes, whatever the thread count" {
+	G damaged ball 0.3 > "$T/d.slc"
+	OMP_NUM_THREADS=1 mklevelset --res 28 --occlusion < "$T/d.slc" > "$T/a.slc"
+	OMP_NUM_THREADS=2 mklevelset --res 28 --occlusion < "$T/d.slc" > "$T/b.slc"
+	cmp "$T/a.slc" "$T/b.slc"
+}
+
+@test "bad input and bad usage" {
+	G squared phi 8 0.3 > "$T/q.slc"
+	run_split mklevelset "$T/q.slc"
+	assert_failure 1
+	[[ "$stderr" == "mklevelset: no mesh or particle record in the input" ]]
+	G sphere ball 0.3 1 0,0,0 > "$T/s.slc"
+	head -c 300 "$T/s.slc" > "$T/trunc.slc"
+	run_split mklevelset -o "$T/o.slc" "$T/trunc.slc"
+	assert_failure 1
+	[[ "$stderr" == "mklevelset: $T/trunc.slc"* ]]
+	[ ! -e "$T/o.slc" ]
+	run mklevelset --band 0.5 "$T/s.slc"
+	assert_failure 2
+	run mklevelset --slip 2 "$T/s.slc"
+	assert_failure 2
+	run mklevelset --box 1,2,3 "$T/s.slc"
+	assert_failure 2
+	run mklevelset --nonsense "$T/s.slc"
+	assert_failure 2
+	run_split mklevelset --occlusion --prev "$T/q.slc" "$T/s.slc"
+	assert_failure 1
+	[[ "$stderr" == *"no mesh named 'ball'"* ]]
+}
+
+@test "--help lists the options" {
+	run mklevelset --help
+	assert_success
+	assert_output --partial "--redistance"
+	assert_output --partial "--occlusion"
+	[ -f "$ROOT/man/mklevelset.1" ]
+}

@@ -1,0 +1,412 @@
+/* mklevelset: triangle meshes and particles -> signed distance on a grid,
+ * with the occlusion velocity and slip fields of houston2003; or
+ * --redistance: grid level sets -> signed distance again.  The numerics
+ * are in lib/sdf.c, lib/redistance.c and lib/occlusion.c. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+#include "../lib/field.h"
+#include "../lib/occlusion.h"
+#include "../lib/redistance.h"
+#include "../lib/sdf.h"
+
+#define MAX_SLIP 64             /* --slip NAME=V entries */
+#define MAX_CELLS ((size_t)1 << 31)     /* samples per grid */
+
+static double dx, pad = 4, band = 3, width, dt, radius, box[6];
+static long res = 64;
+static int unsig, redist, occl, have_box;
+static const char *like, *from, *name, *prev;
+static struct { char name[SLC_NAME_MAX + 1]; double v; } slip[MAX_SLIP];
+static int nslip;
+static double slip_all;
+
+static int
+parse_box(const char *arg, void *dst)
+{
+	double *b = dst;
+	char *end;
+	int a;
+
+	for (a = 0; a < 6; a++, arg = end + 1) {
+		b[a] = strtod(arg, &end);
+		if (end == arg || !isfinite(b[a]) || *end != (a < 5 ? ',' : '\0'))
+			return -1;
+	}
+	have_box = 1;
+	return b[0] < b[3] && b[1] < b[4] && b[2] < b[5] ? 0 : -1;
+}
+
+static int
+parse_slip(const char *arg, void *dst)
+{
+	const char *eq = strchr(arg, '=');
+	char *end;
+	double v = strtod(eq ? eq + 1 : arg, &end);
+
+	(void)dst;
+	if (*end || end == (eq ? eq + 1 : arg) || !(v >= 0 && v <= 1))
+		return -1;
+	if (!eq) {
+		slip_all = v;
+		return 0;
+	}
+	if (nslip == MAX_SLIP || eq == arg || (size_t)(eq - arg) > SLC_NAME_MAX)
+		return -1;
+	memcpy(slip[nslip].name, arg, (size_t)(eq - arg));
+	slip[nslip++].v = v;
+	return 0;
+}
+
+static const struct tool_opt opts[] = {
+	{ "dx", 0, OPT_DOUBLE, &dx, "DX", "cell size in metres (default: from --res)", 0, 0 },
+	{ "res", 0, OPT_INT, &res, "N", "cells along the longest side of the box (default 64)", 0, 0 },
+	{ "pad", 0, OPT_DOUBLE, &pad, "CELLS", "cells of margin around the input's bounding box (default 4)", 0, 0 },
+	{ "box", 0, OPT_FUNC, box, "X0,Y0,Z0,X1,Y1,Z1", "grid box in metres instead of the padded bounding box", 0, parse_box },
+	{ "like", 0, OPT_STRING, &like, "FILE", "place the grid like the first grid record of FILE", 0, 0 },
+	{ "band", 0, OPT_DOUBLE, &band, "CELLS", "half-width of the exact-distance band, >= 1 (default 3)", 0, 0 },
+	{ "unsigned", 0, OPT_FLAG, &unsig, NULL, "unsigned distance (thin shells: cloth, open cups)", 0, 0 },
+	{ "from", 0, OPT_STRING, &from, "NAMES", "comma-separated input records to use (default: every mesh and particle record; with --redistance, phi)", 0, 0 },
+	{ "name", 0, OPT_STRING, &name, "NAME", "output level set record (default solid, or phi from particles only)", 0, 0 },
+	{ "occlusion", 0, OPT_FLAG, &occl, NULL, "also write NAME_vel (f32x3) and NAME_slip (houston2003)", 0, 0 },
+	{ "slip", 0, OPT_FUNC, NULL, "[MESH=]A", "slip coefficient, 0 full slip .. 1 no slip, for all or one mesh (default 0)", 0, parse_slip },
+	{ "prev", 0, OPT_STRING, &prev, "FILE", "previous frame of the meshes: velocity = (P - Pprev)/dt", 0, 0 },
+	{ "dt", 0, OPT_DOUBLE, &dt, "DT", "seconds between --prev and this frame (default: from record times)", 0, 0 },
+	{ "radius", 0, OPT_DOUBLE, &radius, "R", "particle radius in metres when there is no 'radius' channel (default dx)", 0, 0 },
+	{ "redistance", 0, OPT_FLAG, &redist, NULL, "redistance the grid records named by --from instead", 0, 0 },
+	{ "width", 0, OPT_DOUBLE, &width, "CELLS", "with --redistance: clamp beyond this many cells (default: whole grid)", 0, 0 },
+	{ 0, 0, 0, 0, 0, 0, 0, 0 }
+};
+
+static const struct tool_info tinfo = {
+	"mklevelset", "Make signed distance fields from meshes and particles, or redistance level sets.",
+	"[FILE]...",
+	"Reads sluice streams (standard input without FILE).  Every record passes through; records named\n"
+	"like the output are replaced.  Inside is negative.  The sign comes from rays cast along x, y and z\n"
+	"voting inside/outside (houston2003 §3.1), so holes, flipped or repeated triangles are tolerated;\n"
+	"a mesh with no consistent inside is refused unless --unsigned is given.",
+	opts
+};
+
+static int
+listed(const char *list, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (const char *p = list; p && *p;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (len == n && !strncmp(p, s, n))
+			return 1;
+		p = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
+typedef struct recs { slc_rec *r; size_t n, cap; } recs;
+
+static void
+free_all(recs *v)
+{
+	for (size_t q = 0; q < v->n; q++)
+		slc_rec_free(&v->r[q]);
+	free(v->r);
+}
+
+static void
+read_all(recs *v, const char *path)
+{
+	tool_in *in = in_open(path);
+
+	for (;;) {
+		if (v->n == v->cap) {
+			v->cap = v->cap ? 2 * v->cap : 16;
+			v->r = realloc(v->r, v->cap * sizeof *v->r);
+			if (!v->r)
+				die("out of memory");
+		}
+		if (!in_read(in, &v->r[v->n]))
+			break;
+		v->n++;
+	}
+	in_close(in);
+}
+
+static double *
+points(const slc_rec *r, const char *chan, uint64_t *n)
+{
+	slc_err err;
+	double *p = slc_rec_get_f64(r, chan, 3, n, &err);
+
+	if (!p)
+		die("record '%s': %s", r->name, err.msg);
+	return p;
+}
+
+/* Grid placement: --like, --box, or the padded bounding box of the used
+ * records; dx from --dx or --res. */
+static void
+place(const recs *in, const int *use, slc_grid *g)
+{
+	double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3];
+	slc_err err;
+	int m;
+
+	if (like) {
+		recs l = { 0 };
+		size_t q;
+		read_all(&l, like);
+		for (q = 0; q < l.n && l.r[q].kind != SLC_GRID; q++)
+			;
+		if (q == l.n)
+			die("%s: no grid record to take the placement from", like);
+		*g = l.r[q].grid;
+		g->stagger = SLC_CELL;
+		g->ni -= l.r[q].grid.stagger == SLC_NODE || l.r[q].grid.stagger == SLC_FACE_X;
+		g->nj -= l.r[q].grid.stagger == SLC_NODE || l.r[q].grid.stagger == SLC_FACE_Y;
+		g->nk -= l.r[q].grid.stagger == SLC_NODE || l.r[q].grid.stagger == SLC_FACE_Z;
+		free_all(&l);
+		return;
+	}
+	for (m = 0; m < 3; m++)
+		hi[m] = -INFINITY;
+	if (have_box) {
+		memcpy(lo, box, sizeof lo);
+		memcpy(hi, box + 3, sizeof hi);
+	} else {
+		for (size_t q = 0; q < in->n; q++) {
+			uint64_t n;
+			double *P, r = 0;
+			if (!use[q])
+				continue;
+			P = points(&in->r[q], "P", &n);
+			if (in->r[q].kind == SLC_PARTICLES)
+				r = radius > 0 ? radius : 0;
+			for (uint64_t p = 0; p < 3 * n; p++) {
+				lo[p % 3] = fmin(lo[p % 3], P[p] - r);
+				hi[p % 3] = fmax(hi[p % 3], P[p] + r);
+			}
+			free(P);
+		}
+		if (!(lo[0] <= hi[0]))
+			die("the input records have no points to place a grid around");
+	}
+	if (sdf_place(lo, hi, have_box ? 0 : pad, dx, res, g, &err))
+		die("%s", err.msg);
+}
+
+static double
+slip_of(const char *obj)
+{
+	for (int s = nslip - 1; s >= 0; s--)
+		if (!strcmp(slip[s].name, obj))
+			return slip[s].v;
+	return slip_all;
+}
+
+/* Per-vertex velocity of mesh r: its 'v' channel, or from --prev. */
+static double *
+mesh_velocity(const slc_rec *r, const recs *pv, size_t nv, const double *P)
+{
+	slc_err err;
+	uint64_t n;
+	double *V, *P0, step = dt;
+
+	if (slc_rec_find(r, "v"))
+		return points(r, "v", &n);
+	if (!pv)
+		return NULL;
+	for (size_t q = 0; q < pv->n; q++) {
+		if (pv->r[q].kind != SLC_MESH || strcmp(pv->r[q].name, r->name))
+			continue;
+		P0 = points(&pv->r[q], "P", &n);
+		if (n != nv)
+			die("%s: mesh '%s' has %llu vertices, this frame %zu", prev,
+			    r->name, (unsigned long long)n, nv);
+		if (step <= 0)
+			step = r->time - pv->r[q].time;
+		V = xcalloc(nv, 3 * sizeof *V);
+		if (occlusion_frame_velocity(P0, P, nv, step, V, &err))
+			die("mesh '%s': %s (give --dt)", r->name, err.msg);
+		free(P0);
+		return V;
+	}
+	die("%s: no mesh named '%s'", prev, r->name);
+}
+
+int
+main(int argc, char **argv)
+{
+	int first = tool_parse(argc, argv, &tinfo), *use, nmesh = 0, npart = 0;
+	recs in = { 0 }, pv = { 0 };
+	slc_grid g = { 0 };
+	field phi, obj;
+	float *vel = NULL, *ovel = NULL, *sl = NULL;
+	slc_err err;
+	sdf_opts so = { band, unsig };
+	double t0 = 0;
+	size_t q, n;
+	tool_out *o;
+
+	if (!(band >= 1) || pad < 0 || res < 1 || dx < 0 || width < 0)
+		usage_die("need --band >= 1, --pad >= 0, --res >= 1, --dx > 0, --width >= 0");
+	if (first == argc)
+		read_all(&in, NULL);
+	for (int a = first; a < argc; a++)
+		read_all(&in, argv[a]);
+	use = xcalloc(in.n + 1, sizeof *use);
+	o = out_open(argc, argv);
+	if (redist) {
+		const char *sel = from ? from : "phi";
+		for (q = 0; q < in.n; q++) {
+			slc_rec *r = &in.r[q], outr;
+			field f, c;
+			if (r->kind != SLC_GRID || !listed(sel, r->name)) {
+				out_pass(o, r);
+				continue;
+			}
+			if (field_from_rec(&f, r, NULL, &err) || field_alloc_like(&c, &f, &err))
+				die("record '%s': %s", r->name, err.msg);
+			memcpy(c.a, f.a, field_count(&f) * sizeof *f.a);
+			if (redistance(&c, width * c.dx, &err) ||
+			    field_to_rec(&c, &outr, r->name, r->time, &err))
+				die("record '%s': %s", r->name, err.msg);
+			check_finite(&outr, -1);
+			out_write(o, &outr);
+			slc_rec_free(&outr);
+			field_free(&c);
+			use[0] = 1;
+		}
+		if (!use[0])
+			die("no grid record named %s in the input", sel);
+		out_close(o);
+		free_all(&in);
+		free(use);
+		return 0;
+	}
+	for (q = 0; q < in.n; q++) {
+		uint32_t k = in.r[q].kind;
+		use[q] = (k == SLC_MESH || k == SLC_PARTICLES) &&
+			 (!from || listed(from, in.r[q].name));
+		nmesh += use[q] && k == SLC_MESH;
+		npart += use[q] && k == SLC_PARTICLES;
+		if (use[q] && nmesh + npart == 1)
+			t0 = in.r[q].time;
+	}
+	if (!nmesh && !npart)
+		die("no mesh or particle record%s%s in the input", from ? " named " : "",
+		    from ? from : "");
+	if (occl && npart)
+		die("--occlusion: the velocity and slip fields come from meshes only");
+	if (!name)
+		name = nmesh ? "solid" : "phi";
+	if (prev)
+		read_all(&pv, prev);
+	place(&in, use, &g);
+	if (slc_mul3((size_t)g.ni, (size_t)g.nj, (size_t)g.nk, &n) || n > MAX_CELLS)
+		die("grid %dx%dx%d is too large", g.ni, g.nj, g.nk);
+	if (radius <= 0)
+		radius = g.dx;
+	dx = g.dx;
+	info("grid %dx%dx%d, dx %g, origin %g,%g,%g", g.ni, g.nj, g.nk, g.dx,
+	     g.origin[0], g.origin[1], g.origin[2]);
+	if (field_alloc(&phi, g.ni, g.nj, g.nk, SLC_CELL, g.origin, g.dx, &err) ||
+	    field_alloc_like(&obj, &phi, &err))
+		die("%s", err.msg);
+	if (occl) {
+		vel = xcalloc(n, 3 * sizeof *vel);
+		ovel = xcalloc(n, 3 * sizeof *ovel);
+		sl = xcalloc(n, sizeof *sl);
+	}
+	for (size_t c = 0; c < n; c++)
+		phi.a[c] = INFINITY;
+	for (q = 0; q < in.n; q++) {
+		const slc_rec *r = &in.r[q];
+		uint64_t nv, np;
+		double *P, *rad = NULL, *V;
+		int32_t *closest = NULL;
+		sdf_stats st;
+		if (!use[q])
+			continue;
+		P = points(r, "P", &nv);
+		if (r->kind == SLC_PARTICLES) {
+			if (slc_rec_find(r, "radius") &&
+			    !(rad = slc_rec_get_f64(r, "radius", 1, &np, &err)))
+				die("particles '%s': %s", r->name, err.msg);
+			if (sdf_particles(&obj, P, rad, radius, nv, &so, &err))
+				die("particles '%s': %s", r->name, err.msg);
+		} else {
+			const uint32_t *tri = slc_rec_get(r, "tri", SLC_U32, 3, 0, &err);
+			if (!tri)
+				die("mesh '%s': %s", r->name, err.msg);
+			if (occl)
+				closest = xcalloc(n, sizeof *closest);
+			if (sdf_mesh(&obj, P, nv, tri, slc_rec_find(r, "tri")->count, &so,
+				     closest, &st, &err))
+				die("mesh '%s': %s%s", r->name, err.msg,
+				    st.thin_shell ? "; use --unsigned for a thin shell" : "");
+			info("mesh '%s': %zu samples in the band, %zu duplicate triangles, "
+			     "%zu of %zu lines odd", r->name, st.nband, st.nduplicate,
+			     st.lines_odd, st.lines_hit);
+			if (occl) {
+				V = mesh_velocity(r, prev ? &pv : NULL, nv, P);
+				occlusion_velocity(&obj, P, V, tri, closest, ovel);
+				free(V);
+			}
+		}
+		/* houston2003 §2: union of the occlusions, sample by sample */
+		occlusion_union(n, phi.a, vel, sl, obj.a, ovel, (float)slip_of(r->name));
+		free(closest);
+		free(rad);
+		free(P);
+	}
+	for (q = 0; q < in.n; q++) {
+		size_t l = strlen(name);
+		const char *s = in.r[q].name;
+		int named = !strcmp(s, name) || (occl && !strncmp(s, name, l) &&
+			    (!strcmp(s + l, "_vel") || !strcmp(s + l, "_slip")));
+		if (!(in.r[q].kind == SLC_GRID && named))
+			out_pass(o, &in.r[q]);
+	}
+	{
+		slc_rec r;
+		char nm[SLC_NAME_MAX + 16];
+		if (field_to_rec(&phi, &r, name, t0, &err))
+			die("%s", err.msg);
+		check_finite(&r, -1);
+		out_write(o, &r);
+		slc_rec_free(&r);
+		if (occl) {
+			float *d;
+			snprintf(nm, sizeof nm, "%s_vel", name);
+			slc_rec_init(&r, SLC_GRID, nm);
+			r.time = t0;
+			if (!(d = slc_grid_new(&r, nm, &g, 3, &err)))
+				die("%s", err.msg);
+			memcpy(d, vel, 3 * n * sizeof *d);
+			check_finite(&r, -1);
+			out_write(o, &r);
+			slc_rec_free(&r);
+			snprintf(nm, sizeof nm, "%s_slip", name);
+			slc_rec_init(&r, SLC_GRID, nm);
+			r.time = t0;
+			if (!(d = slc_grid_new(&r, nm, &g, 1, &err)))
+				die("%s", err.msg);
+			memcpy(d, sl, n * sizeof *d);
+			out_write(o, &r);
+			slc_rec_free(&r);
+		}
+	}
+	out_close(o);
+	free_all(&in);
+	free_all(&pv);
+	free(use);
+	field_free(&phi);
+	field_free(&obj);
+	free(vel);
+	free(ovel);
+	free(sl);
+	return 0;
+}
