@@ -216,3 +216,18 @@ near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { exit !(a - b <= t && b - a <
 	run_split rasterize --only nothing -o "$T/x.png" "$T/f.slc"
 	assert_failure 1
 }
+
+@test "--frame: the automatic camera frames named records, drawn or not" {
+	gen sphere "$T/s.slc" 32
+	gen box "$T/b.slc"
+	cat "$T/b.slc" "$T/s.slc" >"$T/f.slc"
+	rasterize --size 160x120 --background '#000000' --only body --frame body -o "$T/a.png" "$T/f.slc"
+	rasterize --size 160x120 --background '#000000' --only body --frame phi -o "$T/b.png" "$T/f.slc"
+	read -r n1 rest < <(probe "$T/a.png" bbox 0,0,0)
+	read -r n2 rest < <(probe "$T/b.png" bbox 0,0,0)
+	[ "$n2" -lt "$n1" ]         # framing the larger sphere shows the cube smaller
+	run_split rasterize --frame nothing -o "$T/x.png" "$T/f.slc"
+	assert_failure 1
+	[[ "$stderr" == *"--frame nothing"* ]]
+	[ ! -e "$T/x.png" ]
+}

@@ -32,7 +32,7 @@ static struct size size = {640, 480};
 static struct slice slices[SLICE_MAX];
 static int nslice, smooth, flat_shells, mode, have_range;
 static int have_eye, have_target;
-static const char *field_name, *only, *levelsets = "phi,solid,sdf", *densities = "density";
+static const char *field_name, *only, *frame, *levelsets = "phi,solid,sdf", *densities = "density";
 
 static const char *const modes[] = {"auto", "scene", "slice", NULL};
 
@@ -148,7 +148,8 @@ static const struct tool_opt opts[] = {
 	{"levelsets", 0, OPT_STRING, &levelsets, "NAMES", "grids drawn as zero level sets (default phi,solid,sdf)", 0, 0},
 	{"densities", 0, OPT_STRING, &densities, "NAMES", "grids drawn as smoke (default density)", 0, 0},
 	{"only", 0, OPT_STRING, &only, "NAMES", "draw only the records with these comma-separated names", 0, 0},
-	{"iso", 0, OPT_DOUBLE, &iso, "CELLS", "draw level sets at phi = CELLS cells, e.g. 1 for a thin shell's unsigned distance (default 0)", 0, 0},
+	{"frame", 0, OPT_STRING, &frame, "NAMES", "frame the automatic camera on these records, drawn or not (default: those drawn)", 0, 0},
+	{"iso", 0, OPT_DOUBLE, &iso, "CELLS", "level sets at phi = CELLS cells (surfaces, slice contours), e.g. 1 for a thin shell's unsigned distance (default 0)", 0, 0},
 	{"smooth", 0, OPT_FLAG, &smooth, NULL, "smooth-shade meshes (default flat)", 0, 0},
 	{"radius", 0, OPT_DOUBLE, &radius, "R", "particle radius without a radius channel (default 0.4% of the view)", 0, 0},
 	{"light", 0, OPT_VEC3, light, "X,Y,Z", "direction towards the light (default -0.4,1,0.6)", 0, 0},
@@ -208,6 +209,20 @@ draw_slices(rimage *im, const slc_rec *recs, size_t n, const char *label)
 			die("%s: record '%s': %s", label, r->name, err.msg);
 		name = r->name;
 	}
+	if (iso != 0 && scene_name_in(name, levelsets)) {
+		/* the level set phi - iso: contour and colours about iso */
+		field g;
+		size_t q;
+
+		if (field_alloc_like(&g, &f, &err))
+			die("%s: %s", label, err.msg);
+		for (q = 0; q < field_count(&f); q++)
+			g.a[q] = (float)(f.a[q] - iso * f.dx);
+		if (owned)
+			field_free(&f);
+		f = g;
+		owned = 1;
+	}
 	memset(&ss, 0, sizeof ss);
 	ss.map = scene_name_in(name, levelsets) ? SLICE_DIVERGING : SLICE_SEQUENTIAL;
 	ss.contour = ss.map == SLICE_DIVERGING;
@@ -241,7 +256,8 @@ draw_slices(rimage *im, const slc_rec *recs, size_t n, const char *label)
 }
 
 static void
-draw_scene(rimage *im, const slc_rec *recs, size_t n, const char *label)
+draw_scene(rimage *im, const slc_rec *recs, size_t n, const slc_rec *frecs,
+	   size_t nf, const char *label)
 {
 	scene_opts so;
 	camera cam;
@@ -268,6 +284,8 @@ draw_scene(rimage *im, const slc_rec *recs, size_t n, const char *label)
 		die("%s: %s", label, err.msg);
 	if (cnt == 0)
 		die("%s: nothing to draw (no level set, density, mesh, particles or strands)", label);
+	if (frecs != recs && (cnt = scene_bounds(frecs, nf, &so, lo, hi, &err)) <= 0)
+		die("%s: --frame %s: %s", label, frame, cnt < 0 ? err.msg : "no drawable record");
 	camera_frame(lo, hi, view, fov, (double)size.w / size.h, e, t);
 	for (a = 0; a < 3; a++)
 		diag += (hi[a] - lo[a]) * (hi[a] - lo[a]);
@@ -286,8 +304,8 @@ main(int argc, char **argv)
 {
 	int first = tool_parse(argc, argv, &tinfo), a;
 	const char *path = first < argc ? argv[first] : NULL;
-	slc_rec *recs = NULL;
-	size_t n = 0, cap = 0;
+	slc_rec *recs = NULL, *drawn, *framed;
+	size_t n = 0, cap = 0, nd = 0, nfr = 0, k;
 	tool_in *in;
 	rimage im;
 	slc_err err;
@@ -317,10 +335,6 @@ main(int argc, char **argv)
 		}
 		if (!in_read(in, &recs[n]))
 			break;
-		if (only && !scene_name_in(recs[n].name, only)) {
-			slc_rec_free(&recs[n]);
-			continue;
-		}
 		check_finite(&recs[n], -1);
 		if (slc_rec_validate(&recs[n], &err))
 			die("%s: record '%s': %s", in_label(in), recs[n].name, err.msg);
@@ -328,10 +342,22 @@ main(int argc, char **argv)
 	}
 	if (rimage_alloc(&im, (int)size.w, (int)size.h, bg, &err))
 		die("%s", err.msg);
+	/* shallow copies of the records drawn, and of those framed */
+	drawn = xcalloc(n + 1, sizeof *drawn);
+	framed = xcalloc(n + 1, sizeof *framed);
+	for (k = 0; k < n; k++) {
+		if (!only || scene_name_in(recs[k].name, only))
+			drawn[nd++] = recs[k];
+		if (frame && scene_name_in(recs[k].name, frame))
+			framed[nfr++] = recs[k];
+	}
 	if (mode == 2 || (mode == 0 && nslice > 0))
-		draw_slices(&im, recs, n, in_label(in));
+		draw_slices(&im, drawn, nd, in_label(in));
 	else
-		draw_scene(&im, recs, n, in_label(in));
+		draw_scene(&im, drawn, nd, frame ? framed : drawn, frame ? nfr : nd,
+			   in_label(in));
+	free(drawn);
+	free(framed);
 	rgb = xcalloc((size_t)im.w * im.h, 3);
 	rimage_to_rgb8(&im, rgb);
 	f = plain_open(out_path);
