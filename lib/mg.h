@@ -1,0 +1,28 @@
+/* mg.h: geometric multigrid V-cycle preconditioner for the fluid part of
+ * the pressure system, after McAdams, Sifakis and Teran 2010 ("A parallel
+ * multigrid Poisson solver for fluids simulation on large grids"):
+ * matrix-free, cell-centred, the coarse operators rediscretized on each
+ * level rather than formed by Galerkin products, damped Jacobi smoothing,
+ * trilinear prolongation with restriction its scaled transpose so that the
+ * V-cycle is a symmetric preconditioner for conjugate gradient.  Coarse
+ * cells follow McAdams et al.'s rule: Dirichlet (air) if any child is,
+ * else fluid if any child is.  Face weights (batty2007 fractions) are
+ * averaged over the four fine faces that make a coarse face.  Every loop
+ * runs over k-slabs with OpenMP and gives the same result on any number of
+ * threads. */
+#ifndef SLC_MG_H
+#define SLC_MG_H
+
+#include "pressure.h"
+
+typedef struct mg mg;
+
+/* Build the hierarchy for ps (which must outlive the result). */
+mg *mg_new(const psys *ps, slc_err *err);
+/* z = one V-cycle applied to r from a zero guess (fluid cells; 0 elsewhere). */
+void mg_apply(mg *m, const double *r, double *z);
+/* Number of levels (1 = no coarsening). */
+int mg_levels(const mg *m);
+void mg_free(mg *m);
+
+#endif

@@ -1,0 +1,111 @@
+/* pcg.c: preconditioned conjugate gradient with MIC(0) or multigrid. */
+#include "pcg.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mg.h"
+#include "mic0.h"
+
+typedef struct precond {
+	int kind;
+	mg *mg;
+	mic0 *mic;
+} precond;
+
+static void
+pc_apply(const psys *ps, precond *P, const double *r, double *z)
+{
+	if (P->kind == PCG_MG)
+		mg_apply(P->mg, r, z);
+	else if (P->kind == PCG_MIC0)
+		mic0_apply(P->mic, r, z);
+	else
+		memcpy(z, r, ps->n * sizeof *z);
+	psys_null(ps, z);
+}
+
+int
+pcg_solve(const psys *ps, const double *b, double *x, const pcg_opts *o,
+	  pcg_stats *st, slc_err *err)
+{
+	size_t n = ps->n;
+	double t0 = omp_get_wtime();
+	precond P = {o->precond, NULL, NULL};
+
+	memset(st, 0, sizeof *st);
+	memset(x, 0, n * sizeof *x);
+	double *r = slc_calloc(n, sizeof *r, err);
+	double *z = r ? slc_calloc(n, sizeof *z, err) : NULL;
+	double *s = z ? slc_calloc(n, sizeof *s, err) : NULL;
+	double *q = s ? slc_calloc(n, sizeof *q, err) : NULL;
+	if (!q)
+		goto fail;
+	if (P.kind == PCG_MG) {
+		if (!(P.mg = mg_new(ps, err)))
+			goto fail;
+		st->levels = mg_levels(P.mg);
+	} else if (P.kind == PCG_MIC0) {
+		if (!(P.mic = mic0_new(ps, err)))
+			goto fail;
+	}
+	double t1 = omp_get_wtime();
+	st->t_setup = t1 - t0;
+
+	memcpy(r, b, n * sizeof *r);
+	psys_null(ps, r);
+	double bnorm = psys_maxabs(ps, r);
+	if (!(bnorm > 0)) {
+		st->converged = 1;
+		goto done;
+	}
+	pc_apply(ps, &P, r, z);
+	memcpy(s, z, n * sizeof *s);
+	double rz = psys_dot(ps, r, z);
+	st->residual = 1;
+	for (int it = 1; it <= o->maxiter; it++) {
+		psys_apply(ps, s, q);
+		double sq = psys_dot(ps, s, q);
+		if (!(sq > 0))
+			break;  /* breakdown: s in the null space */
+		double alpha = rz / sq;
+#pragma omp parallel for schedule(static) if (n > PS_PAR_MIN)
+		for (size_t c = 0; c < n; c++) {
+			x[c] += alpha * s[c];
+			r[c] -= alpha * q[c];
+		}
+		st->iters = it;
+		st->residual = psys_maxabs(ps, r) / bnorm;
+		if (st->residual <= o->tol) {
+			st->converged = 1;
+			break;
+		}
+		pc_apply(ps, &P, r, z);
+		double rz1 = psys_dot(ps, r, z);
+		double beta = rz1 / rz;
+		rz = rz1;
+#pragma omp parallel for schedule(static) if (n > PS_PAR_MIN)
+		for (size_t c = 0; c < n; c++)
+			s[c] = z[c] + beta * s[c];
+	}
+	psys_null(ps, x);
+done:
+	st->t_solve = omp_get_wtime() - t1;
+	mg_free(P.mg);
+	mic0_free(P.mic);
+	free(r);
+	free(z);
+	free(s);
+	free(q);
+	return 0;
+fail:
+	mg_free(P.mg);
+	mic0_free(P.mic);
+	free(r);
+	free(z);
+	free(s);
+	free(q);
+	return -1;
+}

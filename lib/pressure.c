@@ -1,0 +1,660 @@
+/* pressure.c: assembly, right-hand side and update of the variational
+ * pressure system (batty2007 §2.1-3.1, selle2008 §4.4.2); see pressure.h. */
+#include "pressure.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FX(ps, i, j, k) ((size_t)(i) + (size_t)((ps)->ni + 1) * ((size_t)(j) + (size_t)(ps)->nj * (size_t)(k)))
+#define FY(ps, i, j, k) ((size_t)(i) + (size_t)(ps)->ni * ((size_t)(j) + (size_t)((ps)->nj + 1) * (size_t)(k)))
+#define FZ(ps, i, j, k) ((size_t)(i) + (size_t)(ps)->ni * ((size_t)(j) + (size_t)(ps)->nj * (size_t)(k)))
+
+/* Gibou et al. 2002 (batty2007 §2.1): fraction of the way from the fluid
+ * cell centre to the air cell centre where the liquid level set crosses
+ * zero, from the linear interpolant. */
+static double
+ghost_theta(const float *phi, size_t f, size_t a)
+{
+	double t = phi[f] / ((double)phi[f] - phi[a]);
+	return t < PS_THETA_MIN ? PS_THETA_MIN : t > 1 ? 1 : t;
+}
+
+/* The face of cell c on axis ax, side s (0 low, 1 high): its index, the
+ * neighbour cell (or -1 at the domain boundary) and its fluid fraction. */
+static const float *
+face_arr(const psys *ps, int ax)
+{
+	return ax == 0 ? ps->wx : ax == 1 ? ps->wy : ps->wz;
+}
+
+static size_t
+face_index(const psys *ps, int ax, int i, int j, int k)
+{
+	return ax == 0 ? FX(ps, i, j, k) : ax == 1 ? FY(ps, i, j, k) : FZ(ps, i, j, k);
+}
+
+/* Neighbour of (i,j,k) across side s of axis ax; -1 outside.  *f gets the
+ * face index. */
+static long long
+neighbour(const psys *ps, int i, int j, int k, int ax, int s, size_t *f)
+{
+	int q[3] = {i, j, k}, dim[3] = {ps->ni, ps->nj, ps->nk};
+
+	q[ax] += s;
+	*f = face_index(ps, ax, ax == 0 ? i + s : i, ax == 1 ? j + s : j,
+			ax == 2 ? k + s : k);
+	q[ax] -= s;
+	q[ax] += s ? 1 : -1;
+	if (q[ax] < 0 || q[ax] >= dim[ax])
+		return -1;
+	return (long long)((size_t)q[0] + (size_t)ps->ni * ((size_t)q[1] + (size_t)ps->nj * q[2]));
+}
+
+static int
+inv3(const double a[9], double r[9])
+{
+	double c0 = a[4] * a[8] - a[5] * a[7];
+	double c1 = a[5] * a[6] - a[3] * a[8];
+	double c2 = a[3] * a[7] - a[4] * a[6];
+	double det = a[0] * c0 + a[1] * c1 + a[2] * c2;
+
+	if (!(fabs(det) > 0) || !isfinite(det))
+		return -1;
+	r[0] = c0 / det;
+	r[1] = (a[2] * a[7] - a[1] * a[8]) / det;
+	r[2] = (a[1] * a[5] - a[2] * a[4]) / det;
+	r[3] = c1 / det;
+	r[4] = (a[0] * a[8] - a[2] * a[6]) / det;
+	r[5] = (a[2] * a[3] - a[0] * a[5]) / det;
+	r[6] = c2 / det;
+	r[7] = (a[1] * a[6] - a[0] * a[7]) / det;
+	r[8] = (a[0] * a[4] - a[1] * a[3]) / det;
+	return 0;
+}
+
+/* Per-cell J columns of one body (batty2007 (10), (12)): for the face f
+ * between cells a and b (a below), with body fraction beta and
+ * Phi_f = (e_axis, (x_f - X_com) x e_axis), cell a gains +beta*Phi_f and b
+ * gains -beta*Phi_f.  Summed over a cell wholly inside the body these
+ * cancel exactly, so only cells at the surface keep a column, and J p =
+ * dx^2 sum_c p_c g_c.  Only fluid cells are kept: air has p = 0. */
+static int
+body_columns(psys *ps, ps_body *bd, slc_err *err)
+{
+	size_t *slot = slc_calloc(ps->n, sizeof *slot, err);
+	double *acc = NULL;
+	size_t m = 0;
+
+	if (!slot)
+		return -1;
+	/* slot[c] = 1 + list position for touched fluid cells */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int ax = 0; ax < 3; ax++) {
+			const float *beta = ax == 0 ? bd->bx : ax == 1 ? bd->by : bd->bz;
+			for (int k = 0; k < ps->nk; k++)
+				for (int j = 0; j < ps->nj; j++)
+					for (int i = 0; i < ps->ni; i++) {
+						size_t f;
+						long long nb = neighbour(ps, i, j, k, ax, 1, &f);
+						if (nb < 0 || !(beta[f] > 0))
+							continue;
+						size_t a = (size_t)i + (size_t)ps->ni * ((size_t)j + (size_t)ps->nj * k);
+						size_t cc[2] = {a, (size_t)nb};
+						double x[3] = {ps->origin[0] + ps->dx * (i + 0.5),
+							       ps->origin[1] + ps->dx * (j + 0.5),
+							       ps->origin[2] + ps->dx * (k + 0.5)};
+						x[ax] += 0.5 * ps->dx;
+						double r[3] = {x[0] - bd->com[0], x[1] - bd->com[1],
+							       x[2] - bd->com[2]};
+						double phi6[6] = {0, 0, 0, 0, 0, 0};
+						phi6[ax] = 1;
+						/* r x e_ax */
+						if (ax == 0) { phi6[4] = r[2]; phi6[5] = -r[1]; }
+						if (ax == 1) { phi6[3] = -r[2]; phi6[5] = r[0]; }
+						if (ax == 2) { phi6[3] = r[1]; phi6[4] = -r[0]; }
+						for (int s = 0; s < 2; s++) {
+							size_t c = cc[s];
+							if (ps->type[c] != PS_FLUID)
+								continue;
+							if (pass == 0) {
+								if (!slot[c])
+									slot[c] = ++m;
+								continue;
+							}
+							double sg = s == 0 ? beta[f] : -beta[f];
+							for (int q = 0; q < 6; q++)
+								acc[6 * (slot[c] - 1) + q] += sg * phi6[q];
+						}
+					}
+		}
+		if (pass == 0) {
+			bd->ncell = m;
+			bd->cell = slc_calloc(m ? m : 1, sizeof *bd->cell, err);
+			acc = slc_calloc(m ? 6 * m : 1, sizeof *acc, err);
+			if (!bd->cell || !acc) {
+				free(slot);
+				free(acc);
+				return -1;
+			}
+			for (size_t c = 0; c < ps->n; c++)
+				if (slot[c])
+					bd->cell[slot[c] - 1] = c;
+		}
+	}
+	bd->g = acc;
+	free(slot);
+	return 0;
+}
+
+static int
+find(int32_t *par, int32_t a)
+{
+	while (par[a] != a)
+		a = par[a] = par[par[a]];
+	return a;
+}
+
+/* selle2008 §4.4.2: flood fill over the fluid cells with the Neumann and
+ * Dirichlet faces as fill boundaries; rigid bodies join the regions they
+ * touch (their J couples them).  A region with no Dirichlet face is
+ * enclosed. */
+static int
+regions(psys *ps, slc_err *err)
+{
+	size_t *stack = slc_calloc(ps->n, sizeof *stack, err);
+	int32_t nr = 0;
+
+	if (!stack)
+		return -1;
+	for (size_t c = 0; c < ps->n; c++)
+		ps->region[c] = -1;
+	for (size_t c0 = 0; c0 < ps->n; c0++) {
+		if (ps->type[c0] != PS_FLUID || ps->region[c0] >= 0)
+			continue;
+		size_t top = 0;
+		stack[top++] = c0;
+		ps->region[c0] = nr;
+		while (top) {
+			size_t c = stack[--top];
+			int i = (int)(c % (size_t)ps->ni);
+			int j = (int)(c / (size_t)ps->ni % (size_t)ps->nj);
+			int k = (int)(c / ((size_t)ps->ni * ps->nj));
+			for (int ax = 0; ax < 3; ax++)
+				for (int s = 0; s < 2; s++) {
+					size_t f;
+					long long nb = neighbour(ps, i, j, k, ax, s, &f);
+					if (nb < 0 || !(face_arr(ps, ax)[f] > 0) ||
+					    ps->type[nb] != PS_FLUID || ps->region[nb] >= 0)
+						continue;
+					ps->region[nb] = nr;
+					stack[top++] = (size_t)nb;
+				}
+		}
+		nr++;
+	}
+	free(stack);
+	int32_t *par = slc_calloc(nr ? (size_t)nr : 1, sizeof *par, err);
+	int32_t *map = slc_calloc(nr ? (size_t)nr : 1, sizeof *map, err);
+	if (!par || !map) {
+		free(par);
+		free(map);
+		return -1;
+	}
+	for (int32_t r = 0; r < nr; r++)
+		par[r] = r;
+	for (int b = 0; b < ps->nbody; b++) {
+		const ps_body *bd = &ps->body[b];
+		for (size_t q = 1; q < bd->ncell; q++) {
+			int32_t ra = find(par, ps->region[bd->cell[0]]);
+			int32_t rb = find(par, ps->region[bd->cell[q]]);
+			if (ra != rb)
+				par[rb > ra ? rb : ra] = rb > ra ? ra : rb;
+		}
+	}
+	int32_t m = 0;
+	for (int32_t r = 0; r < nr; r++)
+		map[r] = find(par, r) == r ? m++ : -1;
+	for (size_t c = 0; c < ps->n; c++)
+		if (ps->region[c] >= 0)
+			ps->region[c] = map[find(par, ps->region[c])];
+	free(par);
+	free(map);
+	ps->nregion = m;
+	ps->enclosed = slc_calloc(m ? (size_t)m : 1, 1, err);
+	if (!ps->enclosed)
+		return -1;
+	memset(ps->enclosed, 1, m ? (size_t)m : 1);
+	for (int k = 0; k < ps->nk; k++)
+		for (int j = 0; j < ps->nj; j++)
+			for (int i = 0; i < ps->ni; i++) {
+				size_t c = (size_t)i + (size_t)ps->ni * ((size_t)j + (size_t)ps->nj * k);
+				if (ps->type[c] != PS_FLUID)
+					continue;
+				for (int ax = 0; ax < 3; ax++)
+					for (int s = 0; s < 2; s++) {
+						size_t f;
+						long long nb = neighbour(ps, i, j, k, ax, s, &f);
+						if (nb >= 0 && face_arr(ps, ax)[f] > 0 &&
+						    ps->type[nb] == PS_AIR)
+							ps->enclosed[ps->region[c]] = 0;
+					}
+			}
+	ps->nenclosed = 0;
+	for (int r = 0; r < m; r++)
+		ps->nenclosed += ps->enclosed[r];
+	return 0;
+}
+
+int
+psys_init(psys *ps, int ni, int nj, int nk, double dx, const double origin[3],
+	  double rho, const float *wx, const float *wy, const float *wz,
+	  const float *phi, ps_body *body, int nbody, slc_err *err)
+{
+	memset(ps, 0, sizeof *ps);
+	if (ni < 1 || nj < 1 || nk < 1)
+		return slc_fail(err, "bad grid dims %dx%dx%d", ni, nj, nk);
+	if (!(dx > 0) || !(rho > 0))
+		return slc_fail(err, "bad dx %g or density %g", dx, rho);
+	if (slc_mul3((size_t)ni, (size_t)nj, (size_t)nk, &ps->n))
+		return slc_fail(err, "grid %dx%dx%d overflows", ni, nj, nk);
+	ps->ni = ni, ps->nj = nj, ps->nk = nk;
+	ps->dx = dx, ps->rho = rho;
+	memcpy(ps->origin, origin, sizeof ps->origin);
+	ps->wx = wx, ps->wy = wy, ps->wz = wz, ps->phi = phi;
+	ps->body = body, ps->nbody = nbody;
+	ps->type = slc_calloc(ps->n, 1, err);
+	ps->diag = ps->type ? slc_calloc(ps->n, sizeof *ps->diag, err) : NULL;
+	ps->cx = ps->diag ? slc_calloc(ps->n, sizeof *ps->cx, err) : NULL;
+	ps->cy = ps->cx ? slc_calloc(ps->n, sizeof *ps->cy, err) : NULL;
+	ps->cz = ps->cy ? slc_calloc(ps->n, sizeof *ps->cz, err) : NULL;
+	ps->region = ps->cz ? slc_calloc(ps->n, sizeof *ps->region, err) : NULL;
+	if (!ps->region)
+		goto fail;
+
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < nk; k++)
+		for (int j = 0; j < nj; j++)
+			for (int i = 0; i < ni; i++) {
+				size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				if (phi && !(phi[c] < 0)) {
+					ps->type[c] = PS_AIR;
+					continue;
+				}
+				double open = 0;
+				for (int ax = 0; ax < 3; ax++)
+					for (int s = 0; s < 2; s++) {
+						size_t f;
+						if (neighbour(ps, i, j, k, ax, s, &f) >= 0)
+							open += face_arr(ps, ax)[f];
+					}
+				ps->type[c] = open > 0 ? PS_FLUID : PS_OFF;
+			}
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < nk; k++)
+		for (int j = 0; j < nj; j++)
+			for (int i = 0; i < ni; i++) {
+				size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				if (ps->type[c] != PS_FLUID)
+					continue;
+				double d = 0;
+				for (int ax = 0; ax < 3; ax++)
+					for (int s = 0; s < 2; s++) {
+						size_t f;
+						long long nb = neighbour(ps, i, j, k, ax, s, &f);
+						float w = nb >= 0 ? face_arr(ps, ax)[f] : 0;
+						if (!(w > 0))
+							continue;
+						if (ps->type[nb] == PS_FLUID) {
+							d += w;
+							if (s) {
+								float *cc = ax == 0 ? ps->cx : ax == 1 ? ps->cy : ps->cz;
+								cc[c] = w;
+							}
+						} else if (ps->type[nb] == PS_AIR) {
+							d += w / ghost_theta(phi, c, (size_t)nb);
+						}
+					}
+				ps->diag[c] = d;
+			}
+	for (int b = 0; b < nbody; b++) {
+		ps_body *bd = &body[b];
+		double Iinv[9];
+		bd->cell = NULL, bd->g = NULL, bd->ncell = 0;
+		if (!(bd->mass > 0) || inv3(bd->inertia, Iinv)) {
+			slc_fail(err, "rigid body %d: singular mass or inertia", b);
+			goto fail;
+		}
+		memset(bd->Minv, 0, sizeof bd->Minv);
+		for (int q = 0; q < 3; q++) {
+			bd->Minv[7 * q] = 1 / bd->mass;
+			for (int r = 0; r < 3; r++)
+				bd->Minv[6 * (3 + q) + 3 + r] = Iinv[3 * q + r];
+		}
+		if (body_columns(ps, bd, err))
+			goto fail;
+	}
+	if (regions(ps, err))
+		goto fail;
+	return 0;
+fail:
+	psys_free(ps);
+	return -1;
+}
+
+void
+psys_free(psys *ps)
+{
+	for (int b = 0; b < ps->nbody; b++) {
+		free(ps->body[b].cell);
+		free(ps->body[b].g);
+		ps->body[b].cell = NULL;
+		ps->body[b].g = NULL;
+		ps->body[b].ncell = 0;
+	}
+	free(ps->type);
+	free(ps->diag);
+	free(ps->cx);
+	free(ps->cy);
+	free(ps->cz);
+	free(ps->region);
+	free(ps->enclosed);
+	memset(ps, 0, sizeof *ps);
+}
+
+/* Solid fraction of a face not taken by fluid or by a rigid body. */
+static double
+static_fraction(const psys *ps, int ax, size_t f)
+{
+	double s = 1 - face_arr(ps, ax)[f];
+
+	for (int b = 0; b < ps->nbody; b++) {
+		const ps_body *bd = &ps->body[b];
+		s -= (ax == 0 ? bd->bx : ax == 1 ? bd->by : bd->bz)[f];
+	}
+	return s > 0 ? s : 0;
+}
+
+double
+psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
+	 const float *us, double *b)
+{
+	const float *vel[3] = {u, v, w};
+	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
+
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < nk; k++)
+		for (int j = 0; j < nj; j++)
+			for (int i = 0; i < ni; i++) {
+				size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				double out = 0;
+				if (ps->type[c] != PS_FLUID) {
+					b[c] = 0;
+					continue;
+				}
+				for (int ax = 0; ax < 3; ax++)
+					for (int s = 0; s < 2; s++) {
+						size_t f;
+						long long nb = neighbour(ps, i, j, k, ax, s, &f);
+						double flux = vel[ax][f];
+						if (nb >= 0 && !ps->voxelized) {
+							flux *= face_arr(ps, ax)[f];
+							if (us)
+								flux += static_fraction(ps, ax, f) * 0.5 *
+									((double)us[3 * c + ax] + us[3 * (size_t)nb + ax]);
+						}
+						out += s ? flux : -flux;
+					}
+				b[c] = -out;
+			}
+	/* the solid part of faces covered by rigid bodies moves with V */
+	for (int q = 0; q < ps->nbody; q++) {
+		const ps_body *bd = &ps->body[q];
+		for (size_t m = 0; m < bd->ncell; m++) {
+			double s = 0;
+			for (int r = 0; r < 6; r++)
+				s += bd->g[6 * m + r] * bd->V[r];
+			b[bd->cell[m]] -= s;
+		}
+	}
+	if (!ps->nenclosed)
+		return 0;
+	/* selle2008 §4.4.2: compatibility condition in each enclosed region.
+	 * The net flow into the region is spread over its boundary faces in
+	 * proportion to their solid area, which gives the temporary boundary
+	 * velocities with no net flow across the region's boundary. */
+	int nr = ps->nregion;
+	double *sum = calloc(2 * (size_t)nr, sizeof *sum), removed = 0;
+	if (!sum)
+		return NAN;
+	double *area = sum + nr;
+	double *acell = malloc(ps->n * sizeof *acell);
+	if (!acell) {
+		free(sum);
+		return NAN;
+	}
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < nk; k++)
+		for (int j = 0; j < nj; j++)
+			for (int i = 0; i < ni; i++) {
+				size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				double a = 0;
+				acell[c] = 0;
+				if (ps->type[c] != PS_FLUID || !ps->enclosed[ps->region[c]])
+					continue;
+				for (int ax = 0; ax < 3; ax++)
+					for (int s = 0; s < 2; s++) {
+						size_t f;
+						long long nb = neighbour(ps, i, j, k, ax, s, &f);
+						if (nb < 0)
+							a += 1;
+						else if (ps->region[nb] != ps->region[c])
+							a += 1 - face_arr(ps, ax)[f];
+					}
+				acell[c] = a;
+			}
+	long long *count = calloc((size_t)nr, sizeof *count);
+	if (!count) {
+		free(sum);
+		free(acell);
+		return NAN;
+	}
+	for (size_t c = 0; c < ps->n; c++)
+		if (ps->type[c] == PS_FLUID && ps->enclosed[ps->region[c]]) {
+			sum[ps->region[c]] += b[c];
+			area[ps->region[c]] += acell[c];
+			count[ps->region[c]]++;
+		}
+	for (size_t c = 0; c < ps->n; c++)
+		if (ps->type[c] == PS_FLUID && ps->enclosed[ps->region[c]]) {
+			int r = ps->region[c];
+			if (area[r] > 0)
+				b[c] -= sum[r] * acell[c] / area[r];
+			else
+				b[c] -= sum[r] / (double)count[r];
+		}
+	for (int r = 0; r < nr; r++)
+		removed += fabs(sum[r]);
+	free(count);
+	free(sum);
+	free(acell);
+	return removed;
+}
+
+void
+psys_apply(const psys *ps, const double *x, double *y)
+{
+	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
+	size_t sj = (size_t)ni, sk = (size_t)ni * nj;
+
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < nk; k++)
+		for (int j = 0; j < nj; j++) {
+			size_t c = sj * j + sk * k;
+			for (int i = 0; i < ni; i++, c++) {
+				if (ps->type[c] != PS_FLUID) {
+					y[c] = 0;
+					continue;
+				}
+				double s = ps->diag[c] * x[c];
+				if (i > 0)
+					s -= ps->cx[c - 1] * x[c - 1];
+				if (i < ni - 1)
+					s -= ps->cx[c] * x[c + 1];
+				if (j > 0)
+					s -= ps->cy[c - sj] * x[c - sj];
+				if (j < nj - 1)
+					s -= ps->cy[c] * x[c + sj];
+				if (k > 0)
+					s -= ps->cz[c - sk] * x[c - sk];
+				if (k < nk - 1)
+					s -= ps->cz[c] * x[c + sk];
+				y[c] = s;
+			}
+		}
+	/* batty2007 §3.1: + dt J^T M^-1 J, in x units rho*dx^3 g^T M^-1 g
+	 * (a rank-6 term per body, applied as two sums over its cells). */
+	double kappa = ps->rho * ps->dx * ps->dx * ps->dx;
+	for (int q = 0; q < ps->nbody; q++) {
+		const ps_body *bd = &ps->body[q];
+		double t[6] = {0, 0, 0, 0, 0, 0}, s[6];
+		for (size_t m = 0; m < bd->ncell; m++)
+			for (int r = 0; r < 6; r++)
+				t[r] += bd->g[6 * m + r] * x[bd->cell[m]];
+		for (int r = 0; r < 6; r++) {
+			s[r] = 0;
+			for (int e = 0; e < 6; e++)
+				s[r] += kappa * bd->Minv[6 * r + e] * t[e];
+		}
+		for (size_t m = 0; m < bd->ncell; m++) {
+			double d = 0;
+			for (int r = 0; r < 6; r++)
+				d += bd->g[6 * m + r] * s[r];
+			y[bd->cell[m]] += d;
+		}
+	}
+}
+
+double
+psys_dot(const psys *ps, const double *a, const double *b)
+{
+	size_t sk = (size_t)ps->ni * ps->nj;
+	double *part = malloc((size_t)ps->nk * sizeof *part), s = 0;
+
+	if (!part) {
+		for (size_t c = 0; c < ps->n; c++)
+			s += a[c] * b[c];
+		return s;
+	}
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < ps->nk; k++) {
+		double t = 0;
+		for (size_t c = sk * k; c < sk * (k + 1); c++)
+			t += a[c] * b[c];
+		part[k] = t;
+	}
+	for (int k = 0; k < ps->nk; k++)
+		s += part[k];
+	free(part);
+	return s;
+}
+
+double
+psys_maxabs(const psys *ps, const double *a)
+{
+	double m = 0;
+
+#pragma omp parallel for schedule(static) reduction(max : m) if (ps->n > PS_PAR_MIN)
+	for (size_t c = 0; c < ps->n; c++)
+		if (fabs(a[c]) > m)
+			m = fabs(a[c]);
+	return m;
+}
+
+void
+psys_null(const psys *ps, double *x)
+{
+	if (!ps->nenclosed)
+		return;
+	int nr = ps->nregion;
+	double *sum = calloc((size_t)nr, sizeof *sum);
+	double *cnt = calloc((size_t)nr, sizeof *cnt);
+	if (!sum || !cnt) {
+		free(sum);
+		free(cnt);
+		return;
+	}
+	for (size_t c = 0; c < ps->n; c++) {
+		int32_t r = ps->region[c];
+		if (r >= 0 && ps->enclosed[r]) {
+			sum[r] += x[c];
+			cnt[r] += 1;
+		}
+	}
+	for (int r = 0; r < nr; r++)
+		sum[r] = cnt[r] > 0 ? sum[r] / cnt[r] : 0;
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (size_t c = 0; c < ps->n; c++) {
+		int32_t r = ps->region[c];
+		if (r >= 0 && ps->enclosed[r])
+			x[c] -= sum[r];
+	}
+	free(sum);
+	free(cnt);
+}
+
+void
+psys_update(psys *ps, const double *x, float *u, float *v, float *w)
+{
+	float *vel[3] = {u, v, w};
+	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
+
+	/* batty2007 (5): u = u~ - dt/rho G p, with the ghost-fluid pressure
+	 * p_ghost = p_f (1 - 1/theta) across the free surface. */
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < nk; k++)
+		for (int j = 0; j < nj; j++)
+			for (int i = 0; i < ni; i++) {
+				size_t a = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				for (int ax = 0; ax < 3; ax++) {
+					size_t f;
+					long long nb = neighbour(ps, i, j, k, ax, 1, &f);
+					if (nb < 0 || !(face_arr(ps, ax)[f] > 0))
+						continue;
+					size_t bb = (size_t)nb;
+					int ta = ps->type[a], tb = ps->type[bb];
+					double d;
+					if (ta == PS_FLUID && tb == PS_FLUID)
+						d = x[bb] - x[a];
+					else if (ta == PS_FLUID && tb == PS_AIR)
+						d = -x[a] / ghost_theta(ps->phi, a, bb);
+					else if (ta == PS_AIR && tb == PS_FLUID)
+						d = x[bb] / ghost_theta(ps->phi, bb, a);
+					else
+						continue;
+					vel[ax][f] = (float)(vel[ax][f] - d);
+				}
+			}
+	/* batty2007 (2): V += dt M^-1 J p = rho dx^3 M^-1 sum_c g_c x_c */
+	double kappa = ps->rho * ps->dx * ps->dx * ps->dx;
+	for (int q = 0; q < ps->nbody; q++) {
+		ps_body *bd = &ps->body[q];
+		double t[6] = {0, 0, 0, 0, 0, 0};
+		for (size_t m = 0; m < bd->ncell; m++)
+			for (int r = 0; r < 6; r++)
+				t[r] += bd->g[6 * m + r] * x[bd->cell[m]];
+		for (int r = 0; r < 6; r++)
+			for (int e = 0; e < 6; e++)
+				bd->V[r] += kappa * bd->Minv[6 * r + e] * t[e];
+	}
+}
+
+void
+psys_pressure(const psys *ps, const double *x, double dt, float *p)
+{
+	double s = ps->rho * ps->dx / dt;
+
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (size_t c = 0; c < ps->n; c++)
+		p[c] = ps->type[c] == PS_FLUID ? (float)(x[c] * s) : 0.0f;
+}
