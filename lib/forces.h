@@ -1,0 +1,41 @@
+/* forces.h: body forces added to the intermediate MAC velocity.
+ *
+ * Each adds dt * f to the face velocities (f an acceleration, m/s^2):
+ * gravity; the smoke buoyancy of guendelman2005 §4.1,
+ * f = (-alpha rho + beta (T - T_amb)) z with z the upward direction; and the
+ * vorticity confinement of selle2008 thesis §3.2.1 (Fedkiw et al. 2001),
+ * f = eps dx (N x omega), N = grad|omega| / |grad|omega||.
+ */
+#ifndef SLC_FORCES_H
+#define SLC_FORCES_H
+
+#include "err.h"
+#include "field.h"
+#include "macgrid.h"
+
+/* u += dt g[0], v += dt g[1], w += dt g[2] on every face.  Never fails. */
+void forces_gravity(macgrid *vel, const double g[3], double dt);
+
+/* guendelman2005 §4.1: add dt (-alpha rho + beta (T - T_amb)) up[a] to
+ * every face of component a, with rho and T sampled trilinearly at the
+ * face (either may be NULL: that term is left out).  up is the unit
+ * upward direction; alpha in m^4/(kg s^2) for rho in kg/m^3 (or any
+ * density unit), beta in m/(s^2 K).  Never fails. */
+void forces_buoyancy(macgrid *vel, const field *rho, const field *T,
+		     double alpha, double beta, double T_amb,
+		     const double up[3], double dt);
+
+/* thesis §3.2.1: vorticity confinement with strength eps (dimensionless).
+ * Vorticity omega = curl u and the location field N are computed at cell
+ * centres with central differences (one-sided at the grid's faces), the
+ * force f = eps dx (N x omega) is averaged to the faces and dt f added.
+ * Where |omega| changes by less than 1e-5 of itself per cell, N is
+ * taken as zero.  0, or -1 with err
+ * (memory). */
+int forces_confinement(macgrid *vel, double eps, double dt, slc_err *err);
+
+/* Cell-centred velocity (average of the two faces of each cell) into
+ * uc[3] (each with nci*ncj*nck samples, caller allocated). */
+void forces_cell_velocity(const macgrid *vel, float *uc[3]);
+
+#endif

@@ -1,0 +1,152 @@
+/* test_forces.c: gravity, guendelman2005 §4.1 buoyancy and thesis §3.2.1
+ * vorticity confinement against closed forms. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctest.h"
+#include "forces.h"
+
+#define SIGMA 0.3   /* core radius of the test vortex, m */
+
+/* A 2D vortex with vorticity exp(-r^2/sigma^2) about the origin:
+ * u_theta = sigma^2 (1 - exp(-r^2/sigma^2)) / (2 r). */
+static void
+vortex_vel(const double x[3], double v[3])
+{
+	double r2 = x[0] * x[0] + x[1] * x[1], s;
+
+	s = r2 > 0 ? SIGMA * SIGMA * (1 - exp(-r2 / (SIGMA * SIGMA))) / (2 * r2) : 0.5;
+	v[0] = -s * x[1];
+	v[1] = s * x[0];
+	v[2] = 0;
+}
+
+static void
+fill(macgrid *m, void (*fn)(const double x[3], double v[3]))
+{
+	int a, i, j, k;
+
+	for (a = 0; a < 3; a++) {
+		field *f = mac_comp(m, a);
+
+		for (k = 0; k < f->nk; k++)
+			for (j = 0; j < f->nj; j++)
+				for (i = 0; i < f->ni; i++) {
+					double x[3], v[3];
+
+					field_pos(f, i, j, k, x);
+					fn(x, v);
+					f->a[FIELD_IDX(f, i, j, k)] = (float)v[a];
+				}
+	}
+}
+
+static void
+rigid(const double x[3], double v[3])
+{
+	v[0] = -0.7 * x[1];
+	v[1] = 0.7 * x[0];
+	v[2] = 0.2;
+}
+
+int
+main(void)
+{
+	const double org[3] = { -1, -1, -1 / 64.0 }, dx = 2.0 / 64, dt = 0.1;
+	const double eps = 0.8;
+	macgrid m, m0;
+	slc_err err;
+	int a, i, j, bad;
+	double emax, fmax_;
+	size_t s;
+
+	/* gravity: every face gains dt g */
+	mac_alloc(&m, 8, 6, 5, org, dx, &err);
+	forces_gravity(&m, (double[3]){ 0.5, -9.81, 2 }, dt);
+	bad = 0;
+	for (a = 0; a < 3; a++)
+		for (s = 0; s < field_count(mac_comp(&m, a)); s++)
+			bad += fabs(mac_comp(&m, a)->a[s] - dt * (a == 0 ? 0.5 : a == 1 ? -9.81 : 2)) > 1e-6;
+	CHECK(bad == 0, "gravity adds dt g to every face");
+	mac_free(&m);
+
+	/* buoyancy with uniform rho and T: v gains dt (-alpha rho + beta (T -
+	 * T_amb)), u and w nothing */
+	{
+		field rho, T;
+
+		mac_alloc(&m, 8, 6, 5, org, dx, &err);
+		field_alloc(&rho, 8, 6, 5, SLC_CELL, org, dx, &err);
+		field_alloc(&T, 8, 6, 5, SLC_CELL, org, dx, &err);
+		for (s = 0; s < field_count(&rho); s++) {
+			rho.a[s] = 0.5f;
+			T.a[s] = 310;
+		}
+		forces_buoyancy(&m, &rho, &T, 0.2, 0.03, 300, (double[3]){ 0, 1, 0 }, dt);
+		bad = 0;
+		for (a = 0; a < 3; a++)
+			for (s = 0; s < field_count(mac_comp(&m, a)); s++) {
+				double want = a == 1 ? dt * (-0.2 * 0.5 + 0.03 * 10) : 0;
+
+				bad += fabs(mac_comp(&m, a)->a[s] - want) > 1e-6;
+			}
+		CHECK(bad == 0, "buoyancy -alpha rho + beta (T - T_amb) along up");
+		/* a density gradient: the face value is the face-centred average */
+		for (j = 0; j < 6; j++)
+			for (i = 0; i < 8; i++)
+				rho.a[FIELD_IDX(&rho, i, j, 2)] = (float)j;
+		memset(m.v.a, 0, field_count(&m.v) * sizeof *m.v.a);
+		forces_buoyancy(&m, &rho, NULL, 1, 0, 0, (double[3]){ 0, 1, 0 }, 1);
+		CHECK(fabs(m.v.a[FIELD_IDX(&m.v, 3, 3, 2)] + 2.5) < 1e-6,
+		      "buoyancy samples density at the face (%.4f, expected -2.5)",
+		      m.v.a[FIELD_IDX(&m.v, 3, 3, 2)]);
+		field_free(&rho);
+		field_free(&T);
+		mac_free(&m);
+	}
+
+	/* confinement of a rigid rotation: uniform |omega|, no force */
+	mac_alloc(&m, 64, 64, 1, org, dx, &err);
+	mac_alloc_like(&m0, &m, &err);
+	fill(&m, rigid);
+	mac_copy(&m0, &m, &err);
+	forces_confinement(&m, eps, dt, &err);
+	emax = 0;
+	for (a = 0; a < 3; a++)
+		for (s = 0; s < field_count(&m.u); s++)
+			emax = fmax(emax, fabs(mac_comp(&m, a)->a[s] - mac_comp(&m0, a)->a[s]));
+	CHECK(emax < 1e-6, "rigid rotation: no confinement force (max %.2g)", emax);
+
+	/* thesis §3.2.1 on the vortex: N points to the core, f = eps dx
+	 * omega theta_hat, pushing along the flow */
+	fill(&m, vortex_vel);
+	mac_copy(&m0, &m, &err);
+	forces_confinement(&m, eps, dt, &err);
+	emax = 0;
+	fmax_ = 0;
+	for (a = 0; a < 2; a++) {
+		field *f = mac_comp(&m, a), *f0 = mac_comp(&m0, a);
+
+		for (j = 0; j < f->nj; j++)
+			for (i = 0; i < f->ni; i++) {
+				double x[3], r, th, want, got;
+
+				field_pos(f, i, j, 0, x);
+				r = hypot(x[0], x[1]);
+				if (r < 0.15 || r > 0.6)
+					continue;
+				th = a == 0 ? -x[1] / r : x[0] / r;
+				want = eps * dx * exp(-r * r / (SIGMA * SIGMA)) * th;
+				got = (f->a[FIELD_IDX(f, i, j, 0)] - f0->a[FIELD_IDX(f0, i, j, 0)]) / dt;
+				emax = fmax(emax, fabs(got - want));
+				fmax_ = fmax(fmax_, fabs(want));
+			}
+	}
+	CHECK(emax < 0.05 * fmax_,
+	      "vortex: confinement force eps dx omega theta_hat (max error %.2g of %.2g)",
+	      emax, fmax_);
+	mac_free(&m);
+	mac_free(&m0);
+	return ctest_done();
+}
