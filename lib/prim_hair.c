@@ -1,29 +1,12 @@
 /* prim_hair.c: straight hair strands rooted on a spherical scalp, placed
- * by a seeded pseudo-random sequence (see prim.h). */
+ * by a seeded pseudo-random sequence (lib/rng.h; see prim.h). */
 #include "prim.h"
+
+#include "rng.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* splitmix64 (Steele, Lea and Flood 2014): a 64-bit state generator whose
- * output is fixed by the seed on every platform. */
-static uint64_t
-splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform double in [0, 1) from the top 53 bits. */
-static double
-uniform(uint64_t *s)
-{
-	return (double)(splitmix64(s) >> 11) * (1.0 / 9007199254740992.0);
-}
 
 void
 prim_hair_free(prim_hair *h)
@@ -37,7 +20,7 @@ prim_hair_make(prim_hair *h, size_t nstrands, int nseg, double length,
 	       double radius, const double c[3], uint64_t seed, slc_err *err)
 {
 	double cmin = cos(PRIM_SCALP_CAP_DEG * M_PI / 180);
-	uint64_t state = seed;
+	rng g;
 	size_t s, np;
 	int q, a;
 
@@ -56,14 +39,15 @@ prim_hair_make(prim_hair *h, size_t nstrands, int nseg, double length,
 	h->P = slc_calloc(np, 3 * sizeof *h->P, err);
 	if (!h->P)
 		return -1;
+	rng_init(&g, seed);
 	h->nstrands = nstrands;
 	h->nseg = nseg;
 	for (s = 0; s < nstrands; s++) {
 		/* Archimedes: the height of a uniform point on a sphere is
 		 * uniform, so y = cos(polar angle) uniform on [cmin, 1] and a
 		 * uniform azimuth give a uniform density by area on the cap */
-		double y = cmin + (1 - cmin) * uniform(&state);
-		double az = 2 * M_PI * uniform(&state);
+		double y = cmin + (1 - cmin) * rng_uniform(&g);
+		double az = 2 * M_PI * rng_uniform(&g);
 		double sxz = sqrt(fmax(0, 1 - y * y)), n[3];
 
 		n[0] = sxz * cos(az);

@@ -170,4 +170,11 @@ assert abs(c["max"] - (0.5 - 0.5 / 16 - 0.2)) < 1e-6, c
 		[ -s "$T/out/$s.slc" ]
 		grep -q "provenance" "$T/out/$s.txt"
 	done
+	if [ -x "$ROOT/${SLUICE_BIN:-bin}/slcconv" ]; then
+		for s in sphere box torus cup cloth; do
+			grep -q "^f " "$T/out/$s.obj"
+		done
+		grep -q 'Name="phi"' "$T/out/pool.vti"
+		grep -q 'Name="density"' "$T/out/smoke.vti"
+	fi
 }

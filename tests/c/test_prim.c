@@ -327,6 +327,26 @@ test_hair(void)
 		       cosang < cos(PRIM_SCALP_CAP_DEG * M_PI / 180) - 1e-12;
 	}
 	CHECK(bad == 0, "hair: roots on the scalp cap, strands of the given length (%zu bad)", bad);
+	{
+		/* uniform by area on the cap: the height of the root is uniform
+		 * on [cmin, 1] (Archimedes), the azimuth has no preference */
+		const size_t ns = 20000;
+		double cmin = cos(PRIM_SCALP_CAP_DEG * M_PI / 180), my = 0, mcos = 0, sigma;
+		prim_hair u;
+
+		prim_hair_make(&u, ns, 1, len, r, c, 11, NULL);
+		for (s = 0; s < ns; s++) {
+			const double *root = u.P + 3 * 2 * s;
+
+			my += (root[1] - c[1]) / r / ns;
+			mcos += (root[0] - c[0]) / hypot(root[0] - c[0], root[2] - c[2]) / ns;
+		}
+		sigma = (1 - cmin) / sqrt(12.0 * ns);
+		CHECK(fabs(my - (1 + cmin) / 2) < 5 * sigma && fabs(mcos) < 5 * sqrt(0.5 / ns),
+		      "hair: root heights uniform (mean %.4f, expected %.4f), azimuths balanced (%.4f)",
+		      my, (1 + cmin) / 2, mcos);
+		prim_hair_free(&u);
+	}
 	prim_hair_free(&a);
 	prim_hair_free(&b);
 	prim_hair_free(&e);
