@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cloth_vec.h"
 
@@ -19,6 +20,16 @@
 /* Blocks of the fixed partition used for dot products, so that sums do
  * not depend on the number of threads. */
 #define DOT_BLOCKS 64
+
+/* Wall-clock seconds, for the timing statistics. */
+static double
+cloth_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 void
 cloth_params_default(cloth_params *p)
@@ -198,38 +209,45 @@ apply_A(cloth *c, double h, const double *v, double *y)
 /* Solve (M - h D) v = rhs by preconditioned CG projected onto the free
  * velocities (constrained particles keep vfix, particles in contact keep
  * their initial normal velocity when use_contact).  v holds the initial
- * guess on entry.  Jacobi preconditioner. */
+ * guess on entry.  Jacobi preconditioner; CG stops when every residual
+ * over its particle's mass (the velocity the unbalanced impulse would give
+ * a free particle, m/s) is below par.cg_tol. */
 static void
 cg_solve(cloth *c, double h, const double *rhs, double *v, int use_contact)
 {
-	const size_t np = c->np, n3 = 3 * np;
+	const ptrdiff_t np = (ptrdiff_t)c->np, n3 = 3 * np;
 	double *r = c->r, *z = c->z, *p = c->p, *q = c->q, *d = c->diag;
 	double rz, tol = c->par.cg_tol;
 
-	memset(d, 0, n3 * sizeof *d);
+	memset(d, 0, (size_t)n3 * sizeof *d);
 	spring_damp_diag(&c->spr, d);
-	for (size_t k = 0; k < n3; k++) {
-		double w = c->par.wind_drag > 0 ?
-			wind_coef(c, k / 3) * c->nrm[k] * c->nrm[k] : 0;
-		d[k] = 1 / (c->m[k / 3] + h * (d[k] + w));
-	}
-	for (size_t i = 0; i < np; i++)
+#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = 0; i < np; i++) {
+		for (int a = 0; a < 3; a++) {
+			ptrdiff_t k = 3 * i + a;
+			double w = c->par.wind_drag > 0 ? wind_coef(c, (size_t)i) *
+				c->nrm[k] * c->nrm[k] : 0;
+			d[k] = 1 / (c->m[i] + h * (d[k] + w));
+		}
 		if (c->fixed[i])
 			memcpy(v + 3 * i, c->vfix + 3 * i, 3 * sizeof *v);
+	}
 	apply_A(c, h, v, q);
-	for (size_t k = 0; k < n3; k++)
-		r[k] = rhs[k] - q[k];
-	for (size_t i = 0; i < np; i++)
-		project(c, i, r + 3 * i, use_contact);
-	for (size_t k = 0; k < n3; k++)
-		z[k] = d[k] * r[k];
-	for (size_t i = 0; i < np; i++)
-		project(c, i, z + 3 * i, use_contact);
-	memcpy(p, z, n3 * sizeof *p);
-	rz = dot(r, z, n3);
+#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = 0; i < np; i++) {
+		for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++)
+			r[k] = rhs[k] - q[k];
+		project(c, (size_t)i, r + 3 * i, use_contact);
+		for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++)
+			p[k] = z[k] = d[k] * r[k];
+		project(c, (size_t)i, z + 3 * i, use_contact);
+		project(c, (size_t)i, p + 3 * i, use_contact);
+	}
+	rz = dot(r, z, (size_t)n3);
 	for (int it = 0; it < c->par.cg_max; it++) {
 		double rmax = 0;
-		for (size_t k = 0; k < n3; k++) {
+#pragma omp parallel for schedule(static) reduction(max:rmax) if (np > CLOTH_OMP_MIN)
+		for (ptrdiff_t k = 0; k < n3; k++) {
 			double e = fabs(r[k]) / c->m[k / 3];
 			if (e > rmax)
 				rmax = e;
@@ -238,23 +256,27 @@ cg_solve(cloth *c, double h, const double *rhs, double *v, int use_contact)
 			break;
 		c->st.cg_iters++;
 		apply_A(c, h, p, q);
-		for (size_t i = 0; i < np; i++)
-			project(c, i, q + 3 * i, use_contact);
-		double pq = dot(p, q, n3);
+#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
+		for (ptrdiff_t i = 0; i < np; i++)
+			project(c, (size_t)i, q + 3 * i, use_contact);
+		double pq = dot(p, q, (size_t)n3);
 		if (!(pq > 0))
 			break;
 		double al = rz / pq;
-		for (size_t k = 0; k < n3; k++) {
-			v[k] += al * p[k];
-			r[k] -= al * q[k];
-			z[k] = d[k] * r[k];
+#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
+		for (ptrdiff_t i = 0; i < np; i++) {
+			for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++) {
+				v[k] += al * p[k];
+				r[k] -= al * q[k];
+				z[k] = d[k] * r[k];
+			}
+			project(c, (size_t)i, z + 3 * i, use_contact);
 		}
-		for (size_t i = 0; i < np; i++)
-			project(c, i, z + 3 * i, use_contact);
-		double rz1 = dot(r, z, n3);
+		double rz1 = dot(r, z, (size_t)n3);
 		double be = rz1 / rz;
 		rz = rz1;
-		for (size_t k = 0; k < n3; k++)
+#pragma omp parallel for schedule(static) if (n3 > CLOTH_OMP_MIN)
+		for (ptrdiff_t k = 0; k < n3; k++)
 			p[k] = z[k] + be * p[k];
 	}
 }
@@ -415,7 +437,9 @@ cloth_advance(cloth *c, double t, double T, int nsteps,
 	if (nsteps < 1 || !(T > 0))
 		return slc_fail(err, "bad time span %g in %d steps", T, nsteps);
 	dt = T / nsteps;
+	double t0 = cloth_clock();
 	for (int s = 0; s < nsteps; s++)
 		cloth_step(c, t + s * dt, dt, bodies, nb);
+	c->st.t_integration += cloth_clock() - t0;
 	return 0;
 }

@@ -1,0 +1,83 @@
+#!/usr/bin/env bats
+# clothstep: one frame of cloth; bodies, pins, scripted points, determinism,
+# bad input.
+
+load common
+
+# cstat FILE CHANNEL FIELD: a channel statistic of the cloth record
+cstat() { slcinfo -j "$1" | jq -r ".streams[0].records[] | select(.name==\"cloth\") | .channels[] | select(.name==\"$2\") | .$3"; }
+
+@test "clothstep --help lists the options and exits 0" {
+	run clothstep --help
+	assert_success
+	assert_output --partial "--steps"
+	assert_output --partial "--sphere-radius"
+}
+
+@test "a free sheet falls by g t^2/2 in a frame and passes other records on" {
+	mkprim cloth --res 8 --center 0,1,0 > "$T/a.slc"
+	mkprim sphere > "$T/s.slc"
+	cat "$T/a.slc" "$T/s.slc" > "$T/in.slc"
+	run sh -c "clothstep --fps 10 --steps 4 < '$T/in.slc' > '$T/b.slc'"
+	assert_success
+	run cstat "$T/b.slc" P max
+	# a free rigid sheet: 1 - 9.8 * 0.1^2 / 2 = 0.951
+	awk -v y="$output" 'BEGIN { exit !(y > 0.9505 && y < 0.9515) }'
+	run sh -c "slcinfo '$T/b.slc'"
+	assert_output --partial "mesh 'sphere'"
+	assert_output --partial "time 0.1"
+}
+
+@test "pinned points stay, the rest hangs from them" {
+	mkprim cloth --res 8 --center 0,1,0 --pin edge > "$T/a.slc"
+	clothstep --drag 1 < "$T/a.slc" | clothstep > "$T/b.slc"
+	run cstat "$T/b.slc" P max
+	assert_output "1"
+	run cstat "$T/b.slc" P min
+	awk -v y="$output" 'BEGIN { exit !(y >= -0.5 - 1e-3) }'
+}
+
+@test "the ground and a sphere stop the cloth" {
+	mkprim cloth --res 12 --center 0,0.75,0 > "$T/f0.slc"
+	for i in 0 1 2 3 4 5 6 7 8 9 10 11; do
+		clothstep --ground 0 --sphere 0,0.3,0 --sphere-radius 0.3 \
+			< "$T/f$i.slc" > "$T/f$((i + 1)).slc"
+	done
+	# after 0.5 s a free fall would be 1.2 m down; nothing is below the
+	# ground and the middle rests on the sphere's top (y = 0.6)
+	run cstat "$T/f12.slc" P min
+	awk -v y="$output" 'BEGIN { exit !(y > -0.7) }'
+	run sh -c "slcinfo -j '$T/f12.slc' | jq '.streams[0].records[0].channels[] | select(.name==\"P\") | .mean'"
+	awk -v m="$output" 'BEGIN { exit !(m > 0.05) }'
+}
+
+@test "output is deterministic" {
+	mkprim cloth --res 10 --center 0,1,0 > "$T/a.slc"
+	clothstep --sphere 0,0.8,0 --sphere-radius 0.3 < "$T/a.slc" > "$T/b1.slc"
+	clothstep --sphere 0,0.8,0 --sphere-radius 0.3 < "$T/a.slc" > "$T/b2.slc"
+	cmp "$T/b1.slc" "$T/b2.slc"
+}
+
+@test "bad input: exit 1 with a message and no output" {
+	mkprim sphere > "$T/s.slc"
+	run clothstep -o "$T/out.slc" "$T/s.slc"
+	assert_failure 1
+	assert_output --partial "no mesh record 'cloth'"
+	[ ! -e "$T/out.slc" ]
+	mkprim cloth --res 4 > "$T/a.slc"
+	head -c 300 "$T/a.slc" > "$T/trunc.slc"
+	run clothstep -o "$T/out.slc" "$T/trunc.slc"
+	assert_failure 1
+	[ ! -e "$T/out.slc" ]
+	run clothstep --cloth nothere "$T/a.slc"
+	assert_failure 1
+}
+
+@test "usage errors exit 2" {
+	run clothstep --steps 0
+	assert_failure 2
+	run clothstep --mass -1
+	assert_failure 2
+	run clothstep --bogus
+	assert_failure 2
+}
