@@ -174,4 +174,22 @@ int scene_bounds(const slc_rec *recs, size_t n, const scene_opts *so,
 int scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
 	       const scene_opts *so, double diag, slc_err *err);
 
+/* Where one slice panel cuts: axis 0..2 at pos metres, or at pos percent
+ * of the grid's extent along the axis. */
+typedef struct slice_spec {
+	int axis;
+	double pos;
+	int percent;
+} slice_spec;
+
+/* Slices of one grid of the n records, ns panels side by side in equal
+ * shares of the picture's width.  name: the grid (NULL: phi, else
+ * density, else the first grid; "speed": |u| from the MAC grids u, v, w).
+ * A grid named in levelsets gets the diverging map and its contour at
+ * iso cells; others viridis.  range: colour range, or NULL for the
+ * field's (symmetric about iso for level sets).  0, or -1 with err. */
+int scene_slices(rimage *im, const slc_rec *recs, size_t n, const char *name,
+		 const char *levelsets, const slice_spec *sp, int ns, double iso,
+		 const double *range, slc_err *err);
+
 #endif

@@ -301,3 +301,117 @@ scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
 		}
 	return 0;
 }
+
+/* The grid named name among the records, or the first grid for NULL. */
+static const slc_rec *
+find_grid(const slc_rec *recs, size_t n, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (recs[k].kind == SLC_GRID && (!name || !strcmp(recs[k].name, name)))
+			return &recs[k];
+	return NULL;
+}
+
+/* The field to slice (owned or borrowed, *owned says). */
+static int
+slice_field(const slc_rec *recs, size_t n, const char **name, field *f,
+	    int *owned, slc_err *err)
+{
+	const slc_rec *r;
+	field parts[3];
+	int k;
+
+	*owned = 0;
+	if (!*name)
+		*name = find_grid(recs, n, "phi") ? "phi"
+			: find_grid(recs, n, "density") ? "density" : NULL;
+	if (*name && !strcmp(*name, "speed")) {
+		static const char *const uvw[3] = {"u", "v", "w"};
+
+		for (k = 0; k < 3; k++) {
+			if (!(r = find_grid(recs, n, uvw[k])))
+				return slc_fail(err, "speed: no velocity grid '%s'", uvw[k]);
+			if (field_from_rec(&parts[k], r, NULL, err))
+				return slc_failctx(err, "speed: record '%s': ", r->name);
+		}
+		if (render_speed(&parts[0], &parts[1], &parts[2], f, err))
+			return slc_failctx(err, "speed: ");
+		*owned = 1;
+		return 0;
+	}
+	if (!(r = find_grid(recs, n, *name))) {
+		if (*name)
+			return slc_fail(err, "no grid '%s' to slice", *name);
+		return slc_fail(err, "no grid record to slice");
+	}
+	*name = r->name;
+	if (field_from_rec(f, r, NULL, err))
+		return slc_failctx(err, "record '%s': ", r->name);
+	return 0;
+}
+
+int
+scene_slices(rimage *im, const slc_rec *recs, size_t n, const char *name,
+	     const char *levelsets, const slice_spec *sp, int ns, double iso,
+	     const double *range, slc_err *err)
+{
+	field f;
+	slice_style ss;
+	int k, owned, nc[3], rc = 0, is_ls;
+
+	if (slice_field(recs, n, &name, &f, &owned, err))
+		return -1;
+	is_ls = scene_name_in(name, levelsets);
+	if (iso != 0 && is_ls) {
+		/* the level set phi - iso: contour and colours about iso */
+		field g;
+		size_t q;
+
+		if (field_alloc_like(&g, &f, err)) {
+			if (owned)
+				field_free(&f);
+			return -1;
+		}
+		for (q = 0; q < field_count(&f); q++)
+			g.a[q] = (float)(f.a[q] - iso * f.dx);
+		if (owned)
+			field_free(&f);
+		f = g;
+		owned = 1;
+	}
+	memset(&ss, 0, sizeof ss);
+	ss.map = is_ls ? SLICE_DIVERGING : SLICE_SEQUENTIAL;
+	ss.contour = is_ls;
+	if (range) {
+		ss.lo = range[0];
+		ss.hi = range[1];
+	} else {
+		size_t q, m = field_count(&f);
+
+		ss.lo = INFINITY;
+		ss.hi = -INFINITY;
+		for (q = 0; q < m; q++) {
+			ss.lo = fmin(ss.lo, is_ls ? -fabs(f.a[q]) : f.a[q]);
+			ss.hi = fmax(ss.hi, is_ls ? fabs(f.a[q]) : f.a[q]);
+		}
+	}
+	field_cell_dims(&f, &nc[0], &nc[1], &nc[2]);
+	for (k = 0; k < ns && !rc; k++) {
+		double pos = sp[k].percent
+			? f.origin[sp[k].axis] + sp[k].pos / 100 * f.dx * nc[sp[k].axis]
+			: sp[k].pos;
+		int x0 = (int)((long)im->w * k / ns), x1 = (int)((long)im->w * (k + 1) / ns);
+
+		if (x1 - x0 < 1)
+			rc = slc_fail(err, "picture %d pixels wide is too narrow for %d slices",
+				      im->w, ns);
+		else if (render_slice(im, x0, 0, x1 - x0, im->h, &f, sp[k].axis, pos,
+				      &ss, NULL, NULL, err))
+			rc = slc_failctx(err, "field '%s': ", name);
+	}
+	if (owned)
+		field_free(&f);
+	return rc;
+}

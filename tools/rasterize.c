@@ -22,14 +22,13 @@
 #define SIZE_MAX_PX 16384       /* largest width or height */
 
 struct size { long w, h; };
-struct slice { int axis; double pos; int percent; };
 
 static double eye[3], target[3], up[3] = {0, 1, 0}, light[3] = {-0.4, 1, 0.6};
 static double fov = 40, radius, sigma = 10, albedo = 0.9, ambient = 0.15;
 static double bg[3] = {0.12, 0.13, 0.15}, range[2], shell_eps = 0.01;
 static double view[3] = {0.55, 0.45, 1}, iso;
 static struct size size = {640, 480};
-static struct slice slices[SLICE_MAX];
+static slice_spec slices[SLICE_MAX];
 static int nslice, smooth, flat_shells, mode, have_range;
 static int have_eye, have_target;
 static const char *field_name, *only, *frame, *levelsets = "phi,solid,sdf", *densities = "density";
@@ -91,7 +90,7 @@ parse_color(const char *a, void *dst)
 static int
 parse_slice(const char *a, void *dst)
 {
-	struct slice *s = &((struct slice *)dst)[nslice];
+	slice_spec *s = &((slice_spec *)dst)[nslice];
 	char *e;
 
 	if (nslice == SLICE_MAX || !strchr("xyz", a[0]) || !a[0] || a[1] != '=')
@@ -168,92 +167,6 @@ static const struct tool_info tinfo = {
 	"particles and strands are composited\nby depth.",
 	opts
 };
-
-/* The grid named name as a field, or NULL. */
-static const slc_rec *
-find_grid(const slc_rec *recs, size_t n, const char *name)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++)
-		if (recs[k].kind == SLC_GRID && (!name || !strcmp(recs[k].name, name)))
-			return &recs[k];
-	return NULL;
-}
-
-static void
-draw_slices(rimage *im, const slc_rec *recs, size_t n, const char *label)
-{
-	const slc_rec *r;
-	field f, parts[3];
-	slice_style ss;
-	slc_err err;
-	const char *name = field_name;
-	int k, owned = 0, nc[3];
-
-	if (!name)
-		name = find_grid(recs, n, "phi") ? "phi" : find_grid(recs, n, "density") ? "density" : NULL;
-	if (name && !strcmp(name, "speed")) {
-		const char *uvw[3] = {"u", "v", "w"};
-
-		for (k = 0; k < 3; k++)
-			if (!(r = find_grid(recs, n, uvw[k])) || field_from_rec(&parts[k], r, NULL, &err))
-				die("%s: speed: %s", label, r ? err.msg : "no velocity grid u, v, w");
-		if (render_speed(&parts[0], &parts[1], &parts[2], &f, &err))
-			die("%s: speed: %s", label, err.msg);
-		owned = 1;
-	} else {
-		if (!(r = find_grid(recs, n, name)))
-			die("%s: no grid %s%s%s to slice", label, name ? "'" : "", name ? name : "record", name ? "'" : "");
-		if (field_from_rec(&f, r, NULL, &err))
-			die("%s: record '%s': %s", label, r->name, err.msg);
-		name = r->name;
-	}
-	if (iso != 0 && scene_name_in(name, levelsets)) {
-		/* the level set phi - iso: contour and colours about iso */
-		field g;
-		size_t q;
-
-		if (field_alloc_like(&g, &f, &err))
-			die("%s: %s", label, err.msg);
-		for (q = 0; q < field_count(&f); q++)
-			g.a[q] = (float)(f.a[q] - iso * f.dx);
-		if (owned)
-			field_free(&f);
-		f = g;
-		owned = 1;
-	}
-	memset(&ss, 0, sizeof ss);
-	ss.map = scene_name_in(name, levelsets) ? SLICE_DIVERGING : SLICE_SEQUENTIAL;
-	ss.contour = ss.map == SLICE_DIVERGING;
-	if (have_range) {
-		ss.lo = range[0];
-		ss.hi = range[1];
-	} else {
-		size_t q, m = field_count(&f);
-
-		ss.lo = INFINITY;
-		ss.hi = -INFINITY;
-		for (q = 0; q < m; q++) {
-			ss.lo = fmin(ss.lo, ss.map == SLICE_DIVERGING ? -fabs(f.a[q]) : f.a[q]);
-			ss.hi = fmax(ss.hi, ss.map == SLICE_DIVERGING ? fabs(f.a[q]) : f.a[q]);
-		}
-	}
-	field_cell_dims(&f, &nc[0], &nc[1], &nc[2]);
-	for (k = 0; k < nslice; k++) {
-		struct slice *s = &slices[k];
-		double pos = s->percent ? f.origin[s->axis] + s->pos / 100 * f.dx * nc[s->axis] : s->pos;
-		int x0 = (int)((long)im->w * k / nslice), x1 = (int)((long)im->w * (k + 1) / nslice);
-
-		if (x1 - x0 < 1)
-			die("--size %ldx%ld is too narrow for %d slices", size.w, size.h, nslice);
-		if (render_slice(im, x0, 0, x1 - x0, im->h, &f, s->axis, pos, &ss, NULL, NULL, &err))
-			die("%s: field '%s': %s", label, name, err.msg);
-	}
-	if (owned) {
-		field_free(&f);
-	}
-}
 
 static void
 draw_scene(rimage *im, const slc_rec *recs, size_t n, const slc_rec *frecs,
@@ -351,9 +264,11 @@ main(int argc, char **argv)
 		if (frame && scene_name_in(recs[k].name, frame))
 			framed[nfr++] = recs[k];
 	}
-	if (mode == 2 || (mode == 0 && nslice > 0))
-		draw_slices(&im, drawn, nd, in_label(in));
-	else
+	if (mode == 2 || (mode == 0 && nslice > 0)) {
+		if (scene_slices(&im, drawn, nd, field_name, levelsets, slices, nslice,
+				 iso, have_range ? range : NULL, &err))
+			die("%s: %s", in_label(in), err.msg);
+	} else
 		draw_scene(&im, drawn, nd, frame ? framed : drawn, frame ? nfr : nd,
 			   in_label(in));
 	free(drawn);
