@@ -11,7 +11,7 @@
 #   make install PREFIX=/usr/local
 
 PREFIX ?= /usr/local
-DEMO ?= shapes
+DEMO ?= gallery
 SECONDS ?= 60
 CC ?= cc
 CFLAGS ?= -O2 -g
