@@ -2,7 +2,8 @@
  *
  * Readers turn OBJ, PLY (ascii, binary little and big endian) and STL
  * (ascii and binary) into sluice records; writers turn mesh and particle
- * records into OBJ and PLY.  Format notes (what is kept, what is dropped) are in
+ * records into OBJ and PLY, and grid records into VTK ImageData (.vti) for
+ * ParaView.  Format notes (what is kept, what is dropped) are in
  * man/slcconv.1, section FORMATS.
  *
  * What a reader returns (on success, r holds a record the caller frees with
@@ -97,5 +98,18 @@ int slc_obj_write(FILE *f, const slc_rec *r, slc_err *err);
  * double.  Meshes get a face element `list uchar int vertex_indices` (uint
  * beyond 2^31-1 points).  Prim channels other than "tri" are not written. */
 int slc_ply_write(FILE *f, const slc_rec *r, int ascii, slc_err *err);
+
+/* Write n grid records that share one placement (dims, staggering, origin,
+ * dx) as one VTK ImageData XML file; every channel of every record becomes
+ * a DataArray named "RECORD" (one channel named like the record) or
+ * "RECORD.CHANNEL".  Cell-centred grids: CellData on the lattice of cell
+ * corners, WholeExtent 0..ni 0..nj 0..nk, Origin the grid origin.  Node
+ * and face grids: PointData on the sample lattice, WholeExtent 0..ni-1
+ * .., Origin the position of sample (0,0,0) (the grid origin shifted by
+ * dx/2 on the axes that are cell-centred).  Spacing dx on all axes.
+ * ascii = 0: appended raw binary (UInt64 headers, host byte order);
+ * ascii = 1: ascii DataArrays. */
+int slc_vti_write(FILE *f, const slc_rec *const *grids, size_t n, int ascii,
+		  slc_err *err);
 
 #endif

@@ -112,11 +112,18 @@ hfail(struct ply *p, const char *what, const char *tok, size_t len)
 			what, mio_quote(tok, len, q, sizeof q));
 }
 
+/* Element and property names: printable ASCII words (they become channel
+ * names and appear in messages). */
 static int
 copy_name(struct ply *p, char *dst, const char *tok, size_t len)
 {
+	size_t i;
+
 	if (len > SLC_NAME_MAX)
 		return hfail(p, "name too long:", tok, len);
+	for (i = 0; i < len; i++)
+		if ((unsigned char)tok[i] <= ' ' || (unsigned char)tok[i] >= 0x7f)
+			return hfail(p, "bad name", tok, len);
 	memcpy(dst, tok, len);
 	dst[len] = '\0';
 	return 0;

@@ -1,0 +1,286 @@
+#!/usr/bin/env bats
+# slcconv: OBJ, PLY and STL to streams and back, grids to .vti, and every
+# failure leaves no output behind.
+
+load common
+
+cube_obj() {
+	cat > "$1" <<'EOF'
+# unit cube, quads
+v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0
+v 0 0 1
+v 1 0 1
+v 1 1 1
+v 0 1 1
+f 1 4 3 2
+f 5 6 7 8
+f 1 2 6 5
+f 2 3 7 6
+f 3 4 8 7
+f -8 -4 -1 -5
+EOF
+}
+
+# The cube as STL: ascii ($2 = ascii) or binary.
+cube_stl() {
+	python3 - "$1" "$2" <<'EOF'
+import struct, sys
+V = [(0,0,0),(1,0,0),(1,1,0),(0,1,0),(0,0,1),(1,0,1),(1,1,1),(0,1,1)]
+Q = [(0,3,2,1),(4,5,6,7),(0,1,5,4),(1,2,6,5),(2,3,7,6),(3,0,4,7)]
+T = [t for q in Q for t in ((q[0],q[1],q[2]),(q[0],q[2],q[3]))]
+if sys.argv[2] == "ascii":
+    s = "solid cube\n"
+    for t in T:
+        s += " facet normal 0 0 0\n  outer loop\n"
+        s += "".join("   vertex %g %g %g\n" % V[i] for i in t)
+        s += "  endloop\n endfacet\n"
+    open(sys.argv[1], "w").write(s + "endsolid cube\n")
+else:
+    b = b"binary cube".ljust(80, b" ") + struct.pack("<I", len(T))
+    for t in T:
+        b += struct.pack("<3f", 0, 0, 0) + b"".join(struct.pack("<3f", *V[i]) for i in t) + b"\0\0"
+    open(sys.argv[1], "wb").write(b)
+EOF
+}
+
+@test "slcconv --help and --version" {
+	run slcconv --help
+	assert_success
+	assert_output --partial "Usage: slcconv"
+	assert_output --partial "--record"
+	run slcconv --version
+	assert_success
+	assert_output --partial "sluice"
+}
+
+@test "slcconv: OBJ to stream to OBJ keeps the mesh, and OBJ text is stable" {
+	cube_obj "$T/cube.obj"
+	run slcconv "$T/cube.obj" -o "$T/cube.slc"
+	assert_success
+	run slcinfo "$T/cube.slc"
+	assert_success
+	assert_output --partial "mesh 'cube'"
+	assert_output --partial "P            f32 x3 point 8"
+	assert_output --partial "tri          u32 x3 prim 12"
+	slcconv "$T/cube.slc" -o "$T/a.obj"
+	grep -c '^f ' "$T/a.obj" | grep -qx 12
+	grep -qx 'f 1 5 8' "$T/a.obj"   # the negative-index quad, fanned
+	slcconv -n cube "$T/a.obj" -o "$T/a.slc"
+	slcconv "$T/a.slc" -o "$T/b.obj"
+	cmp "$T/a.obj" "$T/b.obj"
+}
+
+@test "slcconv: PLY binary and ascii round trips are byte-stable" {
+	mkprim sphere --subdiv 2 --velocity 1,2,3 -o "$T/s.slc"
+	slcconv "$T/s.slc" -o "$T/b1.ply"
+	sed -n 2p "$T/b1.ply" | grep -qx "format binary_little_endian 1.0"
+	slcconv --name sphere "$T/b1.ply" -o "$T/b.slc"
+	run slcinfo "$T/b.slc"
+	assert_output --partial "v            f32 x3 point 162  min 1 max 3 mean 2"
+	slcconv "$T/b.slc" -o "$T/b2.ply"
+	cmp "$T/b1.ply" "$T/b2.ply"
+	slcconv --ascii "$T/s.slc" -o "$T/a1.ply"
+	grep -qx 'format ascii 1.0' "$T/a1.ply"
+	slcconv --name sphere "$T/a1.ply" --to slc | slcconv --from slc --to ply --ascii > "$T/a2.ply"
+	cmp "$T/a1.ply" "$T/a2.ply"
+	# the same mesh either way
+	slcconv -n s "$T/a1.ply" -o "$T/a1.obj"
+	slcconv -n s "$T/b1.ply" -o "$T/b1.obj"
+	cmp "$T/a1.obj" "$T/b1.obj"
+}
+
+@test "slcconv: STL ascii and binary weld to the same 8-vertex cube" {
+	cube_stl "$T/a.stl" ascii
+	cube_stl "$T/b.stl" binary
+	slcconv -n cube "$T/a.stl" -o "$T/a.obj"
+	slcconv -n cube "$T/b.stl" -o "$T/b.obj"
+	cmp "$T/a.obj" "$T/b.obj"
+	run slcconv "$T/b.stl"
+	assert_success
+	run sh -c "slcconv '$T/b.stl' | slcinfo"
+	assert_output --partial "P            f32 x3 point 8"
+	assert_output --partial "tri          u32 x3 prim 12"
+}
+
+@test "slcconv: a PLY with vertices only becomes particles, and back" {
+	printf 'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nproperty float radius\nend_header\n0 0 0 0.1\n1 0 0 0.2\n0 1 0 0.3\n' > "$T/p.ply"
+	run sh -c "slcconv '$T/p.ply' | slcinfo"
+	assert_success
+	assert_output --partial "particles 'p'"
+	assert_output --partial "radius       f32 x1 point 3"
+	slcconv "$T/p.ply" -o "$T/p.slc"
+	slcconv --ascii "$T/p.slc" -o "$T/q.ply"
+	grep -qx 'property float radius' "$T/q.ply"
+	grep -qx '1 0 0 0.200000003' "$T/q.ply"
+	run grep -c face "$T/q.ply"
+	assert_output 0
+}
+
+@test "slcconv: a bad face index names file and line, exit 1, no output" {
+	# 8 vertices; line 12 names vertex 9
+	printf 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\nf 1 2 3\nf 1 3 4\n# next\nf 1 2 9\n' > "$T/bad.obj"
+	cd "$T"
+	run slcconv bad.obj -o out.slc
+	assert_failure 1
+	assert_output "slcconv: bad.obj: line 12: face index 9 out of range (8 vertices)"
+	[ ! -e out.slc ]
+	[ -z "$(ls | grep tmp)" ]
+	echo previous > out.slc
+	run slcconv bad.obj -o out.slc
+	assert_failure 1
+	[ "$(cat out.slc)" = previous ]
+}
+
+@test "slcconv: malformed and empty inputs are refused with exit 1" {
+	cd "$T"
+	: > empty.obj
+	run slcconv empty.obj -o x.slc
+	assert_failure 1
+	assert_output "slcconv: empty.obj: empty input"
+	: > empty.stl
+	run slcconv empty.stl -o x.slc
+	assert_failure 1
+	assert_output "slcconv: empty.stl: empty input"
+	printf 'ply\nformat binary_little_endian 1.0\nelement vertex 100000000\nproperty float x\nproperty float y\nproperty float z\nend_header\nxyz' > huge.ply
+	run slcconv huge.ply -o x.slc
+	assert_failure 1
+	assert_output --partial "slcconv: huge.ply: byte 123: element 'vertex' declares 100000000 instances"
+	printf 'solid x\nfacet normal 0 0 0\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 nan\nendloop\nendfacet\nendsolid\n' > nan.stl
+	run slcconv nan.stl -o x.slc
+	assert_failure 1
+	assert_output "slcconv: nan.stl: line 6: bad number 'nan'"
+	head -c 200 /dev/urandom > junk.stl
+	run slcconv junk.stl -o x.slc
+	assert_failure 1
+	assert_output --partial "slcconv: junk.stl: byte 80: binary STL declares"
+	run slcconv missing.obj -o x.slc
+	assert_failure 1
+	assert_output --partial "slcconv: missing.obj: "
+	[ ! -e x.slc ]
+}
+
+@test "slcconv: a cell grid becomes CellData with the right extent and origin" {
+	mkprim pool --res 8 --origin 1,2,3 -o "$T/pool.slc"
+	slcconv --ascii -r phi "$T/pool.slc" -o "$T/phi.vti"
+	python3 - "$T/phi.vti" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+img = root.find("ImageData")
+assert root.get("type") == "ImageData", root.attrib
+assert img.get("WholeExtent") == "0 8 0 8 0 8", img.attrib
+assert [float(x) for x in img.get("Origin").split()] == [1, 2, 3], img.attrib
+assert [float(x) for x in img.get("Spacing").split()] == [0.125] * 3
+arr = img.find("Piece/CellData/DataArray")
+assert arr.get("Name") == "phi" and arr.get("type") == "Float32"
+vals = [float(x) for x in arr.text.split()]
+assert len(vals) == 512, len(vals)
+assert min(vals) < 0 < max(vals)
+EOF
+}
+
+@test "slcconv: face grids are PointData on their samples, origin shifted" {
+	mkprim pool --res 8 -o "$T/pool.slc"
+	slcconv --ascii -r u "$T/pool.slc" -o "$T/u.vti"
+	python3 - "$T/u.vti" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+img = ET.parse(sys.argv[1]).getroot().find("ImageData")
+assert img.get("WholeExtent") == "0 8 0 7 0 7", img.attrib
+assert [float(x) for x in img.get("Origin").split()] == [0, 0.0625, 0.0625], img.attrib
+arr = img.find("Piece/PointData/DataArray")
+assert len(arr.text.split()) == 9 * 8 * 8
+EOF
+}
+
+@test "slcconv: binary .vti has a well-formed header and exact appended blocks" {
+	mkprim pool --res 8 -o "$T/pool.slc"
+	slcconv -r phi "$T/pool.slc" -o "$T/phi.vti"
+	slcconv "$T/pool.slc" --to vti > "$T/first.vti"
+	python3 - "$T/phi.vti" "$T/first.vti" <<'EOF'
+import struct, sys, xml.etree.ElementTree as ET
+data = open(sys.argv[1], "rb").read()
+head, rest = data.split(b"<AppendedData", 1)
+root = ET.fromstring(head + b"</VTKFile>")
+img = root.find("ImageData")
+assert root.get("header_type") == "UInt64" and img.get("WholeExtent") == "0 8 0 8 0 8"
+arr = img.find("Piece/CellData/DataArray")
+assert arr.get("format") == "appended" and arr.get("offset") == "0"
+blob = rest[rest.index(b"_") + 1:]
+n, = struct.unpack("<Q", blob[:8])
+assert n == 512 * 4, n
+assert blob[8 + n:] == b"\n  </AppendedData>\n</VTKFile>\n"
+vals = struct.unpack("<512f", blob[8:8 + n])
+assert min(vals) < 0 < max(vals)
+# with no --record the first grid of the stream (u) is written
+first = open(sys.argv[2], "rb").read()
+assert b'Name="u"' in first and b"PointData" in first
+EOF
+}
+
+@test "slcconv: several grids placed alike share one .vti" {
+	mkprim smoke --res 8 -o "$T/smoke.slc"
+	names=$(slcinfo --json "$T/smoke.slc" | python3 -c 'import json,sys; print(",".join(r["name"] for r in json.load(sys.stdin)["streams"][0]["records"] if r.get("stagger") == "cell"))')
+	slcconv --ascii -r "$names" "$T/smoke.slc" -o "$T/s.vti"
+	n=$(echo "$names" | tr ',' '\n' | wc -l)
+	[ "$(grep -c '<DataArray' "$T/s.vti")" -eq "$n" ]
+	python3 -c 'import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])' "$T/s.vti"
+	run slcconv -r u,v "$T/smoke.slc" -o "$T/uv.vti"
+	assert_failure 1
+	assert_output --partial "is not placed like 'u'"
+	[ ! -e "$T/uv.vti" ]
+}
+
+@test "slcconv: record selection errors and NaN stop the run" {
+	cd "$T"
+	mkprim pool --res 4 -o pool.slc
+	run slcconv -r nosuch pool.slc -o x.vti
+	assert_failure 1
+	assert_output "slcconv: pool.slc: no record named 'nosuch'"
+	run slcconv pool.slc -o x.obj
+	assert_failure 1
+	assert_output "slcconv: pool.slc: no mesh or particle record to write as obj"
+	run slcconv -r phi pool.slc -o x.ply
+	assert_failure 1
+	assert_output --partial "record 'phi' is a grid, PLY takes a mesh or particles"
+	"$ROOT/build/tests/gen_stream" g.slc 0
+	run slcconv -r u g.slc -o x.vti
+	assert_failure 1
+	assert_output --partial "field 'u' channel 'u'"
+	assert_output --partial "NaN"
+	[ ! -e x.vti ] && [ ! -e x.obj ] && [ ! -e x.ply ]
+}
+
+@test "slcconv: a damaged stream writes nothing" {
+	cd "$T"
+	mkprim sphere -o s.slc
+	head -c 300 s.slc > cut.slc
+	run slcconv cut.slc -o x.obj
+	assert_failure 1
+	assert_output --partial "slcconv: cut.slc: "
+	[ ! -e x.obj ]
+}
+
+@test "slcconv: usage errors exit 2" {
+	cd "$T"
+	cube_obj cube.obj
+	run slcconv cube.obj -o x.stl
+	assert_failure 2
+	assert_output --partial "cannot convert obj to stl"
+	run slcconv cube.obj cube.obj
+	assert_failure 2
+	run slcconv cube.dat
+	assert_failure 2
+	assert_output --partial "unknown extension"
+	run slcconv --to obj --from vti cube.obj
+	assert_failure 2
+	run slcconv --to pdf cube.obj
+	assert_failure 2
+	mkprim sphere -o s.slc
+	run slcconv s.slc
+	assert_failure 2
+	assert_output --partial "say the output format"
+	run slcconv -r a,b s.slc -o x.obj
+	assert_failure 2
+}
