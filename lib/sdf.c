@@ -112,22 +112,59 @@ slabs_free(slabs *sl)
 
 /* --- step (4), first half: exact distance in the band ---------------- */
 
-/* Scatter every triangle's exact distance into the samples of its box
- * grown by the band; keep the smallest (ties: lowest triangle index, so the
- * order of the scatter does not matter).  Slabs of k-planes are
- * independent, so they run in parallel. */
+/* The samples of row (j, k) along i that can lie within bw of a
+ * triangle: inside its bounding sphere grown by bw, and within bw of its
+ * plane.  Narrows [*i0, *i1]; returns 0 if the row misses. */
+static int
+row_range(const place *p, const double *sp, const double *un, const double *a,
+	  double bw, double y, double z, int *i0, int *i1)
+{
+	double reach = sp[3] + bw, ey = y - sp[1], ez = z - sp[2];
+	double h2 = reach * reach - ey * ey - ez * ez, h, lo, hi;
+	double s0, nx = un[0] * p->dx;
+
+	if (h2 < 0)
+		return 0;
+	h = sqrt(h2);
+	lo = (sp[0] - h - p->o[0]) / p->dx;
+	hi = (sp[0] + h - p->o[0]) / p->dx;
+	/* signed plane distance at i: s0 + nx*i */
+	s0 = un[0] * (p->o[0] - a[0]) + un[1] * (y - a[1]) + un[2] * (z - a[2]);
+	if (fabs(nx) > 1e-12 * p->dx) {
+		double ia = (-bw - s0) / nx, ib = (bw - s0) / nx;
+		lo = fmax(lo, fmin(ia, ib));
+		hi = fmin(hi, fmax(ia, ib));
+	} else if (fabs(s0) > bw) {
+		return 0;
+	}
+	lo = ceil(lo - 1e-9);
+	hi = floor(hi + 1e-9);
+	if (lo > *i0)
+		*i0 = (int)lo;
+	if (hi < *i1)
+		*i1 = (int)hi;
+	return *i0 <= *i1;
+}
+
+/* Scatter every triangle's exact distance into the samples within bw of
+ * it (candidates cut by its bounding sphere and its plane, row by row);
+ * keep the smallest (ties: lowest triangle index, so the order of the
+ * scatter does not matter).  Slabs of k-planes are independent, so they
+ * run in parallel. */
 static int
 band_scatter(const place *p, const double *P, const uint32_t *tri,
 	     size_t nt, double bw, float *dist, int32_t *near, slc_err *err)
 {
 	int *box = slc_calloc(nt, 6 * sizeof(int), err);
 	int *klo = NULL, *khi = NULL;
-	double *sph = slc_calloc(nt, 4 * sizeof(double), err);
+	double *sph = slc_calloc(nt, 7 * sizeof(double), err);
+	tri_pre *pre = slc_calloc(nt, sizeof *pre, err);
 	slabs sl;
 	size_t t;
+	double bw2 = bw * bw;
 	int rc = -1;
 
-	if (!box || !sph)
+	if (!box || !sph || !pre)
 		goto out;
 	klo = slc_calloc(nt, sizeof *klo, err);
 	khi = slc_calloc(nt, sizeof *khi, err);
@@ -135,26 +172,32 @@ band_scatter(const place *p, const double *P, const uint32_t *tri,
 		goto out;
 	for (t = 0; t < nt; t++) {
 		const double *v[3];
-		double lo[3], hi[3], r2 = 0;
+		double lo[3], hi[3], r2 = 0, *sp = sph + 7 * t, l;
 		int m, c, ok = 1;
 		for (c = 0; c < 3; c++)
 			v[c] = P + 3 * (size_t)tri[3 * t + c];
+		tri_prepare(&pre[t], v[0], v[1], v[2]);
 		for (m = 0; m < 3; m++) {
 			lo[m] = fmin(v[0][m], fmin(v[1][m], v[2][m])) - bw;
 			hi[m] = fmax(v[0][m], fmax(v[1][m], v[2][m])) + bw;
 			ok &= index_range(p, m, lo[m], hi[m], &box[6 * t + m],
 					  &box[6 * t + 3 + m]);
-			sph[4 * t + m] = (v[0][m] + v[1][m] + v[2][m]) / 3;
+			sp[m] = (v[0][m] + v[1][m] + v[2][m]) / 3;
 		}
 		for (c = 0; c < 3; c++) {
 			double e2 = 0;
 			for (m = 0; m < 3; m++) {
-				double e = v[c][m] - sph[4 * t + m];
+				double e = v[c][m] - sp[m];
 				e2 += e * e;
 			}
 			r2 = fmax(r2, e2);
 		}
-		sph[4 * t + 3] = sqrt(r2);
+		/* a hair over the circumradius so rounding never cuts a
+		 * sample that is within bw */
+		sp[3] = sqrt(r2) * (1 + 1e-9) + 1e-9 * p->dx;
+		l = sqrt(pre[t].nn);
+		for (m = 0; m < 3; m++)
+			sp[4 + m] = pre[t].degenerate ? 0 : pre[t].n[m] / l;
 		klo[t] = ok ? box[6 * t + 2] : 1;
 		khi[t] = ok ? box[6 * t + 5] : 0;
 	}
@@ -166,38 +209,35 @@ band_scatter(const place *p, const double *P, const uint32_t *tri,
 		for (size_t e = sl.start[s]; e < sl.start[s + 1]; e++) {
 			uint32_t tt = sl.list[e];
 			const int *bx = box + 6 * (size_t)tt;
-			const double *a = P + 3 * (size_t)tri[3 * (size_t)tt];
-			const double *b = P + 3 * (size_t)tri[3 * (size_t)tt + 1];
-			const double *c = P + 3 * (size_t)tri[3 * (size_t)tt + 2];
-			const double *sp = sph + 4 * (size_t)tt;
-			double reach = sp[3] + bw;
+			const tri_pre *tp = &pre[tt];
+			const double *sp = sph + 7 * (size_t)tt;
+			double un[3] = { sp[4], sp[5], sp[6] };
 			int ka = bx[2] > k0 ? bx[2] : k0;
 			int kb = bx[5] < k1 ? bx[5] : k1;
+			if (tp->degenerate)
+				un[0] = un[1] = un[2] = 0;
 			for (int k = ka; k <= kb; k++) {
 				double x[3];
 				x[2] = p->o[2] + k * p->dx;
 				for (int j = bx[1]; j <= bx[4]; j++) {
-					double ez, ey, r2yz;
+					int i0 = bx[0], i1 = bx[3];
 					x[1] = p->o[1] + j * p->dx;
-					ez = x[2] - sp[2];
-					ey = x[1] - sp[1];
-					r2yz = ey * ey + ez * ez;
-					if (r2yz > reach * reach)
+					/* a degenerate triangle has no plane: its
+					 * zero normal keeps only the sphere cut */
+					if (!row_range(p, sp, un, tp->a,
+						       tp->degenerate ? INFINITY : bw,
+						       x[1], x[2], &i0, &i1))
 						continue;
-					for (int i = bx[0]; i <= bx[3]; i++) {
+					for (int i = i0; i <= i1; i++) {
 						size_t cc = (size_t)i + p->stride[1] * j +
 							    p->stride[2] * k;
-						double ex, d;
+						double d2;
 						float df;
 						x[0] = p->o[0] + i * p->dx;
-						ex = x[0] - sp[0];
-						/* bounding-sphere lower bound */
-						if (ex * ex + r2yz > reach * reach)
+						d2 = tri_pre_d2(tp, x);
+						if (d2 > bw2)
 							continue;
-						d = sqrt(tri_closest(x, a, b, c, NULL, NULL));
-						if (d > bw)
-							continue;
-						df = (float)d;
+						df = (float)sqrt(d2);
 						if (df < dist[cc] ||
 						    (df == dist[cc] &&
 						     (int32_t)tt < near[cc])) {
@@ -214,6 +254,7 @@ band_scatter(const place *p, const double *P, const uint32_t *tri,
 out:
 	free(box);
 	free(sph);
+	free(pre);
 	free(klo);
 	free(khi);
 	return rc;
@@ -544,7 +585,11 @@ sdf_mesh(field *phi, const double *P, size_t nv, const uint32_t *tri,
 			frozen[c] = 1;
 			st->nband++;
 		}
-	if (st->nband) {
+	if (o->narrow) {
+		for (c = 0; c < n; c++)
+			if (!frozen[c])
+				dist[c] = (float)bw;
+	} else if (st->nband) {
 		closest_ctx cx = { &p, P, tri };
 		if (fmm_march_choose(p.n[0], p.n[1], p.n[2], p.dx, dist, frozen,
 				     near, closest_of, &cx, INFINITY, err))

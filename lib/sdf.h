@@ -33,6 +33,8 @@
 typedef struct sdf_opts {
 	double band;            /* half-width of the exact band, cells, >= 1 */
 	int unsigned_dist;      /* nonzero: unsigned distance, no voting */
+	int narrow;             /* nonzero: beyond the band, +-band*dx (the
+				 * background value) instead of marching */
 } sdf_opts;
 
 typedef struct sdf_stats {
@@ -50,7 +52,8 @@ typedef struct sdf_stats {
  * phi, which the caller has allocated and placed (any staggering);
  * negative inside.  Within o->band cells of the mesh the value equals the
  * distance to the closest triangle (rounded to float); beyond, the
- * fast-marching distance from the band.  closest (may be NULL; one per
+ * fast-marching distance from the band (or +-band*dx with o->narrow, and
+ * then closest is -1 there).  closest (may be NULL; one per
  * sample) receives the index of the closest triangle in the band and the
  * nearest-point extension of it beyond.  st (may be NULL) receives the
  * statistics.  Fails (-1, err) on bad input, on out of memory, and in

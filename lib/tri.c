@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 static double
 dot3(const double a[3], const double b[3])
@@ -248,4 +249,71 @@ tri_axis_line(int axis, const double q[3], const double a[3],
 		return 0;       /* edge-on: zero projected area */
 	*t = (w0 * a[axis] + w1 * b[axis] + w2 * c[axis]) / sum;
 	return 1;
+}
+
+void
+tri_prepare(tri_pre *t, const double a[3], const double b[3],
+	    const double c[3])
+{
+	double bc[3];
+
+	memcpy(t->a, a, sizeof t->a);
+	memcpy(t->b, b, sizeof t->b);
+	memcpy(t->c, c, sizeof t->c);
+	sub3(b, a, t->ab);
+	sub3(c, a, t->ac);
+	sub3(c, b, bc);
+	cross3(t->ab, t->ac, t->n);
+	t->d00 = dot3(t->ab, t->ab);
+	t->d01 = dot3(t->ab, t->ac);
+	t->d11 = dot3(t->ac, t->ac);
+	t->dbc = dot3(bc, bc);
+	t->nn = dot3(t->n, t->n);
+	t->degenerate = t->nn == 0 || t->nn <= 1e-30 * t->d00 * t->d11;
+}
+
+/* tri_closest's region tests with every dot product expressed through
+ * d1 = ab.ap and d2 = ac.ap: d3 = d1 - d00, d4 = d2 - d01, d5 = d1 - d01,
+ * d6 = d2 - d11; the edge distances by Pythagoras along the edge. */
+double
+tri_pre_d2(const tri_pre *t, const double p[3])
+{
+	double ap[3], d1, d2, d3, d4, d5, d6, va, vb, vc, ap2, s;
+
+	if (t->degenerate)
+		return tri_closest(p, t->a, t->b, t->c, NULL, NULL);
+	sub3(p, t->a, ap);
+	d1 = dot3(t->ab, ap);
+	d2 = dot3(t->ac, ap);
+	ap2 = dot3(ap, ap);
+	if (d1 <= 0 && d2 <= 0)
+		return ap2;
+	d3 = d1 - t->d00;
+	d4 = d2 - t->d01;
+	if (d3 >= 0 && d4 <= d3) {
+		double bp[3];
+		sub3(p, t->b, bp);
+		return dot3(bp, bp);
+	}
+	vc = d1 * d4 - d3 * d2;
+	if (vc <= 0 && d1 >= 0 && d3 <= 0)
+		return fmax(ap2 - d1 * d1 / t->d00, 0);
+	d5 = d1 - t->d01;
+	d6 = d2 - t->d11;
+	if (d6 >= 0 && d5 <= d6) {
+		double cp[3];
+		sub3(p, t->c, cp);
+		return dot3(cp, cp);
+	}
+	vb = d5 * d2 - d1 * d6;
+	if (vb <= 0 && d2 >= 0 && d6 <= 0)
+		return fmax(ap2 - d2 * d2 / t->d11, 0);
+	va = d3 * d6 - d5 * d4;
+	if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
+		double bp[3], e = d4 - d3;      /* bc . bp */
+		sub3(p, t->b, bp);
+		return fmax(dot3(bp, bp) - e * e / t->dbc, 0);
+	}
+	s = dot3(ap, t->n);
+	return s * s / t->nn;
 }

@@ -14,6 +14,24 @@
 double tri_closest(const double p[3], const double a[3], const double b[3],
 		   const double c[3], double cp[3], double w[3]);
 
+/* A triangle prepared for many closest-distance queries: edges, their
+ * dot products and the normal, so that each query costs three dot
+ * products and the region tests of tri_closest. */
+typedef struct tri_pre {
+	double a[3], b[3], c[3];        /* vertices */
+	double ab[3], ac[3], n[3];      /* edges from a, normal ab x ac */
+	double d00, d01, d11, dbc, nn;  /* ab.ab, ab.ac, ac.ac, bc.bc, n.n */
+	int degenerate;                 /* zero area: tri_closest's fallback */
+} tri_pre;
+
+/* Prepare triangle (a, b, c) for tri_pre_d2. */
+void tri_prepare(tri_pre *t, const double a[3], const double b[3],
+		 const double c[3]);
+
+/* Squared distance from p to the prepared triangle: the same value as
+ * tri_closest (up to rounding of a few ulps of |p - a|^2). */
+double tri_pre_d2(const tri_pre *t, const double p[3]);
+
 /* Distance from p to the closed triangle (a, b, c), metres. */
 double tri_dist(const double p[3], const double a[3], const double b[3],
 		const double c[3]);

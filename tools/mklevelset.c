@@ -17,7 +17,7 @@
 
 static double dx, pad = 4, band = 3, width, dt, radius, box[6];
 static long res = 64;
-static int unsig, redist, occl, have_box;
+static int unsig, redist, occl, have_box, narrow;
 static const char *like, *from, *name, *prev;
 static struct { char name[SLC_NAME_MAX + 1]; double v; } slip[MAX_SLIP];
 static int nslip;
@@ -67,6 +67,7 @@ static const struct tool_opt opts[] = {
 	{ "box", 0, OPT_FUNC, box, "X0,Y0,Z0,X1,Y1,Z1", "grid box in metres instead of the padded bounding box", 0, parse_box },
 	{ "like", 0, OPT_STRING, &like, "FILE", "place the grid like the first grid record of FILE", 0, 0 },
 	{ "band", 0, OPT_DOUBLE, &band, "CELLS", "half-width of the exact-distance band, >= 1 (default 3)", 0, 0 },
+	{ "narrow", 0, OPT_FLAG, &narrow, NULL, "beyond the band write +-band*dx instead of marching the whole grid", 0, 0 },
 	{ "unsigned", 0, OPT_FLAG, &unsig, NULL, "unsigned distance (thin shells: cloth, open cups)", 0, 0 },
 	{ "from", 0, OPT_STRING, &from, "NAMES", "comma-separated input records to use (default: every mesh and particle record; with --redistance, phi)", 0, 0 },
 	{ "name", 0, OPT_STRING, &name, "NAME", "output level set record (default solid, or phi from particles only)", 0, 0 },
@@ -245,7 +246,7 @@ main(int argc, char **argv)
 	field phi, obj;
 	float *vel = NULL, *ovel = NULL, *sl = NULL;
 	slc_err err;
-	sdf_opts so = { band, unsig };
+	sdf_opts so = { band, unsig, narrow };
 	double t0 = 0;
 	size_t q, n;
 	tool_out *o;

@@ -86,7 +86,7 @@ compare(const field *phi, const tmesh *dmesh, const tmesh *truth, result *r)
 static int
 run(field *phi, const tmesh *m, int unsig, sdf_stats *st, slc_err *err)
 {
-	sdf_opts o = { BAND, unsig };
+	sdf_opts o = { BAND, unsig, 0 };
 	return sdf_mesh(phi, m->P, m->nv, m->tri, m->nt, &o, NULL, st, err);
 }
 
@@ -282,7 +282,7 @@ test_threads(void)
 	grid(&b, 30, 1.0 / 30, 0.002);
 	ca = calloc(field_count(&a), sizeof *ca);
 	cb = calloc(field_count(&a), sizeof *cb);
-	sdf_opts o = { BAND, 0 };
+	sdf_opts o = { BAND, 0, 0 };
 	omp_set_num_threads(1);
 	sdf_mesh(&a, m.P, m.nv, m.tri, m.nt, &o, ca, NULL, NULL);
 	omp_set_num_threads(3);
@@ -302,7 +302,7 @@ test_particles(void)
 {
 	double P[3 * 40], rad[40], err_band = 0, err_far = 0;
 	field phi;
-	sdf_opts o = { BAND, 0 };
+	sdf_opts o = { BAND, 0, 0 };
 	size_t np = 40, wrong = 0;
 	slc_err err;
 
