@@ -65,6 +65,28 @@ forces_buoyancy(macgrid *vel, const field *rho, const field *T, double alpha,
 }
 
 void
+forces_source(const field *region, field *f, double value, int at_least)
+{
+	int k, j;
+
+#pragma omp parallel for collapse(2) schedule(static) if (field_count(f) >= FORCES_PAR_MIN)
+	for (k = 0; k < f->nk; k++)
+		for (j = 0; j < f->nj; j++) {
+			int i;
+
+			for (i = 0; i < f->ni; i++) {
+				double x[3];
+				float *q = &f->a[FIELD_IDX(f, i, j, k)];
+
+				field_pos(f, i, j, k, x);
+				if (field_sample(region, x) < 0 &&
+				    !(at_least && *q >= value))
+					*q = (float)value;
+			}
+		}
+}
+
+void
 forces_cell_velocity(const macgrid *vel, float *uc[3])
 {
 	int n[3], k, j;

@@ -34,6 +34,11 @@ void forces_buoyancy(macgrid *vel, const field *rho, const field *T,
  * (memory). */
 int forces_confinement(macgrid *vel, double eps, double dt, slc_err *err);
 
+/* A source: at every sample of f inside the region (level set `region`,
+ * sampled trilinearly at the sample, negative inside) set f to value, or
+ * with at_least to max(f, value).  Never fails. */
+void forces_source(const field *region, field *f, double value, int at_least);
+
 /* Cell-centred velocity (average of the two faces of each cell) into
  * uc[3] (each with nci*ncj*nck samples, caller allocated). */
 void forces_cell_velocity(const macgrid *vel, float *uc[3]);

@@ -1,0 +1,220 @@
+#!/usr/bin/env bats
+# advect: frames advected through their MAC velocity, forces, substeps,
+# metadata, pass-through, bad input.
+
+bats_require_minimum_version 1.5.0
+load common
+
+# Print "sum mean_x mean_y mean_z" of grid record $2 in stream $1 (raw
+# records; cell or face samples at their positions), from formats/slc.md.
+grid_moments() {
+	python3 - "$1" "$2" <<'EOF'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+pos = 0
+while pos < len(data):
+    kind, enc = struct.unpack_from("<II", data, pos + 8)
+    dlen, = struct.unpack_from("<I", data, pos + 24)
+    slen, rlen = struct.unpack_from("<QQ", data, pos + 32)
+    d = pos + 48
+    n, = struct.unpack_from("<H", data, d); name = data[d + 2:d + 2 + n].decode(); d += 2 + n
+    k, = struct.unpack_from("<I", data, d); kb = data[d + 4:d + 4 + k]; d += 4 + k
+    payload = pos + 48 + dlen
+    if kind == 2 and name == sys.argv[2]:
+        assert enc == 0
+        ni, nj, nk, st = struct.unpack_from("<iiiI", kb, 0)
+        ox, oy, oz, dx = struct.unpack_from("<dddd", kb, 16)
+        off = [0.5, 0.5, 0.5]
+        if st == 1: off = [0, 0, 0]
+        elif st >= 2: off[st - 2] = 0
+        vals = struct.unpack_from("<%df" % (ni * nj * nk), data, payload)
+        s = mx = my = mz = 0.0
+        for idx, v in enumerate(vals):
+            i = idx % ni; j = idx // ni % nj; kk = idx // (ni * nj)
+            s += v; mx += v * (ox + dx * (i + off[0])); my += v * (oy + dx * (j + off[1])); mz += v * (oz + dx * (kk + off[2]))
+        print("%.9g %.9g %.9g %.9g" % (s, mx / s if s else 0, my / s if s else 0, mz / s if s else 0))
+        sys.exit(0)
+    if kind == 0 and pos + 48 + dlen + slen + 4 >= len(data):
+        break
+    pos += 48 + dlen + slen + 4
+sys.exit("no grid " + sys.argv[2])
+EOF
+}
+
+# A smoke frame: 16x32x16 cells of 1/16 m, a density/temperature ball at
+# (0.5, 0.5, 0.5), zero velocity, frame length 0.1 s.
+smoke() {
+	mkprim smoke --res 32 --center 0.5,0.5,0.5 --radius 0.15 --dt 0.1 "$@"
+}
+
+# The smoke frame with a uniform velocity: one frame of advect with only
+# "gravity" (X,Y,Z)/0.1 s leaves the fields still and sets u, v, w.
+moving() {
+	smoke > "$T/s0.slc"
+	advect --gravity "$1" --cfl 0 < "$T/s0.slc" > "$T/moving.slc"
+}
+
+@test "advect --help lists the schemes and forces" {
+	run advect --help
+	assert_success
+	assert_output --partial "--scheme S"
+	assert_output --partial "--limiter L"
+	assert_output --partial "--buoyancy ALPHA,BETA"
+	assert_output --partial "--confinement EPS"
+}
+
+@test "advect: usage errors exit 2" {
+	run advect --scheme weno
+	assert_failure 2
+	run advect --buoyancy 1
+	assert_failure 2
+	run advect --cfl -1
+	assert_failure 2
+}
+
+@test "advect: a ball moves with a uniform velocity, every scheme" {
+	moving 2,1,0        # u = 0.2 m/s, v = 0.1 m/s over a 0.1 s frame
+	read -r s0 x0 y0 z0 < <(grid_moments "$T/moving.slc" density)
+	# unlimited: mass and centroid kept (linear interpolation keeps both
+	# exactly); the limiters are not conservative: looser
+	for c in sl,none,0.002,0.002 maccormack,none,0.002,0.002 bfecc,none,0.002,0.01 \
+		 maccormack,revert,0.02,0.08 bfecc,clamp,0.02,0.08; do
+		IFS=, read -r s l tol mtol <<< "$c"
+		advect --scheme "$s" --limiter "$l" --gravity 0,0,0 --dt 1 < "$T/moving.slc" > "$T/$s.slc"
+		read -r s1 x1 y1 z1 < <(grid_moments "$T/$s.slc" density)
+		python3 -c "
+s0, x0, y0, z0, s1, x1, y1, z1 = map(float, '$s0 $x0 $y0 $z0 $s1 $x1 $y1 $z1'.split())
+assert abs(x1 - x0 - 0.2) < $tol and abs(y1 - y0 - 0.1) < $tol and abs(z1 - z0) < $tol, ('$c', x1 - x0, y1 - y0, z1 - z0)
+assert abs(s1 / s0 - 1) < $mtol, ('$c', s1 / s0)
+"
+	done
+}
+
+@test "advect: the velocity advects itself and stays uniform" {
+	moving 2,1,0
+	advect --gravity 0,0,0 --dt 1 < "$T/moving.slc" > "$T/a.slc"
+	run sh -c "slcinfo --json $T/a.slc"
+	echo "$output" | python3 -c '
+import json, sys
+r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+for n, want in (("u", 0.2), ("v", 0.1), ("w", 0.0)):
+    c = r[n]["channels"][0]
+    assert abs(c["min"] - want) < 1e-5 and abs(c["max"] - want) < 1e-5, (n, c)
+'
+}
+
+@test "advect: scene frame and time advance; times of advected records" {
+	smoke > "$T/s0.slc"
+	advect < "$T/s0.slc" > "$T/s1.slc"
+	run sh -c "slcinfo --json $T/s1.slc"
+	echo "$output" | python3 -c '
+import json, sys
+r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+assert r["scene"]["meta"]["frame"] == "1" and float(r["scene"]["meta"]["time"]) == 0.1, r["scene"]
+assert r["density"]["time"] == 0.1 and r["u"]["time"] == 0.1
+assert r["source"]["time"] == 0
+'
+}
+
+@test "advect: scene gravity, and --dt over the scene's" {
+	smoke > "$T/s0.slc"
+	advect --dt 0.5 < "$T/s0.slc" > "$T/s1.slc"
+	run sh -c "slcinfo --json $T/s1.slc"
+	echo "$output" | python3 -c '
+import json, sys
+r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+c = r["v"]["channels"][0]
+assert abs(c["min"] + 9.81 * 0.5) < 1e-4 and abs(c["max"] + 9.81 * 0.5) < 1e-4, c
+'
+}
+
+@test "advect: buoyancy lifts hot smoke and replaces scene gravity" {
+	smoke > "$T/s0.slc"
+	advect --buoyancy 0,2 < "$T/s0.slc" > "$T/s1.slc"
+	run sh -c "slcinfo --json $T/s1.slc"
+	echo "$output" | python3 -c '
+import json, sys
+r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+c = r["v"]["channels"][0]
+assert c["min"] == 0 and abs(c["max"] - 0.2) < 1e-4, c    # beta T dt, T = 1
+'
+}
+
+@test "advect: a source injects density and velocity" {
+	smoke --source-density 0 --temperature 0 > "$T/s0.slc"
+	advect --source source --source-density 0.7 --source-velocity 0,1.5,0 \
+		--gravity 0,0,0 < "$T/s0.slc" > "$T/s1.slc"
+	run sh -c "slcinfo --json $T/s1.slc"
+	echo "$output" | python3 -c '
+import json, sys
+r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+assert abs(r["density"]["channels"][0]["max"] - 0.7) < 1e-6
+assert abs(r["v"]["channels"][0]["max"] - 1.5) < 1e-6
+assert r["temperature"]["channels"][0]["max"] == 1    # at least the default 1
+'
+}
+
+@test "advect: records it does not advect pass byte-identical" {
+	smoke > "$T/s0.slc"
+	advect < "$T/s0.slc" > "$T/s1.slc"
+	slccat --only source < "$T/s0.slc" > "$T/a.slc"
+	slccat --only source < "$T/s1.slc" > "$T/b.slc"
+	run sh -c "slcinfo $T/a.slc | grep -A2 \"'source'\""
+	a=$output
+	run sh -c "slcinfo $T/b.slc | grep -A2 \"'source'\""
+	assert_equal "$output" "$a"
+}
+
+@test "advect: same bytes on every run and thread count, all schemes" {
+	moving 2,1,0.5
+	for s in sl maccormack bfecc; do
+		OMP_NUM_THREADS=1 advect --scheme "$s" --confinement 0.5 --buoyancy 0.1,1 < "$T/moving.slc" > "$T/a.slc"
+		OMP_NUM_THREADS=2 advect --scheme "$s" --confinement 0.5 --buoyancy 0.1,1 < "$T/moving.slc" > "$T/b.slc"
+		cmp "$T/a.slc" "$T/b.slc"
+	done
+}
+
+@test "advect: CFL substeps" {
+	moving 40,0,0        # 4 m/s: 6.4 cells per 0.1 s frame
+	run advect -v --cfl 1 --gravity 0,0,0 < "$T/moving.slc"
+	assert_success
+	run sh -c "advect -v --cfl 1 --gravity 0,0,0 < $T/moving.slc 2>&1 >/dev/null"
+	assert_output --partial "7 substeps"
+	run sh -c "advect -v --cfl 0 --gravity 0,0,0 < $T/moving.slc 2>&1 >/dev/null"
+	assert_output --partial "1 substeps"
+}
+
+@test "advect: no velocity, no frame length, bad velocity: exit 1" {
+	smoke > "$T/s0.slc"
+	slccat --drop v < "$T/s0.slc" > "$T/nov.slc"
+	run_split advect < "$T/nov.slc"
+	assert_failure 1
+	assert_equal "$stderr" "advect: <stdin>: no grid record 'v'"
+	slccat --drop scene < "$T/s0.slc" > "$T/nos.slc"
+	run_split advect < "$T/nos.slc"
+	assert_failure 1
+	assert_output ""
+	[[ "$stderr" == *"no frame length"* ]]
+	slccat --drop w < "$T/s0.slc" > "$T/now.slc"
+	slccat --only u --rename u=w < "$T/s0.slc" > "$T/wu.slc"
+	cat "$T/now.slc" "$T/wu.slc" > "$T/badw.slc"
+	run_split advect < "$T/badw.slc"
+	assert_failure 1
+	[[ "$stderr" == *"velocity 'w' is face-x, expected face-z"* ]]
+}
+
+@test "advect: a NaN stops the run naming the field and frame, no output file" {
+	moving 1e38,0,0
+	run_split advect --cfl 0 --gravity 1e40,0,0 -o "$T/out.slc" < "$T/moving.slc"
+	assert_failure 1
+	[[ "$stderr" == *"field 'u'"*"frame 2"* ]]
+	[ ! -e "$T/out.slc" ]
+}
+
+@test "advect: truncated input exits 1 with no output" {
+	smoke > "$T/s0.slc"
+	head -c 5000 "$T/s0.slc" > "$T/cut.slc"
+	run_split advect -o "$T/out.slc" < "$T/cut.slc"
+	assert_failure 1
+	[ ! -e "$T/out.slc" ]
+}

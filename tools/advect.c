@@ -1,0 +1,308 @@
+/* advect: the intermediate velocity of one frame.  Moves every grid field
+ * (velocity included, component by component) and every particle set of a
+ * frame through the MAC velocity and adds body forces, in CFL substeps.
+ * The numerics are in lib/advect.c (selle2008 ch. 2), lib/forces.c,
+ * lib/vortex.c (ch. 3) and lib/extrapolate.c (houston2003 §4.2). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+#include "../lib/advect.h"
+#include "../lib/forces.h"
+#include "../lib/meta.h"
+
+#define MAX_SUBSTEPS 100000     /* a frame needing more is an error */
+
+static int scheme = ADVECT_MACCORMACK, limiter = ADVECT_LIMIT_REVERT, open_box;
+static double cfl = 1, frame_dt = NAN, gravity[3] = { NAN, NAN, NAN };
+static double buoy[2], ambient, confine, src_den = 1, src_tem = 1;
+static double src_vel[3] = { NAN, NAN, NAN };
+static const char *source;
+
+static const char *const schemes[] = { "sl", "maccormack", "bfecc", NULL };
+static const char *const limiters[] = { "revert", "clamp", "none", NULL };
+
+static int
+parse_pair(const char *arg, void *dst)
+{
+	double *b = dst;
+	char *end;
+
+	b[0] = strtod(arg, &end);
+	if (end == arg || *end != ',')
+		return -1;
+	arg = end + 1;
+	b[1] = strtod(arg, &end);
+	return end == arg || *end || !isfinite(b[0]) || !isfinite(b[1]) ? -1 : 0;
+}
+
+static const struct tool_opt opts[] = {
+	{ "scheme", 0, OPT_CHOICE, &scheme, "S", "advection scheme (default maccormack)", schemes, 0 },
+	{ "limiter", 0, OPT_CHOICE, &limiter, "L", "at new extrema: first order, clamped, none (default revert)", limiters, 0 },
+	{ "open", 0, OPT_FLAG, &open_box, NULL, "the grid box is open: no first order band along its faces", 0, 0 },
+	{ "cfl", 0, OPT_DOUBLE, &cfl, "C", "substeps of at most C cells of travel (default 1; 0: one step)", 0, 0 },
+	{ "dt", 0, OPT_DOUBLE, &frame_dt, "S", "frame length in seconds (default: dt of the scene record)", 0, 0 },
+	{ "gravity", 0, OPT_VEC3, gravity, "X,Y,Z", "gravity, m/s^2 (default: the scene's unless --buoyancy)", 0, 0 },
+	{ "buoyancy", 0, OPT_FUNC, buoy, "ALPHA,BETA", "smoke: -ALPHA*density + BETA*(temperature - ambient), up", 0, parse_pair },
+	{ "ambient", 0, OPT_DOUBLE, &ambient, "T", "ambient temperature (default 0)", 0, 0 },
+	{ "confinement", 0, OPT_DOUBLE, &confine, "EPS", "vorticity confinement strength (default 0)", 0, 0 },
+	{ "source", 0, OPT_STRING, &source, "NAME", "grid level set record: inside it, inject each substep", 0, 0 },
+	{ "source-density", 0, OPT_DOUBLE, &src_den, "D", "density injected at least (default 1)", 0, 0 },
+	{ "source-temperature", 0, OPT_DOUBLE, &src_tem, "T", "temperature injected at least (default 1)", 0, 0 },
+	{ "source-velocity", 0, OPT_VEC3, src_vel, "X,Y,Z", "velocity set in the source (default: none)", 0, 0 },
+	{ 0, 0, 0, 0, 0, 0, 0, 0 }
+};
+
+static const struct tool_info tinfo = {
+	"advect", "Advect a frame's fields and particles through its MAC velocity and add body forces.",
+	"[FILE]",
+	"Reads one frame (u, v, w and any other grids and particles) and writes the next: every\n"
+	"grid record except solid, solid_vel, solid_slip, p, source and the --source region is\n"
+	"advected, and the points P of every particle record moved.  Pipe into project.",
+	opts
+};
+
+static slc_rec *recs;
+static size_t nrec;
+static slc_err err;
+
+static slc_rec *
+find(const char *name, uint32_t kind)
+{
+	size_t r;
+
+	for (r = 0; r < nrec; r++)
+		if (recs[r].kind == kind && !strcmp(recs[r].name, name))
+			return &recs[r];
+	return NULL;
+}
+
+/* A one-channel f32 grid record as a field (borrowed), or die. */
+static int
+grid_field(const char *label, const char *name, field *f, int required)
+{
+	slc_rec *r = find(name, SLC_GRID);
+
+	if (!r) {
+		if (required)
+			die("%s: no grid record '%s'", label, name);
+		return 0;
+	}
+	if (field_from_rec(f, r, NULL, &err))
+		die("%s: %s", label, err.msg);
+	return 1;
+}
+
+static int
+advected(const slc_rec *r)
+{
+	static const char *const keep[] = { "u", "v", "w", "solid", "solid_vel", "solid_slip",
+					    "p", "source", NULL };
+	int q;
+
+	for (q = 0; keep[q]; q++)
+		if (!strcmp(r->name, keep[q]))
+			return 0;
+	return r->kind == SLC_GRID && !(source && !strcmp(r->name, source));
+}
+
+/* Advect every f32 sample channel of grid record r, component by
+ * component (thesis §2.9). */
+static void
+advect_rec(slc_rec *r, const macgrid *vel, double dt, const advect_opts *o,
+	   advect_stats *st, const char *label)
+{
+	field q, out;
+	uint32_t c;
+
+	for (c = 0; c < r->nchan; c++) {
+		slc_chan *ch = &r->chan[c];
+		float *d = ch->data;
+		uint32_t m, nc = ch->ncomp;
+		size_t s, n = (size_t)ch->count;
+
+		if (ch->type != SLC_F32 || ch->domain != SLC_SAMPLE)
+			continue;
+		q.ni = r->grid.ni;
+		q.nj = r->grid.nj;
+		q.nk = r->grid.nk;
+		q.stagger = (int)r->grid.stagger;
+		memcpy(q.origin, r->grid.origin, sizeof q.origin);
+		q.dx = r->grid.dx;
+		q.a = xcalloc(n, sizeof *q.a);
+		q.owned = 1;
+		if (field_alloc_like(&out, &q, &err))
+			die("%s: record '%s': %s", label, r->name, err.msg);
+		for (m = 0; m < nc; m++) {
+			for (s = 0; s < n; s++)
+				q.a[s] = d[s * nc + m];
+			if (advect_field(vel, dt, &q, &out, o, st, &err))
+				die("%s: record '%s': %s", label, r->name, err.msg);
+			for (s = 0; s < n; s++)
+				d[s * nc + m] = out.a[s];
+		}
+		field_free(&q);
+		field_free(&out);
+	}
+}
+
+/* Move the points of a particle record through the velocity. */
+static void
+move_particles(slc_rec *r, const macgrid *vel, double dt, const char *label)
+{
+	slc_chan *P = slc_rec_find(r, "P");
+
+	if (!P)
+		return;
+	if (P->type != SLC_F32 || P->ncomp != 3)
+		die("%s: particles '%s': P is %s x%u, expected f32 x3", label, r->name,
+		    slc_type_name(P->type), P->ncomp);
+	advect_points(vel, dt, P->data, (size_t)P->count);
+}
+
+/* Inside the source region: density and temperature at least the source
+ * values, velocity set. */
+static void
+inject(const field *src, macgrid *vel)
+{
+	static const char *const names[2] = { "density", "temperature" };
+	double val[2] = { src_den, src_tem };
+	int q, a;
+
+	for (q = 0; q < 2; q++) {
+		field f;
+
+		if (grid_field("", names[q], &f, 0))
+			forces_source(src, &f, val[q], 1);
+	}
+	for (a = 0; a < 3 && !isnan(src_vel[0]); a++)
+		forces_source(src, mac_comp(vel, a), src_vel[a], 0);
+}
+
+int
+main(int argc, char **argv)
+{
+	int first, a, nsub = 0, have_g;
+	tool_in *in;
+	tool_out *out;
+	slc_rec r, *scene;
+	macgrid vel, nvel;
+	field solid, src, den, tem;
+	int have_solid, have_src, have_den, have_tem;
+	double T, t = 0, frame = -1, time0 = 0, dx, g, up[3] = { 0, 1, 0 };
+	advect_opts ao;
+	advect_stats st = { 0, 0, 0 };
+	size_t cap = 0, i;
+	char buf[64];
+
+	first = tool_parse(argc, argv, &tinfo);
+	if (argc - first > 1)
+		usage_die("one input at most");
+	if (!(cfl >= 0) || !(frame_dt > 0 || isnan(frame_dt)))
+		usage_die("--cfl and --dt must be positive");
+	in = in_open(first < argc ? argv[first] : NULL);
+	for (;;) {
+		if (nrec == cap)
+			recs = realloc(recs, (cap = cap ? 2 * cap : 16) * sizeof *recs);
+		if (!recs)
+			die("out of memory");
+		if (!in_read(in, &recs[nrec]))
+			break;
+		nrec++;
+	}
+	scene = find("scene", SLC_META);
+	if (scene && (slc_meta_get_f64(scene, "frame", &frame, &err) < 0 ||
+		      slc_meta_get_f64(scene, "time", &time0, &err) < 0 ||
+		      (isnan(frame_dt) && slc_meta_get_f64(scene, "dt", &frame_dt, &err) < 0)))
+		die("%s: scene: %s", in_label(in), err.msg);
+	if (!(frame_dt > 0))
+		die("%s: no frame length: give --dt or a scene record with dt", in_label(in));
+	have_g = !isnan(gravity[0]);
+	if (!have_g && scene && slc_meta_get(scene, "gravity", buf, sizeof buf) &&
+	    sscanf(buf, "%lf,%lf,%lf", &gravity[0], &gravity[1], &gravity[2]) == 3)
+		/* guendelman2005 §4.1: smoke feels buoyancy instead */
+		have_g = buoy[0] == 0 && buoy[1] == 0 ? 1 : -1;
+	g = have_g ? sqrt(gravity[0] * gravity[0] + gravity[1] * gravity[1] + gravity[2] * gravity[2]) : 0;
+	for (a = 0; a < 3 && g > 0; a++)
+		up[a] = -gravity[a] / g;        /* else y, as the format says */
+	grid_field(in_label(in), "u", &vel.u, 1);
+	grid_field(in_label(in), "v", &vel.v, 1);
+	grid_field(in_label(in), "w", &vel.w, 1);
+	if (mac_check(&vel, &err))
+		die("%s: %s", in_label(in), err.msg);
+	dx = vel.u.dx;
+	have_solid = grid_field(in_label(in), "solid", &solid, 0);
+	have_src = source && grid_field(in_label(in), source, &src, 1);
+	have_den = grid_field(in_label(in), "density", &den, 0);
+	have_tem = grid_field(in_label(in), "temperature", &tem, 0);
+	if (mac_alloc_like(&nvel, &vel, &err))
+		die("%s", err.msg);
+	advect_opts_default(&ao);
+	ao.scheme = scheme;
+	ao.limiter = limiter;
+	ao.solid = have_solid ? &solid : NULL;
+	ao.walls = !open_box;
+	T = frame_dt;
+	while (t < T) {
+		double vmax = mac_max_speed(&vel), dt = T - t;
+
+		if (!isfinite(vmax))
+			die("%s: velocity, frame %.0f: NaN or Inf", in_label(in), frame + 1);
+		if (cfl > 0 && vmax * dt > cfl * dx)
+			dt = (T - t) / ceil((T - t) * vmax / (cfl * dx));
+		if (++nsub > MAX_SUBSTEPS)
+			die("%s: frame %.0f: more than %d substeps", in_label(in), frame + 1, MAX_SUBSTEPS);
+		ao.vmax = vmax;
+		for (i = 0; i < nrec; i++)
+			if (advected(&recs[i]))
+				advect_rec(&recs[i], &vel, dt, &ao, &st, in_label(in));
+			else if (recs[i].kind == SLC_PARTICLES)
+				move_particles(&recs[i], &vel, dt, in_label(in));
+		for (a = 0; a < 3; a++)
+			if (advect_field(&vel, dt, mac_ccomp(&vel, a), mac_comp(&nvel, a), &ao, &st, &err))
+				die("%s: %s", in_label(in), err.msg);
+		if (mac_copy(&vel, &nvel, &err))
+			die("%s", err.msg);
+		if (have_src)
+			inject(&src, &vel);
+		if (have_g > 0)
+			forces_gravity(&vel, gravity, dt);
+		if (buoy[0] != 0 || buoy[1] != 0)
+			forces_buoyancy(&vel, have_den ? &den : NULL, have_tem ? &tem : NULL,
+					buoy[0], buoy[1], ambient, up, dt);
+		if (confine != 0 && forces_confinement(&vel, confine, dt, &err))
+			die("%s", err.msg);
+		t += dt;
+		progressmsg("advect: %.0f%%", 100 * t / T);
+	}
+	info("%d substeps, %zu samples advected, %zu limited, %zu first order near walls",
+	     nsub, st.samples, st.limited, st.near_wall);
+	out = out_open(argc, argv);
+	for (i = 0; i < nrec; i++) {
+		r = recs[i];
+		if (&recs[i] == scene) {
+			snprintf(buf, sizeof buf, "%.0f", frame + 1);
+			if (slc_meta_set(&recs[i], "frame", buf, &err))
+				die("%s", err.msg);
+			snprintf(buf, sizeof buf, "%.12g", time0 + T);
+			if (slc_meta_set(&recs[i], "time", buf, &err))
+				die("%s", err.msg);
+			out_write(out, &recs[i]);
+		} else if (advected(&recs[i]) || recs[i].kind == SLC_PARTICLES ||
+			   !strcmp(r.name, "u") || !strcmp(r.name, "v") || !strcmp(r.name, "w")) {
+			recs[i].time = time0 + T;
+			check_finite(&recs[i], scene ? (long)frame + 1 : -1);
+			out_write(out, &recs[i]);
+		} else {
+			out_pass(out, &recs[i]);
+		}
+		slc_rec_free(&recs[i]);
+	}
+	out_close(out);
+	in_close(in);
+	mac_free(&nvel);
+	free(recs);
+	return 0;
+}
