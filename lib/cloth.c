@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cloth_vec.h"
+#include "collide_self.h"
 
 /* selle2008 table 6.1 */
 #define TABLE61_CG_TOL 1e-3
@@ -50,6 +51,7 @@ cloth_params_default(cloth_params *p)
 void
 cloth_free(cloth *c)
 {
+	collide_self_free(c->cs);
 	cloth_mesh_free(&c->mesh);
 	spring_free(&c->spr);
 	free(c->x); free(c->v); free(c->m); free(c->fixed); free(c->vfix);
@@ -104,6 +106,10 @@ cloth_init(cloth *c, size_t np, size_t nt, const uint32_t *tri,
 	if (v)
 		memcpy(c->v, v, n3 * sizeof *v);
 	memcpy(c->m, m, np * sizeof *m);
+	if (par->self && !(c->cs = collide_self_new(c, err))) {
+		cloth_free(c);
+		return -1;
+	}
 	return 0;
 }
 
@@ -359,6 +365,13 @@ cloth_step(cloth *c, double t, double dt, const cloth_body *bodies, int nb)
 	memcpy(c->vh, c->vn, n3 * sizeof *v);
 	cg_solve(c, h, c->b, c->vh, 0);
 
+	/* B.2: self-repulsions change the velocity that moves the points */
+	if (c->cs) {
+		double t0 = cloth_clock();
+		collide_self_repulse(c->cs, x, c->vh, dt, 1);
+		c->st.t_repulsion += cloth_clock() - t0;
+	}
+
 	/* B.3, B.4: x~^{n+1} = x^n + dt v~^{n+1/2}, then body collisions */
 	memcpy(c->vs, c->vn, n3 * sizeof *v);
 	memset(c->contact, 0, np);
@@ -413,6 +426,13 @@ cloth_step(cloth *c, double t, double dt, const cloth_body *bodies, int nb)
 			v3axpy(vpN - vnN, N, vnp);
 		body_gamma(vnp, N, c->cvB + 3 * i, c->cmu[i], vi);
 	}
+
+	/* B.8: inelastic self-repulsion and friction on the final velocity */
+	if (c->cs) {
+		double t0 = cloth_clock();
+		collide_self_repulse(c->cs, x, v, dt, 0);
+		c->st.t_repulsion += cloth_clock() - t0;
+	}
 }
 
 double
@@ -432,14 +452,64 @@ int
 cloth_advance(cloth *c, double t, double T, int nsteps,
 	      const cloth_body *bodies, int nb, slc_err *err)
 {
-	double dt;
+	const size_t np = c->np, n3 = 3 * np;
+	double dt, tc;
 
 	if (nsteps < 1 || !(T > 0))
 		return slc_fail(err, "bad time span %g in %d steps", T, nsteps);
 	dt = T / nsteps;
-	double t0 = cloth_clock();
-	for (int s = 0; s < nsteps; s++)
-		cloth_step(c, t + s * dt, dt, bodies, nb);
-	c->st.t_integration += cloth_clock() - t0;
-	return 0;
+	if (!c->cs) {
+		tc = cloth_clock();
+		for (int s = 0; s < nsteps; s++)
+			cloth_step(c, t + s * dt, dt, bodies, nb);
+		c->st.t_integration += cloth_clock() - tc;
+		return 0;
+	}
+	/* §6.3: the outer collision loop.  Positions are collision free at
+	 * the start and end of each collision step of k_i time steps. */
+	double *xs = slc_calloc(n3 + 1, sizeof *xs, err);
+	uint8_t *moved = slc_calloc(np + 1, 1, err);
+	int ret = 0;
+	if (!xs || !moved) {
+		free(xs);
+		free(moved);
+		return -1;
+	}
+	for (int s = 0; s < nsteps && !ret; ) {
+		int k = c->par.loops < 1 ? 1 : c->par.loops;
+		if (k > nsteps - s)
+			k = nsteps - s;
+		memcpy(xs, c->x, n3 * sizeof *xs);
+		/* A: repulsion pairs and their orientation history */
+		tc = cloth_clock();
+		if (collide_self_pairs(c->cs, c->x, c->v, k * dt, err))
+			ret = -1;
+		c->st.repulsion_pairs += (long)collide_self_npairs(c->cs);
+		c->st.t_repulsion += cloth_clock() - tc;
+		/* B: k_i time steps (repulsions timed inside) */
+		tc = cloth_clock();
+		double trep = c->st.t_repulsion;
+		for (int j = 0; j < k && !ret; j++)
+			cloth_step(c, t + (s + j) * dt, dt, bodies, nb);
+		c->st.t_integration += cloth_clock() - tc -
+			(c->st.t_repulsion - trep);
+		/* C: robust collisions on the straight paths from xs; moved
+		 * points take their new effective velocity */
+		tc = cloth_clock();
+		memset(moved, 0, np);
+		if (!ret && collide_self_resolve(c->cs, xs, c->x, k * dt, moved,
+						 &c->st.collisions,
+						 &c->st.impact_zones, err))
+			ret = -1;
+		for (size_t i = 0; i < np; i++)
+			if (moved[i] && !c->fixed[i])
+				for (int d = 0; d < 3; d++)
+					c->v[3 * i + d] = (c->x[3 * i + d] -
+						xs[3 * i + d]) / (k * dt);
+		c->st.t_collision += cloth_clock() - tc;
+		s += k;
+	}
+	free(xs);
+	free(moved);
+	return ret;
 }
