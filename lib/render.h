@@ -34,6 +34,10 @@ typedef struct oneside {
 	int ci, cj, ck;         /* lattice cells: samples - 1 on each axis */
 	uint32_t *start;        /* ci*cj*ck+1 offsets into list */
 	uint32_t *list;         /* triangle indices per lattice cell */
+	int zero_fallback;      /* a sample with no visible neighbour becomes
+				 * 0 (a density: no smoke beyond the shell)
+				 * instead of its positive distance (a level
+				 * set: air beyond the shell); set after init */
 } oneside;
 
 /* Start an empty set of shells for the level set phi (which must outlive
@@ -60,6 +64,9 @@ void oneside_free(oneside *os);
  * side of the shell is never seen).  Far from every shell this is plain
  * trilinear interpolation. */
 double oneside_phi(const oneside *os, const double x[3]);
+
+/* Is x in a lattice cell near a shell (where oneside_phi casts rays)? */
+int oneside_near(const oneside *os, const double x[3]);
 
 /* Is the segment from a to b blocked by the thickened triangle t (9
  * floats)?  Exposed for tests. */
@@ -92,9 +99,11 @@ typedef struct volume_style {
  * each sample is attenuated by the optical depth towards the light,
  * precomputed on the grid by one sweep along the light.  The result is
  * composited over what the picture holds, integrating each ray only up to
- * its z-buffer depth.  0 or -1. */
+ * its z-buffer depth.  With os non-NULL (built on rho, zero_fallback set),
+ * the density next to shells is evaluated one-sidedly so no smoke shows
+ * through them (selle2008 §4.6).  0 or -1. */
 int render_volume(rimage *im, const camera *cam, const field *rho,
-		  const volume_style *st, slc_err *err);
+		  const oneside *os, const volume_style *st, slc_err *err);
 
 /* Optical depth towards the light, integral of rho along the ray from
  * each sample of rho to the light (metres times density), into tau (a

@@ -279,22 +279,46 @@ locate(double s, int n, int *i0, double *w)
 	}
 }
 
-double
-oneside_phi(const oneside *os, const double x[3])
+/* The lattice cell holding x, clamped as field_sample clamps. */
+static size_t
+lattice_cell(const oneside *os, const double x[3], int b[3], double w[3])
 {
 	const field *f = os->phi;
-	double w[3], v[8], pos[8][3];
-	int b[3], vis[8], corner, nvis = 0, a;
-	size_t c, q;
+	int a;
 
-	if (!os->start || os->ntri == 0 || f->ni < 2 || f->nj < 2 || f->nk < 2)
-		return field_sample(f, x);
 	for (a = 0; a < 3; a++) {
 		int n = a == 0 ? f->ni : a == 1 ? f->nj : f->nk;
 
 		locate(to_sample(f, a, x[a]), n, &b[a], &w[a]);
 	}
-	c = (size_t)b[0] + (size_t)os->ci * ((size_t)b[1] + (size_t)os->cj * b[2]);
+	return (size_t)b[0] + (size_t)os->ci * ((size_t)b[1] + (size_t)os->cj * b[2]);
+}
+
+int
+oneside_near(const oneside *os, const double x[3])
+{
+	const field *f = os->phi;
+	int b[3];
+	double w[3];
+	size_t c;
+
+	if (!os->start || os->ntri == 0 || f->ni < 2 || f->nj < 2 || f->nk < 2)
+		return 0;
+	c = lattice_cell(os, x, b, w);
+	return os->start[c] != os->start[c + 1];
+}
+
+double
+oneside_phi(const oneside *os, const double x[3])
+{
+	const field *f = os->phi;
+	double w[3], v[8], pos[8][3];
+	int b[3], vis[8], corner, nvis = 0;
+	size_t c, q;
+
+	if (!os->start || os->ntri == 0 || f->ni < 2 || f->nj < 2 || f->nk < 2)
+		return field_sample(f, x);
+	c = lattice_cell(os, x, b, w);
 	if (os->start[c] == os->start[c + 1])
 		return field_sample(f, x);     /* far from every shell */
 	for (corner = 0; corner < 8; corner++) {
@@ -339,13 +363,14 @@ oneside_phi(const oneside *os, const double x[3])
 				}
 			}
 			if (ring > 3) {
-				/* §4.3: no visible sample: the positive distance
-				 * (air on the far side of the shell) */
+				/* §4.3: no visible sample: "a zero density ...
+				 * the positive distance to the object" (air on
+				 * the far side of the shell) */
 				double d[3] = {pos[corner][0] - x[0],
 					       pos[corner][1] - x[1],
 					       pos[corner][2] - x[2]};
 
-				r[corner] = sqrt(dot3(d, d));
+				r[corner] = os->zero_fallback ? 0 : sqrt(dot3(d, d));
 			}
 		}
 		memcpy(v, r, sizeof v);

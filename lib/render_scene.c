@@ -216,6 +216,40 @@ draw_points(rimage *im, const camera *cam, const slc_rec *r, int item,
 	return rc;
 }
 
+/* The meshes of the frame as shells around the grid f (none unless
+ * wanted); os is left empty (ntri 0) when there are none. */
+static int
+shells(oneside *os, const field *f, const slc_rec *recs, size_t n,
+       const scene_opts *so, int wanted, slc_err *err)
+{
+	size_t m;
+	int rc;
+
+	memset(os, 0, sizeof *os);
+	if (!wanted)
+		return 0;
+	rc = oneside_init(os, f, so->shell_eps * f->dx, err);
+	for (m = 0; m < n && !rc; m++) {
+		size_t np = 0;
+		float *P;
+		const uint32_t *tri;
+
+		if (recs[m].kind != SLC_MESH)
+			continue;
+		P = points(&recs[m], &np, err);
+		tri = P ? slc_rec_get(&recs[m], "tri", SLC_U32, 3, 0, err) : NULL;
+		rc = tri ? oneside_add_mesh(os, P, np, tri,
+					    slc_rec_find(&recs[m], "tri")->count, err)
+			 : -1;
+		free(P);
+		if (rc)
+			slc_failctx(err, "shell '%s': ", recs[m].name);
+	}
+	if (!rc && os->ntri)
+		rc = oneside_build(os, err);
+	return rc;
+}
+
 int
 scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
 	   const scene_opts *so, double diag, slc_err *err)
@@ -241,7 +275,6 @@ scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
 			} else if (pass == 1 && item == ITEM_LEVELSET) {
 				field f;
 				oneside os, *osp = NULL;
-				size_t m;
 
 				if (field_from_rec(&f, r, NULL, err))
 					return slc_failctx(err, "record '%s': ", r->name);
@@ -256,33 +289,11 @@ scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
 						g.a[q] = (float)(f.a[q] - so->iso * f.dx);
 					f = g;
 				}
-				memset(&os, 0, sizeof os);
 				/* a solid's own level set is not evaluated
 				 * against its own surface */
-				if (so->one_sided && strcmp(r->name, "solid") != 0) {
-					osp = &os;
-					rc = oneside_init(&os, &f, so->shell_eps * f.dx, err);
-					for (m = 0; m < n && !rc; m++) {
-						size_t np = 0;
-						float *P;
-						const uint32_t *tri;
-
-						if (recs[m].kind != SLC_MESH)
-							continue;
-						P = points(&recs[m], &np, err);
-						tri = P ? slc_rec_get(&recs[m], "tri", SLC_U32, 3, 0, err) : NULL;
-						rc = tri ? oneside_add_mesh(&os, P, np, tri,
-									    slc_rec_find(&recs[m], "tri")->count, err)
-							 : -1;
-						free(P);
-						if (rc)
-							slc_failctx(err, "shell '%s': ", recs[m].name);
-					}
-					if (!rc && os.ntri)
-						rc = oneside_build(&os, err);
-					else if (!rc)
-						osp = NULL;     /* no shells */
-				}
+				rc = shells(&os, &f, recs, n, so,
+					    so->one_sided && strcmp(r->name, "solid") != 0, err);
+				osp = os.ntri ? &os : NULL;
 				if (!rc)
 					rc = render_levelset(im, cam, &f, osp, &st, err);
 				oneside_free(&os);
@@ -290,11 +301,17 @@ scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
 			} else if (pass == 2 && item == ITEM_DENSITY) {
 				field f;
 				volume_style vs = so->smoke;
+				oneside os;
 
 				memcpy(vs.light, so->light, sizeof vs.light);
+				memset(&os, 0, sizeof os);
 				rc = field_from_rec(&f, r, NULL, err);
 				if (!rc)
-					rc = render_volume(im, cam, &f, &vs, err);
+					rc = shells(&os, &f, recs, n, so, so->one_sided, err);
+				os.zero_fallback = 1;
+				if (!rc)
+					rc = render_volume(im, cam, &f, os.ntri ? &os : NULL, &vs, err);
+				oneside_free(&os);
 			}
 			if (rc)
 				return slc_failctx(err, "record '%s': ", r->name);

@@ -102,7 +102,7 @@ volume_shadow(const field *rho, const double light[3], field *tau,
 
 int
 render_volume(rimage *im, const camera *cam, const field *rho,
-	      const volume_style *vs, slc_err *err)
+	      const oneside *os, const volume_style *vs, slc_err *err)
 {
 	field tau;
 	double lo[3], hi[3];
@@ -175,6 +175,8 @@ render_volume(rimage *im, const camera *cam, const field *rho,
 					xp[q] = o[q] + t * d[q];
 				rsampler_get(&rs, xp, v);
 				r = v[0];
+				if (os && oneside_near(os, xp))
+					r = oneside_phi(os, xp);    /* §4.6 */
 				if (!(r > 0))
 					continue;
 				dT = exp(-vs->sigma * r * ds);

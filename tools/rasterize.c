@@ -2,8 +2,8 @@
  *
  * A 3D view of the frame (level sets ray-marched and shaded, smoke
  * volume-rendered, meshes rasterized with a z-buffer, particles and
- * strands as splats, all composited by depth; liquid evaluated one-sidedly
- * next to thin shells, selle2008 thesis §4.6), or with --slice, slices of
+ * strands as splats, all composited by depth; liquid and smoke evaluated
+ * one-sidedly next to thin shells, selle2008 thesis §4.6), or with --slice, slices of
  * one grid through a colour map side by side.  The same input and options
  * give the same bytes.
  */
@@ -156,7 +156,7 @@ static const struct tool_opt opts[] = {
 	{"albedo", 0, OPT_DOUBLE, &albedo, "A", "smoke scattering albedo 0..1 (default 0.9)", 0, 0},
 	{"ambient", 0, OPT_DOUBLE, &ambient, "A", "smoke ambient light (default 0.15)", 0, 0},
 	{"shell-eps", 0, OPT_DOUBLE, &shell_eps, "CELLS", "thin shell wedge thickness in cells (default 0.01)", 0, 0},
-	{"two-sided", 0, OPT_FLAG, &flat_shells, NULL, "plain interpolation of level sets next to meshes (no one-sided evaluation)", 0, 0},
+	{"two-sided", 0, OPT_FLAG, &flat_shells, NULL, "plain interpolation of level sets and smoke next to meshes (no one-sided evaluation)", 0, 0},
 	{0, 0, 0, 0, 0, 0, 0, 0}
 };
 
