@@ -173,6 +173,30 @@ near() {
 	[[ "$stderr" == *"no mesh named 'ball'"* ]]
 }
 
+@test "OBJ files are read directly, named after the file" {
+	cat > "$T/tet.obj" <<-OBJ
+	v 0 0 0
+	v 1 0 0
+	v 0 1 0
+	v 0 0 1
+	f 1 3 2
+	f 1 2 4
+	f 1 4 3
+	f 2 3 4
+	OBJ
+	run_split sh -c "mklevelset --res 24 '$T/tet.obj' > '$T/o.slc'"
+	assert_success
+	run slcinfo "$T/o.slc"
+	assert_output --partial "mesh 'tet'"
+	assert_output --partial "grid 'solid'"
+	run G probe "$T/o.slc" solid 0.1,0.1,0.1
+	near "$output" -0.1 0.01
+	printf 'v 0 0 0\nf 1 2 3\n' > "$T/bad.obj"
+	run_split mklevelset "$T/bad.obj"
+	assert_failure 1
+	[[ "$stderr" == "mklevelset: $T/bad.obj: line 2"* ]]
+}
+
 @test "--help lists the options" {
 	run mklevelset --help
 	assert_success

@@ -8,6 +8,7 @@
 
 #include "tool.h"
 #include "../lib/field.h"
+#include "../lib/meshio.h"
 #include "../lib/occlusion.h"
 #include "../lib/redistance.h"
 #include "../lib/sdf.h"
@@ -84,7 +85,7 @@ static const struct tool_opt opts[] = {
 static const struct tool_info tinfo = {
 	"mklevelset", "Make signed distance fields from meshes and particles, or redistance level sets.",
 	"[FILE]...",
-	"Reads sluice streams (standard input without FILE).  Every record passes through; records named\n"
+	"Reads sluice streams (standard input without FILE) and OBJ, PLY or STL files (by extension).  Every record passes through; records named\n"
 	"like the output are replaced.  Inside is negative.  The sign comes from rays cast along x, y and z\n"
 	"voting inside/outside (houston2003 §3.1), so holes, flipped or repeated triangles are tolerated;\n"
 	"a mesh with no consistent inside is refused unless --unsigned is given.",
@@ -116,17 +117,34 @@ free_all(recs *v)
 	free(v->r);
 }
 
+/* Append the records of a stream, or of an OBJ, PLY or STL file (one
+ * record named after the file, without directory and extension). */
 static void
 read_all(recs *v, const char *path)
 {
-	tool_in *in = in_open(path);
+	int fmt = path ? slc_mfmt_from_path(path) : SLC_MF_NONE;
+	tool_in *in = NULL;
 
+	if (fmt != SLC_MF_OBJ && fmt != SLC_MF_PLY && fmt != SLC_MF_STL)
+		in = in_open(path);
 	for (;;) {
 		if (v->n == v->cap) {
 			v->cap = v->cap ? 2 * v->cap : 16;
 			v->r = realloc(v->r, v->cap * sizeof *v->r);
 			if (!v->r)
 				die("out of memory");
+		}
+		if (!in) {
+			char nm[SLC_NAME_MAX + 1], *dot;
+			const char *base = strrchr(path, '/');
+			slc_err err;
+			snprintf(nm, sizeof nm, "%s", base ? base + 1 : path);
+			if ((dot = strrchr(nm, '.')) && dot != nm)
+				*dot = '\0';
+			if (slc_mesh_load(path, fmt, nm, &v->r[v->n], &err))
+				die("%s", err.msg);
+			v->n++;
+			return;
 		}
 		if (!in_read(in, &v->r[v->n]))
 			break;

@@ -343,6 +343,44 @@ test_particles(void)
 	field_free(&phi);
 }
 
+static void
+test_place_narrow(void)
+{
+	double lo[3] = { -0.3, -0.1, 0 }, hi[3] = { 0.3, 0.1, 0.2 };
+	slc_grid g;
+	slc_err err;
+	tmesh m;
+	field full, nar;
+	double c[3] = { 0, 0, 0 };
+	size_t bad = 0;
+
+	CHECK(sdf_place(lo, hi, 2, 0.05, 0, &g, &err) == 0 && g.ni == 16 &&
+	      g.nj == 8 && g.nk == 8 && fabs(g.origin[0] + 0.4) < 1e-12,
+	      "place by dx: %dx%dx%d", g.ni, g.nj, g.nk);
+	CHECK(sdf_place(lo, hi, 2, 0, 16, &g, &err) == 0 && g.ni == 16 &&
+	      fabs(g.dx - 0.05) < 1e-12, "place by res: dx %g", g.dx);
+	CHECK(sdf_place(lo, hi, 8, 0, 16, &g, &err) == -1,
+	      "res inside the margin refused: %s", err.msg);
+	/* narrow: the band as in the full run, +-band*dx beyond */
+	icosphere(&m, 2, 0.3, c);
+	grid(&full, 24, 1.0 / 24, 0.002);
+	grid(&nar, 24, 1.0 / 24, 0.002);
+	sdf_opts of = { BAND, 0, 0 }, on = { BAND, 0, 1 };
+	sdf_mesh(&full, m.P, m.nv, m.tri, m.nt, &of, NULL, NULL, NULL);
+	sdf_mesh(&nar, m.P, m.nv, m.tri, m.nt, &on, NULL, NULL, NULL);
+	for (size_t q = 0; q < field_count(&full); q++) {
+		float bw = (float)(BAND * full.dx);
+		if (fabs(full.a[q]) <= bw ? nar.a[q] != full.a[q]
+					  : fabs(nar.a[q]) != bw ||
+					    (nar.a[q] < 0) != (full.a[q] < 0))
+			bad++;
+	}
+	CHECK(bad == 0, "narrow: band equal, +-band*dx beyond (%zu bad)", bad);
+	field_free(&full);
+	field_free(&nar);
+	tmesh_free(&m);
+}
+
 int
 main(void)
 {
@@ -352,5 +390,6 @@ main(void)
 	test_shell();
 	test_threads();
 	test_particles();
+	test_place_narrow();
 	return ctest_done();
 }
