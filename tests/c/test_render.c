@@ -356,6 +356,47 @@ test_volume(void)
 		      im.rgb[3 * mid]);
 		rimage_free(&im);
 	}
+	/* single scattering, lit from straight above, seen along a level
+	 * ray through the middle: the light reaching every point of the ray
+	 * is exp(-sigma rho h), h the path up to the top sample, so the
+	 * radiance is albedo exp(-sigma rho h) (1 - T) */
+	vs.ambient = 0;
+	vs.intensity = 1;
+	rimage_alloc(&im, W, H, bg, &err);
+	render_volume(&im, &c, &rho, NULL, &vs, &err);
+	{
+		double o[3], d[3], T, h = 0.5 - 0.5 / n, L;
+		rimage im1;
+
+		camera_ray(&c, W / 2 + 0.5, H / 2 + 0.5, o, d);
+		/* the pixel's ray descends slightly: integrate the same law
+		 * along it finely, independently of the renderer's steps */
+		{
+			double t0 = (0.5 - o[2]) / d[2], t1 = (-0.5 - o[2]) / d[2];
+			int q, nq = 20000;
+
+			L = 0;
+			T = 1;
+			for (q = 0; q < nq; q++) {
+				double t = t0 + (q + 0.5) * (t1 - t0) / nq;
+				double y = o[1] + t * d[1], dt = (t1 - t0) / nq;
+
+				L += T * 0.7 * 2 * dt * 0.8 * exp(-0.7 * 2 * (h - y));
+				T *= exp(-0.7 * 2 * dt);
+			}
+		}
+		CHECK(fabs(im.rgb[3 * mid] - L) < 1e-3,
+		      "volume: single scattering of a light above (%g vs %g)",
+		      im.rgb[3 * mid], L);
+		omp_set_num_threads(1);
+		rimage_alloc(&im1, W, H, bg, &err);
+		render_volume(&im1, &c, &rho, NULL, &vs, &err);
+		omp_set_num_threads(2);
+		CHECK(!memcmp(im.rgb, im1.rgb, sizeof(float) * 3 * W * H),
+		      "volume: same picture from 1 and 2 threads");
+		rimage_free(&im1);
+	}
+	rimage_free(&im);
 	/* lit from above: the top of the smoke is brighter than its bottom */
 	vs.ambient = 0;
 	vs.intensity = 1;
