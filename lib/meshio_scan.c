@@ -103,19 +103,37 @@ mio_parse_f64(const char *tok, size_t len, double *v)
 int
 mio_parse_i64(const char *tok, size_t len, int64_t lo, int64_t hi, int64_t *v)
 {
-	char buf[NUM_TOKEN_MAX + 1], *e;
-	long long n;
+	/* a hand loop: strtoll needs a NUL-terminated copy and dominated the
+	 * reading of face lines */
+	uint64_t n = 0, lim;
+	size_t i = 0;
+	int neg = 0;
 
-	if (copy_num(tok, len, buf))
+	if (len && (tok[0] == '-' || tok[0] == '+')) {
+		neg = tok[0] == '-';
+		i = 1;
+	}
+	if (i == len)
 		return -1;
-	if (!((buf[0] >= '0' && buf[0] <= '9') ||
-	      ((buf[0] == '-' || buf[0] == '+') && buf[1] >= '0' && buf[1] <= '9')))
-		return -1;
-	errno = 0;
-	n = strtoll(buf, &e, 10);
-	if (e != buf + len || errno == ERANGE || n < lo || n > hi)
-		return -1;
-	*v = n;
+	lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	for (; i < len; i++) {
+		unsigned d = (unsigned char)tok[i] - '0';
+
+		if (d > 9 || n > (lim - d) / 10)
+			return -1;
+		n = n * 10 + d;
+	}
+	if (neg) {
+		int64_t x = n == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)n;
+
+		if (x < lo || x > hi)
+			return -1;
+		*v = x;
+	} else {
+		if ((int64_t)n < lo || (int64_t)n > hi)
+			return -1;
+		*v = (int64_t)n;
+	}
 	return 0;
 }
 

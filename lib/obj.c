@@ -73,9 +73,10 @@ numbers(struct obj *o, const char *stmt, double *v, int max, int *n)
 		if (*n == max)
 			return slc_fail(o->err, "line %llu: too many numbers for '%s' (at most %d)",
 					(unsigned long long)o->s.line, stmt, max);
-		snprintf(what, sizeof what, "bad number in '%s':", stmt);
-		if (mio_parse_f64(tok, len, &v[*n]) || !isfinite((float)v[*n]))
+		if (mio_parse_f64(tok, len, &v[*n]) || !isfinite((float)v[*n])) {
+			snprintf(what, sizeof what, "bad number in '%s':", stmt);
 			return fail_line(o, what, tok, len);
+		}
 		(*n)++;
 	}
 	return 0;
@@ -148,17 +149,19 @@ resolve(struct obj *o, const char *part, size_t len, const char *what,
 {
 	int64_t idx;
 
-	if (mio_parse_i64(part, len, INT64_MIN + 1, INT64_MAX, &idx))
+	if (mio_parse_i64(part, len, INT64_MIN, INT64_MAX, &idx))
 		return fail_line(o, "bad face index", part, len);
 	if (idx == 0)
 		return slc_fail(o->err, "line %llu: %s index 0 (indices start at 1)",
 				(unsigned long long)o->s.line, what);
 	if (idx < 0) {
-		if ((uint64_t)(-idx) > cur)
+		uint64_t back = (uint64_t)0 - (uint64_t)idx;   /* -idx, INT64_MIN too */
+
+		if (back > cur)
 			return slc_fail(o->err, "line %llu: %s index %lld out of range (%llu %s so far)",
 					(unsigned long long)o->s.line, what,
 					(long long)idx, (unsigned long long)cur, plural);
-		*out = (uint32_t)(cur - (uint64_t)(-idx));
+		*out = (uint32_t)(cur - back);
 		return 0;
 	}
 	if (o->fill && (uint64_t)idx > tot)

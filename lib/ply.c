@@ -530,14 +530,28 @@ get(struct ply *p, int t, const struct elem *e, uint64_t index,
 	}
 }
 
-/* Where the next value starts, for messages about it. */
+/* Where a value starts: marked before reading it, spelled out only for a
+ * message (formatting it for every value would dominate the read time). */
+struct mark {
+	size_t pos;
+	uint64_t line;
+};
+
+static struct mark
+mark(const struct ply *p)
+{
+	struct mark m = { p->pos, p->s.line };
+
+	return m;
+}
+
 static const char *
-where(const struct ply *p, char *buf, size_t len)
+where(const struct ply *p, struct mark m, char *buf, size_t len)
 {
 	if (p->fmt == FMT_ASCII)
-		snprintf(buf, len, "line %llu", (unsigned long long)p->s.line);
+		snprintf(buf, len, "line %llu", (unsigned long long)m.line);
 	else
-		snprintf(buf, len, "byte %zu", p->pos);
+		snprintf(buf, len, "byte %zu", m.pos);
 	return buf;
 }
 
@@ -549,18 +563,20 @@ face_list(struct ply *p, const struct elem *e, const struct prop *pr,
 	uint32_t first = 0, prev = 0;
 	uint64_t k;
 	double v;
+	struct mark m = mark(p);
 
 	if (n < 3)
 		return slc_fail(p->err, "%s: face %llu has %llu vertices, expected at least 3",
-				where(p, at, sizeof at), (unsigned long long)f,
+				where(p, m, at, sizeof at), (unsigned long long)f,
 				(unsigned long long)n);
 	for (k = 0; k < n; k++) {
-		where(p, at, sizeof at);
+		m = mark(p);
 		if (get(p, pr->type, e, f, pr->name, &v))
 			return -1;
 		if (v < 0 || v >= (double)p->nv)
 			return slc_fail(p->err, "%s: face index %.0f out of range (%llu vertices)",
-					at, v, (unsigned long long)p->nv);
+					where(p, m, at, sizeof at), v,
+					(unsigned long long)p->nv);
 		if (k == 0)
 			first = (uint32_t)v;
 		if (k >= 2) {
@@ -601,13 +617,14 @@ walk(struct ply *p)
 				const struct prop *pr = &e->prop[q];
 
 				if (pr->ctype) {
-					where(p, at, sizeof at);
+					struct mark m = mark(p);
+
 					if (get(p, pr->ctype, e, i, pr->name, &v))
 						return -1;
 					if (v < 0)
 						return slc_fail(p->err, "%s: %s %llu: list '%s' has %.0f items",
-								at, e->name, (unsigned long long)i,
-								pr->name, v);
+								where(p, m, at, sizeof at), e->name,
+								(unsigned long long)i, pr->name, v);
 					if (k == p->face && (int)q == p->face_list) {
 						if (face_list(p, e, pr, i, (uint64_t)v))
 							return -1;

@@ -147,6 +147,16 @@ test_obj(void)
 	CHECK(!strcmp(refused(SLC_MF_OBJ, "v 0 0 0\nf -2 1 1\n"),
 		      "line 2: face index -2 out of range (1 vertices so far)"),
 	      "negative index before the first vertex");
+	CHECK(!strcmp(refused(SLC_MF_OBJ, "v 0 0 0\nf 1 1 99999999999999999999\n"),
+		      "line 2: bad face index '99999999999999999999'"), "index beyond 64 bits");
+	CHECK(!strcmp(refused(SLC_MF_OBJ, "v 0 0 0\nf 1 1 -9223372036854775808\n"),
+		      "line 2: face index -9223372036854775808 out of range (1 vertices so far)"),
+	      "most negative index");
+	CHECK(!strcmp(refused(SLC_MF_OBJ, "v 0 0 0\nf 1 1 1x\n"), "line 2: bad face index '1x'"),
+	      "index with a trailing letter");
+	CHECK(read_str(SLC_MF_OBJ, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf +1 2 -1 # tri\n", &r, &err) == 0 &&
+	      ((uint32_t *)r.chan[1].data)[2] == 2, "a '+' index and a trailing comment on a face");
+	slc_rec_free(&r);
 	CHECK(!strcmp(refused(SLC_MF_OBJ, "v 0 0 0\nf 0 1 1\n"),
 		      "line 2: face index 0 (indices start at 1)"), "index 0");
 	CHECK(!strcmp(refused(SLC_MF_OBJ, "v 0 0 0\nv 0 x 0\n"),
