@@ -391,7 +391,14 @@ cloth_step(cloth *c, double t, double dt, const cloth_body *bodies, int nb)
 	forces(c, c->F);
 	for (size_t k = 0; k < n3; k++)
 		c->b[k] = c->m[k / 3] * c->vs[k] + h * c->F[k];
-	memcpy(c->vh, c->vs, n3 * sizeof *v);
+	/* initial guess: the first half step's velocity (still in c->vh),
+	 * with the held normal velocity of points in contact */
+	for (size_t i = 0; i < np; i++)
+		if (c->contact[i]) {
+			const double *N = c->cN + 3 * i;
+			double *g = c->vh + 3 * i;
+			v3axpy(v3dot(c->vs + 3 * i, N) - v3dot(g, N), N, g);
+		}
 	cg_solve(c, h, c->b, c->vh, 1);
 
 	/* B.6, B.7: extrapolate; for particles in contact use the forces

@@ -51,6 +51,28 @@ cstat() { slcinfo -j "$1" | jq -r ".streams[0].records[] | select(.name==\"cloth
 	awk -v m="$output" 'BEGIN { exit !(m > 0.05) }'
 }
 
+@test "-v reports the self-interactions of every frame" {
+	# a sheet dropped on a small sphere folds around it
+	mkprim cloth --res 16 --center 0,0.3,0 > "$T/f0.slc"
+	for i in 0 1 2 3 4 5 6 7; do
+		clothstep -v --sphere 0,0,0 --sphere-radius 0.15 --ground -0.3 \
+			--drag 0.2 < "$T/f$i.slc" > "$T/f$((i + 1)).slc" 2> "$T/log$i"
+	done
+	run cat "$T/log7"
+	assert_output --partial "repulsion pairs"
+	run sh -c "cat '$T'/log* | grep -c 'impact-zone passes'"
+	assert_output "8"
+}
+
+@test "--self off skips self-interactions" {
+	mkprim cloth --res 8 --center 0,1,0 > "$T/a.slc"
+	run sh -c "clothstep -v --self off < '$T/a.slc' 2>&1 >/dev/null"
+	assert_success
+	refute_output --partial "repulsion pairs"
+	run clothstep --self maybe
+	assert_failure 2
+}
+
 @test "output is deterministic" {
 	mkprim cloth --res 10 --center 0,1,0 > "$T/a.slc"
 	clothstep --sphere 0,0.8,0 --sphere-radius 0.3 < "$T/a.slc" > "$T/b1.slc"

@@ -16,10 +16,17 @@
 #define TABLE61_MASS 1e-6       /* node mass when the record has none */
 
 static const char *cname = "cloth", *solid_name = "solid";
-static long steps = 8;
+static long steps = 8, loops = 8;
 static double fps = 0, mass = TABLE61_MASS, mu = 0.3, ground = NAN;
 static double sphere[3], sphere_r = 0, wind[3], grav[3] = {NAN, NAN, NAN};
 static cloth_params par;
+static int self_mode = 1;
+static double thickness = 0;
+static const char *const onoff[] = { "off", "on", NULL };
+/* Default repulsion thickness: table 6.1's, but at most this fraction of
+ * the mean rest edge (a thickness above the edge length would repel
+ * neighbours within the sheet). */
+#define THICK_EDGE_FRAC 0.25
 
 static const struct tool_opt opts[] = {
 	{ "cloth", 0, OPT_STRING, &cname, "NAME", "mesh record to advance (cloth)", 0, 0 },
@@ -38,6 +45,11 @@ static const struct tool_opt opts[] = {
 	{ "ground", 0, OPT_DOUBLE, &ground, "Y", "add a ground plane at height Y (none)", 0, 0 },
 	{ "sphere", 0, OPT_VEC3, sphere, "X,Y,Z", "add a still sphere body centred here (with --sphere-radius)", 0, 0 },
 	{ "sphere-radius", 0, OPT_DOUBLE, &sphere_r, "R", "radius of the --sphere body, m (none)", 0, 0 },
+	{ "self", 0, OPT_CHOICE, &self_mode, "on|off", "self-repulsions and self-collisions (on)", onoff, 0 },
+	{ "thickness", 0, OPT_DOUBLE, &thickness, "H", "repulsion thickness, m (0.01, at most a quarter of the mean edge)", 0, 0 },
+	{ "repulsion", 0, OPT_DOUBLE, &par.k_rep, "K", "repulsion spring stiffness (30)", 0, 0 },
+	{ "mu-self", 0, OPT_DOUBLE, &par.mu_self, "MU", "cloth-cloth friction (0.1)", 0, 0 },
+	{ "loops", 0, OPT_INT, &loops, "K", "time steps per collision step (8)", 0, 0 },
 	{ "wind", 0, OPT_VEC3, wind, "X,Y,Z", "wind velocity, m/s (0,0,0)", 0, 0 },
 	{ "drag", 0, OPT_DOUBLE, &par.wind_drag, "C", "drag along the normal, kg/(m^2 s) (0)", 0, 0 },
 	{ 0, 0, 0, 0, 0, 0, 0, 0 }
@@ -99,6 +111,12 @@ main(int argc, char **argv)
 		usage_die("at most one input");
 	if (steps < 1 || steps > 100000)
 		usage_die("--steps: %ld is not in 1..100000", steps);
+	if (loops < 1 || loops > 100000)
+		usage_die("--loops: %ld is not in 1..100000", loops);
+	if (thickness < 0 || par.k_rep < 0 || par.mu_self < 0)
+		usage_die("negative --thickness, --repulsion or --mu-self");
+	par.self = self_mode;
+	par.loops = (int)loops;
 	if (fps < 0 || mass <= 0 || mu < 0 || par.cg_tol <= 0 || sphere_r < 0 ||
 	    par.spring.E_e < 0 || par.spring.E_b < 0 || par.wind_drag < 0 ||
 	    par.spring.compress_scale < 0)
@@ -159,6 +177,25 @@ main(int argc, char **argv)
 	    !(pin = slc_rec_get(cr, "pinned", SLC_U8, 1, np, &err)))
 		die("%s: record '%s': %s", in_label(in), cname, err.msg);
 
+	if (thickness > 0) {
+		par.thickness = thickness;
+	} else if (nt) {
+		/* mean rest edge over the triangles' edges */
+		const double *X = rest ? rest : P;
+		double sum = 0;
+		for (uint64_t t = 0; t < nt; t++)
+			for (int e = 0; e < 3; e++) {
+				uint32_t a = tri[3 * t + e], b = tri[3 * t + (e + 1) % 3];
+				if (a >= np || b >= np)
+					die("%s: record '%s': triangle %llu: index out of range",
+					    in_label(in), cname, (unsigned long long)t);
+				sum += sqrt(pow(X[3 * a] - X[3 * b], 2) + pow(X[3 * a + 1] - X[3 * b + 1], 2) +
+					    pow(X[3 * a + 2] - X[3 * b + 2], 2));
+			}
+		double edge = sum / (3.0 * (double)nt);
+		if (par.thickness > THICK_EDGE_FRAC * edge)
+			par.thickness = THICK_EDGE_FRAC * edge;
+	}
 	cloth c;
 	if (cloth_init(&c, np, nt, tri, P, v, rest, m, &par, &err))
 		die("%s: record '%s': %s", in_label(in), cname, err.msg);
@@ -241,6 +278,10 @@ main(int argc, char **argv)
 	}
 	info("%s: %zu points, %ld steps, %ld CG iterations, %ld body contacts",
 	     cname, c.np, c.st.steps, c.st.cg_iters, c.st.body_contacts);
+	if (par.self)
+		info("%s: %ld repulsion pairs, %ld collisions, %ld impact-zone "
+		     "passes", cname, c.st.repulsion_pairs, c.st.collisions,
+		     c.st.impact_zones);
 	info("%s: seconds: repulsions %.3f integration %.3f collisions %.3f",
 	     cname, c.st.t_repulsion, c.st.t_integration, c.st.t_collision);
 
