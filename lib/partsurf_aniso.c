@@ -28,7 +28,8 @@ static const double YT_LAMBDA = 0.9;    /* §5.1: lambda in [0.9, 1] */
 static const int YT_NEPS = 25;          /* §5: fewer neighbours: isotropic */
 static const double YT_KR = 4;          /* §5: sigma_k >= sigma_1 / k_r */
 #define BIN_LIMIT_PER_PARTICLE 8
-#define YT_NEIGHBOURS 2                 /* §5: r_i = 2h */        /* bins per particle, at most */
+#define YT_NEIGHBOURS 2                 /* §5: r_i = 2h */
+#define BIN_PER_RADIUS 2                /* neighbour bins per r_i */        /* bins per particle, at most */
 
 /* Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi
  * rotations: A = V diag(w) V^T, columns of V the eigenvectors. */
@@ -87,7 +88,7 @@ ps_aniso(const ps_params *p, const double *P, size_t np, double *xbar, float *M,
 	/* §5: the neighbourhood radius r_i is twice the kernel radius */
 	const double R = YT_NEIGHBOURS * p->support * p->radius;
 	const double Rk = p->support * p->radius;     /* kernel radius h */
-	double lo[3] = { INFINITY, INFINITY, INFINITY }, b = R;
+	double lo[3] = { INFINITY, INFINITY, INFINITY }, b = R / BIN_PER_RADIUS;
 	int nb[3], a, reach;
 	size_t q, nbins = 1, *start;
 	uint32_t *order, *bin;
@@ -98,7 +99,7 @@ ps_aniso(const ps_params *p, const double *P, size_t np, double *xbar, float *M,
 	for (q = 0; q < np; q++)
 		for (a = 0; a < 3; a++)
 			lo[a] = fmin(lo[a], P[3 * q + a]);
-	/* bins of side b >= R, doubled until there are few enough */
+	/* bins of side b >= R / BIN_PER_RADIUS, doubled until few enough */
 	for (;;) {
 		double hi[3] = { -INFINITY, -INFINITY, -INFINITY };
 		double lim = fmax(BIN_LIMIT_PER_PARTICLE * (double)np, 1 << 16), cnt = 1;
@@ -177,10 +178,11 @@ ps_aniso(const ps_params *p, const double *P, size_t np, double *xbar, float *M,
 					for (u = start[bb]; u < start[bb + 1]; u++) {
 						const double *y = P + 3 * (size_t)order[u];
 						double e[3] = { y[0] - x[0], y[1] - x[1], y[2] - x[2] };
-						double r = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]), w;
+						double r2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2], r, w;
 
-						if (r >= R)
+						if (r2 >= R * R)
 							continue;
+						r = sqrt(r2);
 						/* §5: w_ij = 1 - (|x_i - x_j| / r_i)^3 */
 						w = 1 - (r / R) * (r / R) * (r / R);
 						sw += w;
@@ -193,9 +195,11 @@ ps_aniso(const ps_params *p, const double *P, size_t np, double *xbar, float *M,
 						}
 						n++;
 						for (s = 0; s < 3; s++) {
-							m[s] += w * e[s];
-							for (t = 0; t < 3; t++)
-								S[s][t] += w * e[s] * e[t];
+							double we = w * e[s];
+
+							m[s] += we;
+							for (t = s; t < 3; t++)
+								S[s][t] += we * e[t];
 						}
 					}
 				}
@@ -203,8 +207,8 @@ ps_aniso(const ps_params *p, const double *P, size_t np, double *xbar, float *M,
 		for (s = 0; s < 3; s++)
 			m[s] /= sw;
 		for (s = 0; s < 3; s++)
-			for (t = 0; t < 3; t++)
-				C[s][t] = S[s][t] / sw - m[s] * m[t];
+			for (t = s; t < 3; t++)
+				C[s][t] = C[t][s] = S[s][t] / sw - m[s] * m[t];
 		for (s = 0; s < 3; s++)
 			xbar[3 * i + s] = x[s] + YT_LAMBDA * mk[s] / sk;
 		jacobi3(C, w3, V);
