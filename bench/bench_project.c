@@ -1,0 +1,126 @@
+/* bench_project: iterations and cost of the pressure solve (lib/pcg.c).
+ *
+ *   bench_project SYSTEM N PRECOND [TOL]
+ *     SYSTEM smoke: a closed box of smoke around a resting ball (enclosed,
+ *            singular: compatibility condition and null space), velocity
+ *            random in (-1, 1);
+ *            water: a spherical container half full of water (free
+ *            surface, variational weights), velocity random
+ *     N      cells per axis;  PRECOND mg | mic0;  TOL default 1e-6
+ *   prints: system n precond cells levels iterations residual setup_s
+ *           solve_s ns/(cell*iteration) peak_rss_bytes/cell
+ *   bench_project rss PROGRAM [ARG]...
+ *     runs PROGRAM and prints its peak resident set size in bytes
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pcg.h"
+#include "pressure.h"
+#include "weights.h"
+
+static unsigned long rng = 2024;
+static float
+urand(void)
+{
+	rng = rng * 6364136223846793005UL + 1442695040888963407UL;
+	return (float)((double)(rng >> 11) / 9007199254740992.0 * 2 - 1);
+}
+
+static int
+rss(char **argv)
+{
+	pid_t pid = fork();
+	int st;
+	struct rusage ru;
+
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (wait4(pid, &st, 0, &ru) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		return 1;
+	printf("%ld\n", ru.ru_maxrss * 1024L);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "rss"))
+		return rss(argv + 2);
+	if (argc < 4) {
+		fprintf(stderr, "usage: bench_project smoke|water N mg|mic0 [TOL]\n");
+		return 2;
+	}
+	int water = !strcmp(argv[1], "water"), n = atoi(argv[2]);
+	int pc = !strcmp(argv[3], "mic0") ? PCG_MIC0 : PCG_MG;
+	double tol = argc > 4 ? atof(argv[4]) : 1e-6, dx = 1.0 / n;
+	size_t nc = (size_t)n * n * n, nf = (size_t)(n + 1) * n * n;
+	float *solid = malloc(nc * sizeof *solid), *phi = water ? malloc(nc * sizeof *phi) : NULL;
+	float *u[3], *w[3];
+
+	if (n < 4 || !solid)
+		return 2;
+	for (int k = 0; k < n; k++)
+		for (int j = 0; j < n; j++)
+			for (int i = 0; i < n; i++) {
+				double x = (i + .5) * dx - .5, y = (j + .5) * dx - .5, z = (k + .5) * dx - .5;
+				size_t c = (size_t)i + (size_t)n * ((size_t)j + (size_t)n * k);
+				double r = sqrt(x * x + y * y + z * z);
+				double yb = y + 0.1;
+				solid[c] = (float)(water ? 0.48 - r : sqrt(x * x + yb * yb + z * z) - 0.15);
+				if (phi)
+					phi[c] = (float)(y - 0.013);
+			}
+	for (int a = 0; a < 3; a++) {
+		u[a] = malloc(nf * sizeof(float));
+		w[a] = malloc(nf * sizeof(float));
+		for (size_t f = 0; f < nf; f++)
+			u[a][f] = urand();
+	}
+	/* walls of the box at rest */
+	for (int k = 0; k < n; k++)
+		for (int j = 0; j < n; j++) {
+			size_t r = (size_t)(n + 1) * ((size_t)j + (size_t)n * k);
+			u[0][r] = u[0][r + n] = 0;
+			size_t q = (size_t)j + (size_t)n * ((size_t)(n + 1) * k);
+			u[1][q] = u[1][q + (size_t)n * n] = 0;
+			size_t s = (size_t)k + (size_t)n * j;
+			u[2][s] = u[2][s + (size_t)n * n * n] = 0;
+		}
+	weights_variational(solid, n, n, n, w[0], w[1], w[2]);
+	psys ps;
+	double o[3] = {0, 0, 0};
+	slc_err err;
+	if (psys_init(&ps, n, n, n, dx, o, 1000, w[0], w[1], w[2], phi, NULL, 0, &err)) {
+		fprintf(stderr, "bench_project: %s\n", err.msg);
+		return 1;
+	}
+	double *b = malloc(nc * sizeof *b), *x = malloc(nc * sizeof *x);
+	psys_rhs(&ps, u[0], u[1], u[2], NULL, b);
+	size_t fluid = 0;
+	for (size_t c = 0; c < nc; c++)
+		fluid += ps.type[c] == PS_FLUID;
+	pcg_opts po = {pc, tol, 3000};
+	pcg_stats st;
+	if (pcg_solve(&ps, b, x, &po, &st, &err)) {
+		fprintf(stderr, "bench_project: %s\n", err.msg);
+		return 1;
+	}
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	printf("%s %d %s %zu %d %d %.3g %.3f %.3f %.1f %.0f\n", argv[1], n, argv[3], fluid,
+	       st.levels, st.iters, st.residual, st.t_setup, st.t_solve,
+	       1e9 * st.t_solve / ((double)nc * (st.iters ? st.iters : 1)),
+	       ru.ru_maxrss * 1024.0 / (double)nc);
+	psys_free(&ps);
+	return st.converged ? 0 : 1;
+}
