@@ -61,12 +61,26 @@ rimage_free(rimage *im)
 }
 
 void
-rimage_to_rgb8(const rimage *im, uint8_t *out)
+rimage_to_rgb8(const rimage *im, int n, uint8_t *out)
 {
-	size_t n = (size_t)im->w * im->h * 3, k;
+	int w = im->w / n, h = im->h / n, y;
 
-	for (k = 0; k < n; k++)
-		out[k] = (uint8_t)lrint(255 * linear_to_srgb(im->rgb[k]));
+#pragma omp parallel for schedule(static)
+	for (y = 0; y < h; y++) {
+		int x, c, a, b;
+
+		for (x = 0; x < w; x++)
+			for (c = 0; c < 3; c++) {
+				double sum = 0;
+
+				for (b = 0; b < n; b++)
+					for (a = 0; a < n; a++)
+						sum += im->rgb[3 * ((size_t)(n * x + a) +
+								    (size_t)im->w * (n * y + b)) + c];
+				out[3 * ((size_t)x + (size_t)w * y) + c] =
+					(uint8_t)lrint(255 * linear_to_srgb(sum / (n * n)));
+			}
+	}
 }
 
 void

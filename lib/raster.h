@@ -38,8 +38,11 @@ typedef struct shade_style {
 int rimage_alloc(rimage *im, int w, int h, const double bg[3], slc_err *err);
 void rimage_free(rimage *im);
 
-/* Encode to 8-bit sRGB, w*h*3 bytes into out (rounded to nearest). */
-void rimage_to_rgb8(const rimage *im, uint8_t *out);
+/* Encode to 8-bit sRGB, (w/n)*(h/n)*3 bytes into out (rounded to
+ * nearest), each output pixel the mean of an n x n block of linear
+ * colour (n = 1: no filtering; n > 1 antialiases a picture drawn n times
+ * larger).  w and h must be multiples of n. */
+void rimage_to_rgb8(const rimage *im, int n, uint8_t *out);
 
 /* Shade a surface point with unit normal n seen along unit ray direction
  * d (the normal is flipped to face the viewer): linear RGB into c. */

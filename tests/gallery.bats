@@ -11,7 +11,7 @@ BG=31,33,38     # rasterize's default background, 8-bit sRGB
 
 gallery() {
 	make -C "$ROOT/pipelines/gallery" BIN="$ROOT/${SLUICE_BIN:-bin}" OUT="$T/out" \
-		RES=24 SIZE=160x120 SLICE_SIZE=240x80 "$@"
+		RES=24 SIZE=160x120 SLICE_SIZE=240x80 AA=1 "$@"
 }
 
 need_tools() {

@@ -231,3 +231,23 @@ near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { exit !(a - b <= t && b - a <
 	[[ "$stderr" == *"--frame nothing"* ]]
 	[ ! -e "$T/x.png" ]
 }
+
+@test "--aa 2: antialiased, the same silhouette" {
+	gen sphere "$T/s.slc" 32
+	rasterize "${CAM[@]}" -o "$T/a1.png" "$T/s.slc"
+	rasterize "${CAM[@]}" --aa 2 -o "$T/a2.png" "$T/s.slc"
+	run probe "$T/a2.png" size
+	assert_output "200 200"
+	read -r n x0 y0 x1 y1 < <(probe "$T/a2.png" bbox 0,0,0)
+	near "$x0" 67 1 && near "$x1" 132 1 && near "$n" 3463 200
+	! cmp -s "$T/a1.png" "$T/a2.png"
+	# on the silhouette's left edge, partly covered pixels are darker
+	# than the sphere's lit inside next to them
+	run probe "$T/a2.png" pixel "$x0" 100
+	read -r r0 g0 b0 <<<"$output"
+	run probe "$T/a2.png" pixel $((x0 + 3)) 100
+	read -r r3 g3 b3 <<<"$output"
+	[ "$b0" -lt "$b3" ]
+	run_split rasterize --aa 9 -o "$T/x.png" "$T/s.slc"
+	assert_failure 2
+}

@@ -29,6 +29,7 @@ static double bg[3] = {0.12, 0.13, 0.15}, range[2], shell_eps = 0.01;
 static double view[3] = {0.55, 0.45, 1}, iso;
 static struct size size = {640, 480};
 static slice_spec slices[SLICE_MAX];
+static long aa = 1;
 static int nslice, smooth, flat_shells, mode, have_range;
 static int have_eye, have_target;
 static const char *field_name, *only, *frame, *levelsets = "phi,solid,sdf", *densities = "density";
@@ -139,6 +140,7 @@ static const struct tool_opt opts[] = {
 	{"view", 0, OPT_VEC3, view, "X,Y,Z", "direction from target to eye when --eye is not given (default 0.55,0.45,1)", 0, 0},
 	{"fov", 0, OPT_DOUBLE, &fov, "DEG", "vertical field of view (default 40)", 0, 0},
 	{"size", 0, OPT_FUNC, &size, "WxH", "picture size in pixels (default 640x480)", 0, parse_size},
+	{"aa", 0, OPT_INT, &aa, "N", "antialias: draw N x N samples per pixel, 1..8 (default 1)", 0, 0},
 	{"background", 0, OPT_FUNC, bg, "COLOR", "#rrggbb or r,g,b in 0..1 (default 0.12,0.13,0.15)", 0, parse_color},
 	{"mode", 0, OPT_CHOICE, &mode, "MODE", "scene: 3D view; slice: --slice panels; auto: slice if --slice is given", modes, 0},
 	{"slice", 0, OPT_FUNC, slices, "A=POS", "slice at x|y|z=POS metres (or POS%) of --field; repeat for panels side by side", 0, parse_slice},
@@ -253,7 +255,9 @@ main(int argc, char **argv)
 			die("%s: record '%s': %s", in_label(in), recs[n].name, err.msg);
 		n++;
 	}
-	if (rimage_alloc(&im, (int)size.w, (int)size.h, bg, &err))
+	if (aa < 1 || aa > 8)
+		usage_die("--aa %ld: expected 1..8", aa);
+	if (rimage_alloc(&im, (int)(size.w * aa), (int)(size.h * aa), bg, &err))
 		die("%s", err.msg);
 	/* shallow copies of the records drawn, and of those framed */
 	drawn = xcalloc(n + 1, sizeof *drawn);
@@ -273,10 +277,10 @@ main(int argc, char **argv)
 			   in_label(in));
 	free(drawn);
 	free(framed);
-	rgb = xcalloc((size_t)im.w * im.h, 3);
-	rimage_to_rgb8(&im, rgb);
+	rgb = xcalloc((size_t)size.w * size.h, 3);
+	rimage_to_rgb8(&im, (int)aa, rgb);
 	f = plain_open(out_path);
-	if (pngio_write_rgb8(f, im.w, im.h, rgb, &err))
+	if (pngio_write_rgb8(f, (int)size.w, (int)size.h, rgb, &err))
 		die("%s: %s", out_path ? out_path : "<stdout>", err.msg);
 	plain_commit(f);
 	free(rgb);
