@@ -251,3 +251,18 @@ near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { exit !(a - b <= t && b - a <
 	run_split rasterize --aa 9 -o "$T/x.png" "$T/s.slc"
 	assert_failure 2
 }
+
+@test "mkprim | mklevelset | rasterize: the level set's silhouette is the sphere's" {
+	command -v mkprim >/dev/null && command -v mklevelset >/dev/null || skip "mkprim or mklevelset not built"
+	mkprim sphere --subdiv 4 --radius 0.3 --center 0.5,0.5,0.5 | mklevelset --res 48 >"$T/l.slc"
+	rasterize "${CAM[@]}" --only solid -o "$T/l.png" "$T/l.slc"
+	read -r n x0 y0 x1 y1 < <(probe "$T/l.png" bbox 0,0,0)
+	near "$x0" 67 1 && near "$x1" 132 1 && near "$y0" 67 1 && near "$y1" 132 1
+	near "$n" 3463 120
+	# a slice through the middle: the zero contour crosses row 100 at
+	# 100 -/+ 60 px of the 200 px panel fitted to the grid's box
+	rasterize --slice z=0.5 --field solid --size 200x200 -o "$T/c.png" "$T/l.slc"
+	run probe "$T/c.png" pixel 100 100
+	read -r r g b <<<"$output"
+	[ "$b" -gt "$r" ]
+}
