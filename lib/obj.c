@@ -271,6 +271,9 @@ pass(struct obj *o, const void *buf, size_t len)
 	int i, rc;
 
 	mio_scan_init(&o->s, buf, len);
+	/* a UTF-8 byte order mark, as some Windows tools write */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		o->s.p += 3;
 	o->nv = o->nvt = o->nvn = o->ntri = o->ncol = o->nstmt = 0;
 	while (!mio_at_end(&o->s)) {
 		if (!mio_token(&o->s, &tok, &tlen) || tok[0] == '#') {

@@ -223,17 +223,30 @@ expect(struct ascii *a, const char *word)
 	return 0;
 }
 
+/* Facet normals are ignored; some writers put nan there for degenerate
+ * facets, so these words pass as normal components. */
+static const char *const nonfinite[] = {
+	"nan", "-nan", "+nan", "inf", "-inf", "+inf", "infinity", "-infinity",
+	"+infinity", NULL
+};
+
+/* The next number; normal != 0 also accepts the words of nonfinite[]
+ * (and leaves *x unset for them). */
 static int
-number(struct ascii *a, float *x)
+number(struct ascii *a, float *x, int normal)
 {
 	const char *tok;
 	size_t len;
 	double d;
 	char q[MIO_QUOTE_BUF];
+	int k;
 
 	if (!next_tok(a, &tok, &len))
 		return slc_fail(a->err, "line %llu: unexpected end of file, expected a number",
 				(unsigned long long)a->last);
+	for (k = 0; normal && nonfinite[k]; k++)
+		if (mio_is_ci(tok, len, nonfinite[k]))
+			return 0;
 	if (mio_parse_f64(tok, len, &d) || !isfinite((float)d))
 		return slc_fail(a->err, "line %llu: bad number '%s'",
 				(unsigned long long)a->s.line,
@@ -279,7 +292,7 @@ ascii_pass(struct ascii *a, const void *buf, size_t len, struct weld *w,
 			if (expect(a, "normal"))
 				return -1;
 			for (k = 0; k < 3; k++)
-				if (number(a, &x[k]))
+				if (number(a, &x[k], 1))
 					return -1;
 			if (expect(a, "outer") || expect(a, "loop"))
 				return -1;
@@ -287,7 +300,7 @@ ascii_pass(struct ascii *a, const void *buf, size_t len, struct weld *w,
 				if (expect(a, "vertex"))
 					return -1;
 				for (k = 0; k < 3; k++)
-					if (number(a, &x[k]))
+					if (number(a, &x[k], 0))
 						return -1;
 				if (w)
 					tri[3 * *ntri + (uint64_t)c] = weld_add(w, x);

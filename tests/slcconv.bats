@@ -100,7 +100,8 @@ EOF
 	cmp "$T/a.obj" "$T/b.obj"
 	run slcconv "$T/b.stl"
 	assert_success
-	run sh -c "slcconv '$T/b.stl' | slcinfo"
+	run sh -c "slcconv --from stl < '$T/b.stl' | slcinfo"
+	assert_output --partial "mesh 'mesh'"
 	assert_output --partial "P            f32 x3 point 8"
 	assert_output --partial "tri          u32 x3 prim 12"
 }

@@ -174,6 +174,9 @@ test_obj(void)
 	CHECK(!strcmp(refused(SLC_MF_OBJ, "v 0 0 0\nvt 0 0\nf 1/2 1/1 1/1\n"),
 		      "line 3: texture index 2 out of range (1 texture coordinates)"),
 	      "texture index out of range");
+	CHECK(read_str(SLC_MF_OBJ, "\xef\xbb\xbfv 0 0 0\n", &r, &err) == 0,
+	      "a UTF-8 byte order mark is skipped (%s)", err.msg);
+	slc_rec_free(&r);
 	CHECK(!strcmp(refused(SLC_MF_OBJ, "v 0 0\n"),
 		      "line 1: 'v' needs 3, 4 or 6 numbers, found 2"), "short v line");
 	CHECK(!strcmp(refused(SLC_MF_OBJ, ""), "empty input"), "empty obj");
@@ -465,6 +468,10 @@ test_stl(void)
 	CHECK(!strcmp(refused(SLC_MF_STL, "solid x\nfacet normal 0 0 0\nouter loop\n"
 			      "vertex 0 0 0\nvertex 1 0 0\nvertex 0 1 q\nendloop\nendfacet\nendsolid\n"),
 		      "line 6: bad number 'q'"), "ascii bad number");
+	CHECK(read_str(SLC_MF_STL, "solid x\nfacet normal NaN -nan inf\nouter loop\n"
+		       "vertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid x\n",
+		       &r, &err) == 0, "a nan facet normal is ignored (%s)", err.msg);
+	slc_rec_free(&r);
 	CHECK(!strcmp(refused(SLC_MF_STL, "solid x\nfacet normal 0 0 0\nouter loop\n"
 			      "vertex 0 0 0\nvertex 1 0 0\nendloop\n"),
 		      "line 6: expected 'vertex', found 'endloop'"), "ascii two-corner facet");
