@@ -315,11 +315,11 @@ grad_at(const field *f, float iso, int i, int j, int k, double g[3])
 static void
 normalize_or(double g[3], int d, int up, float out[3])
 {
-	double l = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+	double l = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]), inv = 1 / l;
 	int a;
 
 	for (a = 0; a < 3; a++)
-		out[a] = l > 0 ? (float)(g[a] / l) : (float)(a == d ? (up ? 1 : -1) : 0);
+		out[a] = l > 0 ? (float)(g[a] * inv) : (float)(a == d ? (up ? 1 : -1) : 0);
 }
 
 /* --- meshing one slab of blocks -------------------------------------- */
@@ -380,46 +380,133 @@ slab_push_tri(mc_slab *s, uint32_t a, uint32_t b, uint32_t c)
 	return 0;
 }
 
-/* Gather phi - iso of one block's samples (bx+1 by by+1 by bz+1, from
- * extended lattice sample o) into b; returns 1 if they straddle iso. */
+/* Does the block of (bs+1)^3 samples from extended lattice sample o
+ * straddle iso?  One pass over the values, vectorized where the block
+ * lies inside the grid; nothing is copied. */
 static int
-gather(const mc_ctx *c, const int o[3], const int bs[3], float *b)
+straddles(const mc_ctx *c, const int o[3], const int bs[3])
 {
 	const field *f = c->f;
-	float mn = INFINITY, mx = -INFINITY, iso = c->iso;
-	int li, lj, lk;
+	const float iso = c->iso;
+	int lj, lk, li, any = 0, all = 1;
 	/* extended lattice index p is grid sample p - 1 */
 	int interior = o[0] >= 1 && o[0] + bs[0] <= f->ni &&
 		       o[1] >= 1 && o[1] + bs[1] <= f->nj &&
 		       o[2] >= 1 && o[2] + bs[2] <= f->nk;
 
+	if (interior && bs[0] == MC_BLOCK) {
+		/* the common case: element-wise flags over rows of a fixed
+		 * length (whole vectors), reduced once per block */
+		int32_t anyv[MC_BLOCK] = { 0 }, allv[MC_BLOCK];
+
+		for (li = 0; li < MC_BLOCK; li++)
+			allv[li] = -1;
+		for (lk = 0; lk <= bs[2]; lk++)
+			for (lj = 0; lj <= bs[1]; lj++) {
+				const float *src = f->a + FIELD_IDX(f, o[0] - 1, o[1] + lj - 1,
+								    o[2] + lk - 1);
+				int in = src[MC_BLOCK] < iso;
+
+				for (li = 0; li < MC_BLOCK; li++) {
+					int32_t m = -(int32_t)(src[li] < iso);
+
+					anyv[li] |= m;
+					allv[li] &= m;
+				}
+				any |= in;
+				all &= in;
+			}
+		for (li = 0; li < MC_BLOCK; li++) {
+			any |= anyv[li] & 1;
+			all &= allv[li] & 1;
+		}
+		return any && !all;
+	}
 	for (lk = 0; lk <= bs[2]; lk++)
 		for (lj = 0; lj <= bs[1]; lj++) {
-			float *row = b + MC_L * (lj + MC_L * lk);
-
 			if (interior) {
 				const float *src = f->a + FIELD_IDX(f, o[0] - 1, o[1] + lj - 1,
 								    o[2] + lk - 1);
+				int n = bs[0] + 1;
 
-				for (li = 0; li <= bs[0]; li++) {
-					float v = src[li] - iso;
+#pragma omp simd reduction(|:any) reduction(&:all)
+				for (li = 0; li < n; li++) {
+					int in = src[li] < iso;
 
-					row[li] = v;
-					mn = v < mn ? v : mn;
-					mx = v > mx ? v : mx;
+					any |= in;
+					all &= in;
 				}
 			} else {
 				for (li = 0; li <= bs[0]; li++) {
-					float v = val(f, iso, o[0] + li - 1, o[1] + lj - 1,
-						      o[2] + lk - 1);
+					int in = val(f, iso, o[0] + li - 1, o[1] + lj - 1,
+						     o[2] + lk - 1) < 0;
 
-					row[li] = v;
-					mn = v < mn ? v : mn;
-					mx = v > mx ? v : mx;
+					any |= in;
+					all &= in;
 				}
 			}
+			if (any && !all)
+				return 1;
 		}
-	return mn < 0 && mx >= 0;
+	return 0;
+}
+
+/* Block buffers hold the block's samples plus one layer around them, for
+ * central differences: local sample (li, lj, lk), 0..MC_BLOCK, is at
+ * HALO_IDX(li, lj, lk). */
+#define MC_H (MC_BLOCK + 3)
+#define HALO_IDX(i, j, k) ((i) + 1 + MC_H * ((j) + 1 + MC_H * ((k) + 1)))
+
+/* Gather phi - iso of a block and its halo into b.  Halo samples beyond
+ * the extended lattice repeat its last sample (so that the differences
+ * there are one-sided, as in grad_at). */
+static void
+gather(const mc_ctx *c, const int o[3], const int bs[3], float *b)
+{
+	const field *f = c->f;
+	const float iso = c->iso;
+	int li, lj, lk;
+
+	for (lk = -1; lk <= bs[2] + 1; lk++)
+		for (lj = -1; lj <= bs[1] + 1; lj++) {
+			float *row = b + HALO_IDX(0, lj, lk);
+			int q[3];
+
+			q[1] = o[1] + lj - 1;
+			q[2] = o[2] + lk - 1;
+			q[1] = q[1] < -1 ? -1 : q[1] > f->nj ? f->nj : q[1];
+			q[2] = q[2] < -1 ? -1 : q[2] > f->nk ? f->nk : q[2];
+			if (q[1] >= 0 && q[1] < f->nj && q[2] >= 0 && q[2] < f->nk &&
+			    o[0] - 2 >= 0 && o[0] + bs[0] < f->ni) {
+				const float *src = f->a + FIELD_IDX(f, o[0] - 1, q[1], q[2]);
+
+				for (li = -1; li <= bs[0] + 1; li++)
+					row[li] = src[li] - iso;
+				continue;
+			}
+			for (li = -1; li <= bs[0] + 1; li++) {
+				q[0] = o[0] + li - 1;
+				q[0] = q[0] < -1 ? -1 : q[0] > f->ni ? f->ni : q[0];
+				row[li] = val(f, iso, q[0], q[1], q[2]);
+			}
+		}
+}
+
+/* Gradient (per dx) at local sample n of the block buffer, whose extended
+ * lattice position is p: central differences, one-sided at the ends of
+ * the extended lattice, as grad_at. */
+static inline void
+local_grad(const mc_ctx *c, const float *b, int n, const int p[3], double g[3])
+{
+	static const int step[3] = { 1, MC_H, MC_H * MC_H };
+	int a;
+
+	for (a = 0; a < 3; a++) {
+		/* p runs over 0 .. c->n[a] - 1 (grid samples -1 .. n) */
+		int one = (p[a] == 0) || (p[a] == c->n[a] - 1);
+
+		g[a] = ((double)b[n + step[a]] - b[n - step[a]]) * (one ? 1.0 : 0.5);
+	}
 }
 
 static void
@@ -428,18 +515,25 @@ mesh_block(const mc_ctx *c, const int o[3], const int bs[3], const float *b,
 {
 	static const int LL = MC_L * MC_L;
 	uint8_t inside[MC_L * MC_L * MC_L];
-	int coff[8], li, lj, lk, q;
-	const int step[3] = { 1, MC_L, LL };
+	int coff[8], hoff[8], li, lj, lk, q;
+	const int hstep[3] = { 1, MC_H, MC_H * MC_H };
 
-	for (q = 0; q < 8; q++)
+	for (q = 0; q < 8; q++) {
 		coff[q] = (q & 1) + MC_L * ((q >> 1) & 1) + LL * (q >> 2);
-	for (q = 0; q < MC_L * LL; q++)
-		inside[q] = b[q] < 0;
+		hoff[q] = HALO_IDX(q & 1, (q >> 1) & 1, q >> 2) - HALO_IDX(0, 0, 0);
+	}
+	for (lk = 0; lk < MC_L; lk++)
+		for (lj = 0; lj < MC_L; lj++)
+			for (li = 0; li < MC_L; li++)
+				inside[li + MC_L * (lj + MC_L * lk)] =
+					li <= bs[0] && lj <= bs[1] && lk <= bs[2] &&
+					b[HALO_IDX(li, lj, lk)] < 0;
 	memset(map, 0xff, sizeof(int32_t) * 3 * MC_L * LL);
 	for (lk = 0; lk < bs[2]; lk++)
 		for (lj = 0; lj < bs[1]; lj++)
 			for (li = 0; li < bs[0]; li++) {
-				int n0 = li + MC_L * (lj + MC_L * lk), cs = 0, e;
+				int n0 = li + MC_L * (lj + MC_L * lk), h0 = HALO_IDX(li, lj, lk);
+				int cs = 0, e;
 				uint32_t vid[12];
 				unsigned em;
 
@@ -449,7 +543,7 @@ mesh_block(const mc_ctx *c, const int o[3], const int bs[3], const float *b,
 					continue;
 				em = tab.edges[cs];
 				for (e = 0; e < 12; e++) {
-					int lo, d, nl, l[3], a;
+					int lo, d, nl, hl, l[3], p[3], a;
 					int32_t *slot;
 					mc_vert v;
 					double t, g0[3], g1[3], g[3], x;
@@ -465,34 +559,32 @@ mesh_block(const mc_ctx *c, const int o[3], const int bs[3], const float *b,
 						vid[e] = (uint32_t)*slot;
 						continue;
 					}
+					hl = h0 + hoff[lo];
 					l[0] = li + (lo & 1);
 					l[1] = lj + ((lo >> 1) & 1);
 					l[2] = lk + (lo >> 2);
-					f0 = b[nl];
-					f1 = b[nl + step[d]];
+					f0 = b[hl];
+					f1 = b[hl + hstep[d]];
 					t = (double)f0 / ((double)f0 - f1);
 					t = t < MC_SNAP_T ? MC_SNAP_T : t > 1 - MC_SNAP_T ? 1 - MC_SNAP_T : t;
 					v.bnd = 0;
 					for (a = 0; a < 3; a++) {
-						int p = o[a] + l[a];  /* extended lattice */
-
-						x = p - 1 + c->off[a] + (a == d ? t : 0);
+						p[a] = o[a] + l[a];  /* extended lattice */
+						x = p[a] - 1 + c->off[a] + (a == d ? t : 0);
 						v.p[a] = (float)(c->f->origin[a] + c->f->dx * x);
 						if (a != d && (l[a] == 0 || l[a] == bs[a]))
 							v.bnd = 1;
 					}
-					grad_at(c->f, c->iso, o[0] + l[0] - 1, o[1] + l[1] - 1,
-						o[2] + l[2] - 1, g0);
-					l[d]++;
-					grad_at(c->f, c->iso, o[0] + l[0] - 1, o[1] + l[1] - 1,
-						o[2] + l[2] - 1, g1);
-					l[d]--;
+					local_grad(c, b, hl, p, g0);
+					p[d]++;
+					local_grad(c, b, hl + hstep[d], p, g1);
+					p[d]--;
 					for (a = 0; a < 3; a++)
 						g[a] = (1 - t) * g0[a] + t * g1[a];
 					normalize_or(g, d, f1 > f0, v.n);
-					v.key = 3 * ((uint64_t)(o[0] + l[0]) +
-						     (uint64_t)c->n[0] * ((uint64_t)(o[1] + l[1]) +
-									  (uint64_t)c->n[1] * (uint64_t)(o[2] + l[2]))) +
+					v.key = 3 * ((uint64_t)p[0] +
+						     (uint64_t)c->n[0] * ((uint64_t)p[1] +
+									  (uint64_t)c->n[1] * (uint64_t)p[2])) +
 						(uint64_t)d;
 					if (slab_push_vert(s, &v)) {
 						s->fail = 1;
@@ -515,7 +607,7 @@ mesh_block(const mc_ctx *c, const int o[3], const int bs[3], const float *b,
 static void
 mesh_slab(const mc_ctx *c, int kb, mc_slab *s)
 {
-	float b[MC_L * MC_L * MC_L];
+	float b[MC_H * MC_H * MC_H];
 	int32_t map[3 * MC_L * MC_L * MC_L];
 	int ib, jb, a;
 
@@ -528,8 +620,9 @@ mesh_slab(const mc_ctx *c, int kb, mc_slab *s)
 				bs[a] = c->n[a] - 1 - o[a];
 				bs[a] = bs[a] > MC_BLOCK ? MC_BLOCK : bs[a];
 			}
-			if (!gather(c, o, bs, b))
+			if (!straddles(c, o, bs))
 				continue;
+			gather(c, o, bs, b);
 			mesh_block(c, o, bs, b, map, s);
 			if (s->fail)
 				return;

@@ -79,6 +79,25 @@ closed_manifold(const surf_mesh *m, surf_stats *st, const char *what)
 	return ok;
 }
 
+/* The normals mc_mesh interpolates along edges equal those mc_normals
+ * computes at the vertex positions (the same gradient, two code paths). */
+static void
+same_normals(const field *f, surf_mesh *m, const char *what)
+{
+	float *N = malloc(m->nv * 3 * sizeof *N + 1);
+	double worst = 0;
+	size_t q;
+
+	memcpy(N, m->N, m->nv * 3 * sizeof *N);
+	mc_normals(f, 0, m);
+	for (q = 0; q < 3 * m->nv; q++)
+		worst = fmax(worst, fabs(N[q] - m->N[q]));
+	CHECK(worst < 1e-4, "%s: edge normals equal mc_normals at the vertices "
+	      "(worst %.2g)", what, worst);
+	memcpy(m->N, N, m->nv * 3 * sizeof *N);
+	free(N);
+}
+
 static void
 test_table(void)
 {
@@ -129,6 +148,7 @@ test_sphere(int stagger)
 	}
 	CHECK(m.nv > 0 && worst < 2e-3, "%s: gradient normals along the radius "
 	      "(worst 1 - cos %.2g)", what, worst);
+	same_normals(&f, &m, what);
 	surf_mesh_free(&m);
 	field_free(&f);
 }
@@ -226,6 +246,7 @@ test_full_box(void)
 			far = fmax(far, near);
 		}
 		CHECK(st.euler == 2, "full box: Euler characteristic %ld", st.euler);
+		same_normals(&f, &m, "full box");
 		CHECK(far < 1e-6, "full box: closed on the domain walls (farthest "
 		      "vertex %.2g from a wall)", far);
 		/* the 12 box edges are chamfered by right triangles with legs
