@@ -6,13 +6,20 @@
 
 enum { FAR = 0, TRIAL = 1, DONE = 2 };
 
+struct hent {
+	float d;
+	uint32_t c;
+};
+
 typedef struct march {
 	int ni, nj, nk;
 	double dx;
 	float *d;
 	int32_t *src;
 	uint8_t *state;
-	uint32_t *heap;         /* cell indices, min-heap on (d, index) */
+	struct hent *heap;      /* min-heap on (d, cell index); the key is
+				 * kept beside the index so that sifting
+				 * stays within the heap array */
 	uint32_t *pos;          /* cell -> heap slot, valid while TRIAL */
 	size_t n;               /* heap size */
 	fmm_choose_fn choose;
@@ -20,51 +27,51 @@ typedef struct march {
 } march;
 
 static int
-before(const march *m, uint32_t a, uint32_t b)
+before(struct hent a, struct hent b)
 {
-	return m->d[a] < m->d[b] || (m->d[a] == m->d[b] && a < b);
+	return a.d < b.d || (a.d == b.d && a.c < b.c);
 }
 
 static void
-heap_set(march *m, size_t s, uint32_t c)
+heap_set(march *m, size_t s, struct hent e)
 {
-	m->heap[s] = c;
-	m->pos[c] = (uint32_t)s;
+	m->heap[s] = e;
+	m->pos[e.c] = (uint32_t)s;
 }
 
 static void
 sift_up(march *m, size_t s)
 {
-	uint32_t c = m->heap[s];
+	struct hent e = m->heap[s];
 
 	while (s > 0) {
 		size_t p = (s - 1) / 2;
-		if (!before(m, c, m->heap[p]))
+		if (!before(e, m->heap[p]))
 			break;
 		heap_set(m, s, m->heap[p]);
 		s = p;
 	}
-	heap_set(m, s, c);
+	heap_set(m, s, e);
 }
 
 static void
 sift_down(march *m, size_t s)
 {
-	uint32_t c = m->heap[s];
+	struct hent e = m->heap[s];
 
 	for (;;) {
 		size_t l = 2 * s + 1, best = s;
-		uint32_t bc = c;
-		if (l < m->n && before(m, m->heap[l], bc))
-			best = l, bc = m->heap[l];
-		if (l + 1 < m->n && before(m, m->heap[l + 1], bc))
-			best = l + 1, bc = m->heap[l + 1];
+		struct hent be = e;
+		if (l < m->n && before(m->heap[l], be))
+			best = l, be = m->heap[l];
+		if (l + 1 < m->n && before(m->heap[l + 1], be))
+			best = l + 1, be = m->heap[l + 1];
 		if (best == s)
 			break;
-		heap_set(m, s, bc);
+		heap_set(m, s, be);
 		s = best;
 	}
-	heap_set(m, s, c);
+	heap_set(m, s, e);
 }
 
 /* First-order upwind solution of |grad d| = 1 at cell c from its DONE
@@ -127,10 +134,12 @@ update(march *m, int i, int j, int k)
 	if (m->src)
 		m->src[c] = src;
 	if (m->state[c] == TRIAL) {
+		m->heap[m->pos[c]].d = m->d[c];
 		sift_up(m, m->pos[c]);
 	} else {
+		struct hent e = { m->d[c], (uint32_t)c };
 		m->state[c] = TRIAL;
-		heap_set(m, m->n, (uint32_t)c);
+		heap_set(m, m->n, e);
 		m->n++;
 		sift_up(m, m->n - 1);
 	}
@@ -233,7 +242,7 @@ fmm_march_choose(int ni, int nj, int nk, double dx, float *d,
 		if (m.state[c] == DONE)
 			update_neighbours(&m, c);
 	while (m.n) {
-		uint32_t top = m.heap[0];
+		uint32_t top = m.heap[0].c;
 		if (m.d[top] > dmax)
 			break;
 		m.n--;
