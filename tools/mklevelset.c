@@ -255,6 +255,28 @@ mesh_velocity(const slc_rec *r, const recs *pv, size_t nv, const double *P)
 	die("%s: no mesh named '%s'", prev, r->name);
 }
 
+/* Write grid record NAME+suffix holding n*ncomp floats, checked finite. */
+static void
+put(tool_out *o, const char *suffix, const slc_grid *g, int ncomp,
+    const float *a, double t)
+{
+	char nm[SLC_NAME_MAX + 16];
+	size_t n = (size_t)g->ni * g->nj * g->nk;
+	slc_rec r;
+	slc_err err;
+	float *d;
+
+	snprintf(nm, sizeof nm, "%s%s", name, suffix);
+	slc_rec_init(&r, SLC_GRID, nm);
+	r.time = t;
+	if (!(d = slc_grid_new(&r, nm, g, (uint32_t)ncomp, &err)))
+		die("%s", err.msg);
+	memcpy(d, a, n * (size_t)ncomp * sizeof *d);
+	check_finite(&r, -1);
+	out_write(o, &r);
+	slc_rec_free(&r);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -389,34 +411,10 @@ main(int argc, char **argv)
 		if (!(in.r[q].kind == SLC_GRID && named))
 			out_pass(o, &in.r[q]);
 	}
-	{
-		slc_rec r;
-		char nm[SLC_NAME_MAX + 16];
-		if (field_to_rec(&phi, &r, name, t0, &err))
-			die("%s", err.msg);
-		check_finite(&r, -1);
-		out_write(o, &r);
-		slc_rec_free(&r);
-		if (occl) {
-			float *d;
-			snprintf(nm, sizeof nm, "%s_vel", name);
-			slc_rec_init(&r, SLC_GRID, nm);
-			r.time = t0;
-			if (!(d = slc_grid_new(&r, nm, &g, 3, &err)))
-				die("%s", err.msg);
-			memcpy(d, vel, 3 * n * sizeof *d);
-			check_finite(&r, -1);
-			out_write(o, &r);
-			slc_rec_free(&r);
-			snprintf(nm, sizeof nm, "%s_slip", name);
-			slc_rec_init(&r, SLC_GRID, nm);
-			r.time = t0;
-			if (!(d = slc_grid_new(&r, nm, &g, 1, &err)))
-				die("%s", err.msg);
-			memcpy(d, sl, n * sizeof *d);
-			out_write(o, &r);
-			slc_rec_free(&r);
-		}
+	put(o, "", &g, 1, phi.a, t0);
+	if (occl) {
+		put(o, "_vel", &g, 3, vel, t0);
+		put(o, "_slip", &g, 1, sl, t0);
 	}
 	out_close(o);
 	free_all(&in);
