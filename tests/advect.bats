@@ -218,3 +218,40 @@ assert r["temperature"]["channels"][0]["max"] == 1    # at least the default 1
 	assert_failure 1
 	[ ! -e "$T/out.slc" ]
 }
+
+@test "advect: vortex particles seeded in the source, moved, repeatable by --seed" {
+	moving 0,5,0
+	args="--source source --vortex-seed 400 --vortex-eps 5 --gravity 0,0,0"
+	advect $args --seed 3 < "$T/moving.slc" > "$T/a.slc"
+	advect $args --seed 3 < "$T/moving.slc" > "$T/b.slc"
+	advect $args --seed 4 < "$T/moving.slc" > "$T/c.slc"
+	cmp "$T/a.slc" "$T/b.slc"
+	run cmp -s "$T/a.slc" "$T/c.slc"
+	assert_failure
+	run sh -c "slcinfo --json $T/a.slc"
+	echo "$output" | python3 -c '
+import json, sys
+r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+c = {x["name"]: x for x in r["vortex"]["channels"]}
+assert 30 <= c["P"]["count"] <= 50, c["P"]             # 400/s over 0.1 s
+assert c["omega"]["max"] <= 2e-3 and c["omega"]["min"] >= -2e-3
+u = r["u"]["channels"][0]
+assert u["max"] > 0 and u["min"] < 0, u                # the particles stir
+'
+	# a second frame moves the particles up with v = 0.5 m/s
+	advect --gravity 0,0,0 < "$T/a.slc" > "$T/d.slc"
+	run sh -c "slcinfo --json $T/a.slc $T/d.slc"
+	echo "$output" | python3 -c '
+import json, sys
+s = json.load(sys.stdin)["streams"]
+p = [{x["name"]: x for x in t["records"]}["vortex"]["channels"][0] for t in s]
+assert p[0]["count"] == p[1]["count"]
+assert abs(p[1]["mean"] - p[0]["mean"] - 0.05 / 3) < 0.004, (p[0]["mean"], p[1]["mean"])
+'
+}
+
+@test "advect: --vortex-seed needs --source" {
+	smoke > "$T/s0.slc"
+	run advect --vortex-seed 10 < "$T/s0.slc"
+	assert_failure 2
+}

@@ -12,6 +12,7 @@
 #include "../lib/advect.h"
 #include "../lib/forces.h"
 #include "../lib/meta.h"
+#include "../lib/vortex.h"
 
 #define MAX_SUBSTEPS 100000     /* a frame needing more is an error */
 
@@ -20,9 +21,12 @@ static double cfl = 1, frame_dt = NAN, gravity[3] = { NAN, NAN, NAN };
 static double buoy[2], ambient, confine, src_den = 1, src_tem = 1;
 static double src_vel[3] = { NAN, NAN, NAN };
 static const char *source;
+static vortex_opts vopt = { 0, 2e-3, 4, VORTEX_GAUSSIAN, 1 };
+static long seed;
 
 static const char *const schemes[] = { "sl", "maccormack", "bfecc", NULL };
 static const char *const limiters[] = { "revert", "clamp", "none", NULL };
+static const char *const kernels[] = { "gaussian", "tent", NULL };
 
 static int
 parse_pair(const char *arg, void *dst)
@@ -52,6 +56,12 @@ static const struct tool_opt opts[] = {
 	{ "source-density", 0, OPT_DOUBLE, &src_den, "D", "density injected at least (default 1)", 0, 0 },
 	{ "source-temperature", 0, OPT_DOUBLE, &src_tem, "T", "temperature injected at least (default 1)", 0, 0 },
 	{ "source-velocity", 0, OPT_VEC3, src_vel, "X,Y,Z", "velocity set in the source (default: none)", 0, 0 },
+	{ "vortex-seed", 0, OPT_DOUBLE, &vopt.rate, "N", "vortex particles seeded per second in the source (default 0)", 0, 0 },
+	{ "vortex-omega", 0, OPT_DOUBLE, &vopt.omega, "W", "vorticity of a seeded particle, m^3/s (default 2e-3)", 0, 0 },
+	{ "vortex-radius", 0, OPT_DOUBLE, &vopt.radius, "CELLS", "particle kernel radius in cells (default 4)", 0, 0 },
+	{ "vortex-kernel", 0, OPT_CHOICE, &vopt.kernel, "K", "particle kernel (default gaussian)", kernels, 0 },
+	{ "vortex-eps", 0, OPT_DOUBLE, &vopt.eps, "EPS", "particle confinement strength, m/s (default 1)", 0, 0 },
+	{ "seed", 0, OPT_INT, &seed, "N", "random seed of the vortex seeding (default 0)", 0, 0 },
 	{ 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
@@ -60,7 +70,8 @@ static const struct tool_info tinfo = {
 	"[FILE]",
 	"Reads one frame (u, v, w and any other grids and particles) and writes the next: every\n"
 	"grid record except solid, solid_vel, solid_slip, p, source and the --source region is\n"
-	"advected, and the points P of every particle record moved.  Pipe into project.",
+	"advected, and the points P of every particle record moved; 'vortex' particles are also\n"
+	"stretched and drive the velocity (selle2008 §3.4).  Pipe into project.",
 	opts
 };
 
@@ -187,7 +198,7 @@ main(int argc, char **argv)
 	int first, a, nsub = 0, have_g;
 	tool_in *in;
 	tool_out *out;
-	slc_rec r, *scene;
+	slc_rec r, *scene, *vort;
 	macgrid vel, nvel;
 	field solid, src, den, tem;
 	int have_solid, have_src, have_den, have_tem;
@@ -200,8 +211,9 @@ main(int argc, char **argv)
 	first = tool_parse(argc, argv, &tinfo);
 	if (argc - first > 1)
 		usage_die("one input at most");
-	if (!(cfl >= 0) || !(frame_dt > 0 || isnan(frame_dt)))
-		usage_die("--cfl and --dt must be positive");
+	if (!(cfl >= 0) || !(frame_dt > 0 || isnan(frame_dt)) || !(vopt.rate >= 0) ||
+	    !(vopt.radius > 0) || seed < 0)
+		usage_die("--cfl, --dt, --vortex-seed, --vortex-radius and --seed must be positive");
 	in = in_open(first < argc ? argv[first] : NULL);
 	for (;;) {
 		if (nrec == cap)
@@ -237,6 +249,16 @@ main(int argc, char **argv)
 	have_src = source && grid_field(in_label(in), source, &src, 1);
 	have_den = grid_field(in_label(in), "density", &den, 0);
 	have_tem = grid_field(in_label(in), "temperature", &tem, 0);
+	vort = find("vortex", SLC_PARTICLES);
+	if (vort && vortex_check(vort, &err))
+		die("%s: %s", in_label(in), err.msg);
+	if (vopt.rate > 0 && !have_src)
+		usage_die("--vortex-seed needs --source");
+	if (vopt.rate > 0 && !vort) {
+		vort = &recs[nrec++];   /* the read loop left room for one */
+		if (vortex_new(vort, &err))
+			die("%s", err.msg);
+	}
 	if (mac_alloc_like(&nvel, &vel, &err))
 		die("%s", err.msg);
 	advect_opts_default(&ao);
@@ -258,6 +280,8 @@ main(int argc, char **argv)
 		for (i = 0; i < nrec; i++)
 			if (advected(&recs[i]))
 				advect_rec(&recs[i], &vel, dt, &ao, &st, in_label(in));
+			else if (&recs[i] == vort)      /* thesis §3.4.1 */
+				vortex_step(vort, &vel, dt);
 			else if (recs[i].kind == SLC_PARTICLES)
 				move_particles(&recs[i], &vel, dt, in_label(in));
 		for (a = 0; a < 3; a++)
@@ -267,6 +291,10 @@ main(int argc, char **argv)
 			die("%s", err.msg);
 		if (have_src)
 			inject(&src, &vel);
+		if (vort && ((have_solid && vortex_cull(vort, &solid, &err)) ||
+			     (vopt.rate > 0 && vortex_seed(vort, &src, &vopt, dt, (uint64_t)seed,
+							   (uint64_t)fmax(frame + 1, 0) * MAX_SUBSTEPS + (uint64_t)nsub, &err))))
+			die("%s", err.msg);
 		if (have_g > 0)
 			forces_gravity(&vel, gravity, dt);
 		if (buoy[0] != 0 || buoy[1] != 0)
@@ -274,6 +302,8 @@ main(int argc, char **argv)
 					buoy[0], buoy[1], ambient, up, dt);
 		if (confine != 0 && forces_confinement(&vel, confine, dt, &err))
 			die("%s", err.msg);
+		if (vort)       /* thesis §3.4.2 */
+			vortex_force(vort, &vel, &vopt, dt);
 		t += dt;
 		progressmsg("advect: %.0f%%", 100 * t / T);
 	}
