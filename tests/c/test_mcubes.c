@@ -218,6 +218,40 @@ test_noise(void)
 	field_free(&f);
 }
 
+/* Grids of odd shapes, down to one sample: closed and manifold at the
+ * edges of the blocks and of the grid. */
+static void
+test_shapes(void)
+{
+	static const int dims[][3] = { { 1, 1, 1 }, { 2, 3, 1 }, { 9, 17, 8 }, { 1, 30, 2 } };
+	double o[3] = { -1, 2, 0.5 };
+	unsigned d;
+
+	srand(13);
+	for (d = 0; d < sizeof dims / sizeof dims[0]; d++) {
+		field f;
+		surf_mesh m;
+		surf_stats st;
+		slc_err err;
+		char what[64];
+		size_t q;
+		int ok;
+
+		field_alloc(&f, dims[d][0], dims[d][1], dims[d][2], SLC_CELL, o, 0.1, &err);
+		for (q = 0; q < field_count(&f); q++)
+			f.a[q] = (float)(rand() % 5 - 2) * 0.01f;
+		f.a[0] = -0.01f;        /* at least one sample inside */
+		snprintf(what, sizeof what, "grid %dx%dx%d", dims[d][0], dims[d][1],
+			 dims[d][2]);
+		ok = mc_mesh(&f, 0, &m, &err) == 0 && surf_check(&m, &st, &err) == 0;
+		CHECK(ok && m.nt > 0 && st.boundary == 0 && st.nonmanifold == 0 &&
+		      st.misoriented == 0 && st.degenerate == 0 && st.volume > 0,
+		      "%s of random signs: closed oriented 2-manifold", what);
+		surf_mesh_free(&m);
+		field_free(&f);
+	}
+}
+
 static void
 test_full_box(void)
 {
@@ -356,6 +390,7 @@ main(void)
 	test_sphere(SLC_NODE);
 	test_torus();
 	test_noise();
+	test_shapes();
 	test_full_box();
 	test_threads();
 	test_smooth();
