@@ -69,3 +69,43 @@ occlusion_union(size_t n, float *phi_a, float *vel_a, float *slip_a,
 			slip_a[c] = slip_b;
 	}
 }
+
+static int
+same_grid(const field *a, const field *b)
+{
+	return a->ni == b->ni && a->nj == b->nj && a->nk == b->nk &&
+	       a->stagger == b->stagger && a->dx == b->dx &&
+	       a->origin[0] == b->origin[0] && a->origin[1] == b->origin[1] &&
+	       a->origin[2] == b->origin[2];
+}
+
+int
+occlusion_at(const field *phi0, const float *vel0, const field *phi1,
+	     const float *vel1, double dt, double alpha, field *out,
+	     slc_err *err)
+{
+	if (!same_grid(phi0, phi1) || !same_grid(phi0, out))
+		return slc_fail(err, "level sets of the two frames are on different grids");
+	if (!(alpha >= 0 && alpha <= 1))
+		return slc_fail(err, "time fraction %g outside [0, 1]", alpha);
+	if (!(dt >= 0) || !isfinite(dt))
+		return slc_fail(err, "bad time step %g", dt);
+	#pragma omp parallel for schedule(static)
+	for (int k = 0; k < out->nk; k++)
+		for (int j = 0; j < out->nj; j++)
+			for (int i = 0; i < out->ni; i++) {
+				size_t c = FIELD_IDX(out, i, j, k);
+				double x[3], xa[3], xb[3], vb[3];
+				int m;
+				field_pos(out, i, j, k, x);
+				for (m = 0; m < 3; m++) {
+					vb[m] = ((vel0 ? vel0[3 * c + m] : 0) +
+						 (vel1 ? vel1[3 * c + m] : 0)) / 2;
+					xa[m] = x[m] - dt * alpha * vb[m];
+					xb[m] = x[m] + dt * (1 - alpha) * vb[m];
+				}
+				out->a[c] = (float)((1 - alpha) * field_sample(phi0, xa) +
+						    alpha * field_sample(phi1, xb));
+			}
+	return 0;
+}

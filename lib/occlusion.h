@@ -35,4 +35,18 @@ int occlusion_frame_velocity(const double *P0, const double *P1, size_t nv,
 void occlusion_union(size_t n, float *phi_a, float *vel_a, float *slip_a,
 		     const float *phi_b, const float *vel_b, float slip_b);
 
+/* The object level set at a time between two frames (selle2008 thesis
+ * §7.5.1): with phi0, vel0 at frame n and phi1, vel1 at frame n+1, dt
+ * apart, and alpha in [0, 1] the fraction of the step,
+ *   phi(x, alpha) = (1 - alpha) phi0(x - dt alpha vbar)
+ *                 + alpha phi1(x + dt (1 - alpha) vbar),
+ *   vbar = (vel0(x) + vel1(x)) / 2,
+ * which moves the surface with the body instead of blending two shapes
+ * (exact for a translating body, up to trilinear interpolation).  phi0,
+ * phi1 and out share one placement; vel0/vel1 hold 3 floats per sample
+ * (NULL: zero).  -1 with err on mismatched grids or a bad alpha/dt. */
+int occlusion_at(const field *phi0, const float *vel0, const field *phi1,
+		 const float *vel1, double dt, double alpha, field *out,
+		 slc_err *err);
+
 #endif
