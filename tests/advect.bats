@@ -255,3 +255,20 @@ assert abs(p[1]["mean"] - p[0]["mean"] - 0.05 / 3) < 0.004, (p[0]["mean"], p[1][
 	run advect --vortex-seed 10 < "$T/s0.slc"
 	assert_failure 2
 }
+
+@test "advect: velocity falling onto a solid is stopped at its surface (houston2003)" {
+	moving 0,-5,0        # v = -0.5 m/s
+	mkprim sphere --radius 0.2 --center 0.5,1,0.5 |
+		mklevelset --like "$T/moving.slc" --occlusion > "$T/solid.slc"
+	cat "$T/moving.slc" "$T/solid.slc" | advect --gravity 0,0,0 > "$T/a.slc"
+	advect --gravity 0,0,0 < "$T/moving.slc" > "$T/b.slc"
+	run sh -c "slcinfo --json $T/a.slc $T/b.slc"
+	echo "$output" | python3 -c '
+import json, sys
+s = [{x["name"]: x for x in t["records"]} for t in json.load(sys.stdin)["streams"]]
+va, vb = s[0]["v"]["channels"][0], s[1]["v"]["channels"][0]
+assert vb["min"] == vb["max"] == -0.5, vb
+assert va["max"] > -0.25 and va["min"] == -0.5, va
+assert s[0]["solid"]["time"] == 0 and "solid_vel" in s[0]
+'
+}

@@ -10,6 +10,7 @@
 
 #include "tool.h"
 #include "../lib/advect.h"
+#include "../lib/extrapolate.h"
 #include "../lib/forces.h"
 #include "../lib/meta.h"
 #include "../lib/vortex.h"
@@ -71,7 +72,9 @@ static const struct tool_info tinfo = {
 	"Reads one frame (u, v, w and any other grids and particles) and writes the next: every\n"
 	"grid record except solid, solid_vel, solid_slip, p, source and the --source region is\n"
 	"advected, and the points P of every particle record moved; 'vortex' particles are also\n"
-	"stretched and drive the velocity (selle2008 §3.4).  Pipe into project.",
+	"stretched and drive the velocity (selle2008 §3.4).  With a 'solid' level set the velocity\n"
+	"is first extended into the solid under its boundary condition (houston2003 §4.2;\n"
+	"solid_vel, solid_slip).  Pipe into project.",
 	opts
 };
 
@@ -159,6 +162,37 @@ advect_rec(slc_rec *r, const macgrid *vel, double dt, const advect_opts *o,
 	}
 }
 
+/* The three components of the f32x3 grid record `name` as owned fields;
+ * 0 if absent. */
+static int
+vec_fields(const char *label, const char *name, field f[3])
+{
+	slc_rec *r = find(name, SLC_GRID);
+	const slc_chan *c;
+	size_t n, s;
+	int a;
+
+	if (!r)
+		return 0;
+	c = slc_rec_find(r, name);
+	if (!c || c->type != SLC_F32 || c->ncomp != 3)
+		die("%s: grid '%s': expected channel '%s' f32 x3", label, name, name);
+	for (a = 0; a < 3; a++) {
+		f[a].ni = r->grid.ni;
+		f[a].nj = r->grid.nj;
+		f[a].nk = r->grid.nk;
+		f[a].stagger = (int)r->grid.stagger;
+		memcpy(f[a].origin, r->grid.origin, sizeof f[a].origin);
+		f[a].dx = r->grid.dx;
+		n = field_count(&f[a]);
+		f[a].a = xcalloc(n, sizeof *f[a].a);
+		f[a].owned = 1;
+		for (s = 0; s < n; s++)
+			f[a].a[s] = ((const float *)c->data)[3 * s + a];
+	}
+	return 1;
+}
+
 /* Move the points of a particle record through the velocity. */
 static void
 move_particles(slc_rec *r, const macgrid *vel, double dt, const char *label)
@@ -200,8 +234,8 @@ main(int argc, char **argv)
 	tool_out *out;
 	slc_rec r, *scene, *vort;
 	macgrid vel, nvel;
-	field solid, src, den, tem;
-	int have_solid, have_src, have_den, have_tem;
+	field solid, src, den, tem, uo[3], slip;
+	int have_uo = 0, have_slip = 0, have_solid, have_src, have_den, have_tem;
 	double T, t = 0, frame = -1, time0 = 0, dx, g, up[3] = { 0, 1, 0 };
 	advect_opts ao;
 	advect_stats st = { 0, 0, 0 };
@@ -246,6 +280,10 @@ main(int argc, char **argv)
 		die("%s: %s", in_label(in), err.msg);
 	dx = vel.u.dx;
 	have_solid = grid_field(in_label(in), "solid", &solid, 0);
+	if (have_solid) {
+		have_uo = vec_fields(in_label(in), "solid_vel", uo);
+		have_slip = grid_field(in_label(in), "solid_slip", &slip, 0);
+	}
 	have_src = source && grid_field(in_label(in), source, &src, 1);
 	have_den = grid_field(in_label(in), "density", &den, 0);
 	have_tem = grid_field(in_label(in), "temperature", &tem, 0);
@@ -276,6 +314,12 @@ main(int argc, char **argv)
 			dt = (T - t) / ceil((T - t) * vmax / (cfl * dx));
 		if (++nsub > MAX_SUBSTEPS)
 			die("%s: frame %.0f: more than %d substeps", in_label(in), frame + 1, MAX_SUBSTEPS);
+		/* houston2003 §4.2: the advecting velocity continues into the
+		 * solid as far as a ray and its stencil can reach */
+		if (have_solid && extrapolate_solid(&vel, &solid, have_uo ? uo : NULL,
+						    have_slip ? &slip : NULL,
+						    dt * vmax + 2 * dx, &err))
+			die("%s", err.msg);
 		ao.vmax = vmax;
 		for (i = 0; i < nrec; i++)
 			if (advected(&recs[i]))
@@ -333,6 +377,8 @@ main(int argc, char **argv)
 	out_close(out);
 	in_close(in);
 	mac_free(&nvel);
+	for (a = 0; a < 3 && have_uo; a++)
+		field_free(&uo[a]);
 	free(recs);
 	return 0;
 }
