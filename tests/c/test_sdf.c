@@ -220,6 +220,29 @@ test_damaged_sphere(void)
 	CHECK(r.band_err <= BAND_TOL && r.far_err <= FAR_TOL,
 	      "hole: distance to the damaged mesh: band error %.2e dx, beyond %.3f dx",
 	      r.band_err, r.far_err);
+
+	/* non-manifold edges: fins from surface edges to a point inside,
+	 * so three triangles meet at each of those edges */
+	{
+		size_t nt1 = m.nt, nf = 0;
+		m.P = realloc(m.P, 3 * (m.nv + 1) * sizeof *m.P);
+		for (int q = 0; q < 3; q++)
+			m.P[3 * m.nv + q] = c[q] + 0.05 * (q + 1);
+		m.tri = realloc(m.tri, 3 * (nt1 + 4) * sizeof *m.tri);
+		for (t = 0; t < nt1 && nf < 4; t += nt1 / 4, nf++) {
+			uint32_t *f = m.tri + 3 * m.nt++;
+			f[0] = m.tri[3 * t], f[1] = m.tri[3 * t + 1];
+			f[2] = (uint32_t)m.nv;
+		}
+		m.nv++;
+		CHECK(run(&phi, &m, 0, &st, &err) == 0, "fins: sdf_mesh succeeds");
+		compare(&phi, &m, &truth, &r);
+		CHECK(r.wrong_sign == 0,
+		      "hole, flipped, duplicated and %zu inner fins (non-manifold "
+		      "edges): %zu wrong signs", nf, r.wrong_sign);
+		CHECK(r.band_err <= BAND_TOL, "fins: band error %.2e dx",
+		      r.band_err);
+	}
 	field_free(&phi);
 	tmesh_free(&m);
 	tmesh_free(&truth);
