@@ -152,6 +152,13 @@ near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { exit !(a - b <= t && b - a <
 	assert_failure 1
 	[[ "$stderr" == *"rasterize: "*"'phi'"*"NaN"* ]]
 	[ ! -e "$T/n.png" ]
+	if command -v mkprim >/dev/null; then   # named with the scene's frame
+		mkprim pool --res 8 -o "$T/p.slc"
+		cat "$T/p.slc" "$T/n.slc" >"$T/pn.slc"
+		run_split rasterize -o "$T/n.png" "$T/pn.slc"
+		assert_failure 1
+		[[ "$stderr" == *"'phi'"*"frame 0"*"NaN"* ]]
+	fi
 	gen velocity "$T/v.slc"
 	run_split rasterize -o "$T/v.png" "$T/v.slc"
 	assert_failure 1

@@ -14,6 +14,7 @@
 #include "tool.h"
 #include "../lib/camera.h"
 #include "../lib/field.h"
+#include "../lib/meta.h"
 #include "../lib/pngio.h"
 #include "../lib/raster.h"
 #include "../lib/render.h"
@@ -221,6 +222,8 @@ main(int argc, char **argv)
 	const char *path = first < argc ? argv[first] : NULL;
 	slc_rec *recs = NULL, *drawn, *framed;
 	size_t n = 0, cap = 0, nd = 0, nfr = 0, k;
+	long frame_no = -1;
+	double fr;
 	tool_in *in;
 	rimage im;
 	slc_err err;
@@ -250,7 +253,11 @@ main(int argc, char **argv)
 		}
 		if (!in_read(in, &recs[n]))
 			break;
-		check_finite(&recs[n], -1);
+		/* the frame number, once the scene record has said it */
+		if (recs[n].kind == SLC_META && !strcmp(recs[n].name, "scene") &&
+		    slc_meta_get_f64(&recs[n], "frame", &fr, &err) == 1)
+			frame_no = (long)fr;
+		check_finite(&recs[n], frame_no);
 		if (slc_rec_validate(&recs[n], &err))
 			die("%s: record '%s': %s", in_label(in), recs[n].name, err.msg);
 		n++;
