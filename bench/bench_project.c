@@ -7,8 +7,11 @@
  *            water: a spherical container half full of water (free
  *            surface, variational weights), velocity random
  *     N      cells per axis;  PRECOND mg | mic0;  TOL default 1e-6
- *   prints: system n precond cells levels iterations residual setup_s
- *           solve_s ns/(cell*iteration) peak_rss_bytes/cell
+ *   prints: system n precond fluid_cells levels iterations residual
+ *           setup_s solve_s ns/(cell*iteration) peak_rss_bytes/cell, then
+ *           the CPU seconds of setup+solve (all threads) and CPU
+ *           ns/(cell*iteration): on a shared machine wall-clock figures
+ *           include waiting for the cores
  *   bench_project rss PROGRAM [ARG]...
  *     runs PROGRAM and prints its peak resident set size in bytes
  */
@@ -18,6 +21,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pcg.h"
@@ -111,16 +115,22 @@ main(int argc, char **argv)
 		fluid += ps.type[c] == PS_FLUID;
 	pcg_opts po = {pc, tol, 3000};
 	pcg_stats st;
-	if (pcg_solve(&ps, b, x, &po, &st, &err)) {
+	struct timespec c0, c1;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+	int rc = pcg_solve(&ps, b, x, &po, &st, &err);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+	double cpu = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
+	if (rc) {
 		fprintf(stderr, "bench_project: %s\n", err.msg);
 		return 1;
 	}
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	printf("%s %d %s %zu %d %d %.3g %.3f %.3f %.1f %.0f\n", argv[1], n, argv[3], fluid,
-	       st.levels, st.iters, st.residual, st.t_setup, st.t_solve,
+	printf("%s %d %s %zu %d %d %.3g %.3f %.3f %.1f %.0f %.3f %.1f\n", argv[1], n, argv[3],
+	       fluid, st.levels, st.iters, st.residual, st.t_setup, st.t_solve,
 	       1e9 * st.t_solve / ((double)nc * (st.iters ? st.iters : 1)),
-	       ru.ru_maxrss * 1024.0 / (double)nc);
+	       ru.ru_maxrss * 1024.0 / (double)nc, cpu,
+	       1e9 * cpu / ((double)nc * (st.iters ? st.iters : 1)));
 	psys_free(&ps);
 	return st.converged ? 0 : 1;
 }

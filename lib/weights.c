@@ -4,6 +4,8 @@
 #include "pressure.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 /* One axis of the half-lattice interpolation: the cell(s) and weights. */
 static int
@@ -101,10 +103,57 @@ cv_fraction(const float *ls, int ni, int nj, int nk, int hx, int hy, int hz)
 	return (float)(f / 8);
 }
 
+/* mixed[c] = 1 when the 3x3x3 cells around c (clamped to the grid) do not
+ * all have the sign of ls > 0 that c has.  The trilinear interpolant over
+ * a face's control volume is a convex combination of the 2x3x3 cells
+ * around the face, so a face between two unmixed cells is wholly on one
+ * side: fraction exactly 0 or 1, no sub-cubes needed. */
+static uint8_t *
+mixed_cells(const float *ls, int ni, int nj, int nk)
+{
+	size_t n = (size_t)ni * nj * nk;
+	uint8_t *m = malloc(n ? n : 1);
+
+	if (!m)
+		return NULL;
+#pragma omp parallel for schedule(static) if (n > PS_PAR_MIN)
+	for (int k = 0; k < nk; k++)
+		for (int j = 0; j < nj; j++)
+			for (int i = 0; i < ni; i++) {
+				size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				int s = ls[c] > 0, mix = 0;
+				for (int dk = -1; dk <= 1 && !mix; dk++)
+					for (int dj = -1; dj <= 1 && !mix; dj++)
+						for (int di = -1; di <= 1 && !mix; di++) {
+							int a = i + di, b = j + dj, e = k + dk;
+							a = a < 0 ? 0 : a >= ni ? ni - 1 : a;
+							b = b < 0 ? 0 : b >= nj ? nj - 1 : b;
+							e = e < 0 ? 0 : e >= nk ? nk - 1 : e;
+							mix = (ls[(size_t)a + (size_t)ni * ((size_t)b + (size_t)nj * e)] > 0) != s;
+						}
+				m[c] = (uint8_t)mix;
+			}
+	return m;
+}
+
+/* Fraction of one face's control volume: lo and hi are the cells on either
+ * side (clamped at the grid's edge), h the lattice corner. */
+static float
+face_fraction(const float *ls, const uint8_t *mixed, size_t lo, size_t hi,
+	      int ni, int nj, int nk, int hx, int hy, int hz)
+{
+	if (mixed && !mixed[lo] && !mixed[hi])
+		return ls[lo] > 0 ? 1.0f : 0.0f;
+	return cv_fraction(ls, ni, nj, nk, hx, hy, hz);
+}
+
 void
 weights_variational(const float *ls, int ni, int nj, int nk,
 		    float *wx, float *wy, float *wz)
 {
+	uint8_t *mx = ls ? mixed_cells(ls, ni, nj, nk) : NULL;
+	size_t sj = (size_t)ni, sk = (size_t)ni * nj;
+
 	/* Control volume of x face (i,j,k): from cell centre i-1 to cell
 	 * centre i in x (h = 2i-1 .. 2i+1), node j to node j+1 in y
 	 * (h = 2j .. 2j+2), likewise in z. */
@@ -112,25 +161,29 @@ weights_variational(const float *ls, int ni, int nj, int nk,
 	for (int k = 0; k <= nk; k++)
 		for (int j = 0; j <= nj; j++)
 			for (int i = 0; i <= ni; i++) {
+				int ic = i < ni ? i : ni - 1, jc = j < nj ? j : nj - 1;
+				int kc = k < nk ? k : nk - 1;
+				size_t c = (size_t)ic + sj * jc + sk * kc;
 				if (j < nj && k < nk) {
 					size_t f = (size_t)i + (size_t)(ni + 1) *
 						   ((size_t)j + (size_t)nj * k);
-					wx[f] = ls ? cv_fraction(ls, ni, nj, nk, 2 * i - 1,
-								 2 * j, 2 * k) : 1;
+					wx[f] = ls ? face_fraction(ls, mx, i > 0 ? c - (i < ni) : c, c,
+								   ni, nj, nk, 2 * i - 1, 2 * j, 2 * k) : 1;
 				}
 				if (i < ni && k < nk) {
 					size_t f = (size_t)i + (size_t)ni *
 						   ((size_t)j + (size_t)(nj + 1) * k);
-					wy[f] = ls ? cv_fraction(ls, ni, nj, nk, 2 * i,
-								 2 * j - 1, 2 * k) : 1;
+					wy[f] = ls ? face_fraction(ls, mx, j > 0 ? c - sj * (j < nj) : c, c,
+								   ni, nj, nk, 2 * i, 2 * j - 1, 2 * k) : 1;
 				}
 				if (i < ni && j < nj) {
 					size_t f = (size_t)i + (size_t)ni *
 						   ((size_t)j + (size_t)nj * k);
-					wz[f] = ls ? cv_fraction(ls, ni, nj, nk, 2 * i,
-								 2 * j, 2 * k - 1) : 1;
+					wz[f] = ls ? face_fraction(ls, mx, k > 0 ? c - sk * (k < nk) : c, c,
+								   ni, nj, nk, 2 * i, 2 * j, 2 * k - 1) : 1;
 				}
 			}
+	free(mx);
 }
 
 void
