@@ -103,6 +103,13 @@ summary() { echo "$1" | grep "mesh '" | sed 's/.*area \([^,]*\), volume \([^,]*\
 	set -- $(summary "$stderr")
 	near "$2" "$(awk -v r="$r" 'BEGIN { print 4 / 3 * 3.14159265 * r^3 }')" 0.02
 	[ "$3" -eq 2 ]
+	# alone, a particle's surface does not depend on the kernel radius
+	run_split surfacer -v --particles drop --support 2 --dx "$(awk -v r="$r" 'BEGIN { print r / 10 }')" "$T/p.slc"
+	assert_success
+	set -- $(summary "$stderr")
+	near "$2" "$(awk -v r="$r" 'BEGIN { print 4 / 3 * 3.14159265 * r^3 }')" 0.02
+	run surfacer --particles drop --support 0.5 "$T/p.slc"
+	assert_failure 2
 }
 
 @test "--particles with a grid: union, both kernels, same bytes twice" {
