@@ -80,6 +80,16 @@ cstat() { slcinfo -j "$1" | jq -r ".streams[0].records[] | select(.name==\"cloth
 	cmp "$T/b1.slc" "$T/b2.slc"
 }
 
+@test "output does not depend on the number of threads" {
+	# more points than the size below which loops stay serial
+	mkprim cloth --res 66 --center 0,0.75,0 > "$T/a.slc"
+	OMP_NUM_THREADS=1 clothstep --steps 2 --loops 2 --sphere 0,0.3,0 \
+		--sphere-radius 0.45 < "$T/a.slc" > "$T/b1.slc"
+	OMP_NUM_THREADS=2 clothstep --steps 2 --loops 2 --sphere 0,0.3,0 \
+		--sphere-radius 0.45 < "$T/a.slc" > "$T/b2.slc"
+	cmp "$T/b1.slc" "$T/b2.slc"
+}
+
 @test "bad input: exit 1 with a message and no output" {
 	mkprim sphere > "$T/s.slc"
 	run clothstep -o "$T/out.slc" "$T/s.slc"
