@@ -73,6 +73,26 @@ cstat() { slcinfo -j "$1" | jq -r ".streams[0].records[] | select(.name==\"cloth
 	assert_failure 2
 }
 
+@test "a solid level set with its velocity (mklevelset) stops the cloth" {
+	mkprim sphere --radius 0.3 --subdiv 3 |
+		mklevelset --res 24 --occlusion --box -0.6,-0.6,-0.6,0.6,0.6,0.6 > "$T/s.slc"
+	mkprim cloth --res 10 --center 0,0.4,0 > "$T/c.slc"
+	cat "$T/c.slc" "$T/s.slc" > "$T/g0.slc"
+	cp "$T/g0.slc" "$T/n0.slc"
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		clothstep < "$T/g$i.slc" > "$T/g$((i + 1)).slc"
+		clothstep --solid none < "$T/n$i.slc" > "$T/n$((i + 1)).slc"
+	done
+	# mean of x, y, z over the points: about y/3.  Resting on the sphere
+	# (top at 0.3) it stays above 0; in free fall (0.85 m lower) below
+	run cstat "$T/g10.slc" P mean
+	awk -v m="$output" 'BEGIN { exit !(m > 0) }'
+	run cstat "$T/n10.slc" P mean
+	awk -v m="$output" 'BEGIN { exit !(m < -0.1) }'
+	run sh -c "slcinfo '$T/g10.slc' | grep -c \"grid 'solid\""
+	assert_output "3"
+}
+
 @test "output is deterministic" {
 	mkprim cloth --res 10 --center 0,1,0 > "$T/a.slc"
 	clothstep --sphere 0,0.8,0 --sphere-radius 0.3 < "$T/a.slc" > "$T/b1.slc"
