@@ -216,7 +216,7 @@ zb_splat(const field *f, const double u[3], double r, double Rl, int k0, int k1,
 	kmax = kmax > k1 - 1 ? k1 - 1 : kmax;
 	for (kk = kmin; kk <= kmax; kk++) {
 		double dz = kk - u[2], rz = R2 - dz * dz, ey;
-		int jmin, jmax;
+		int jmin, jmax, imin, imax;
 
 		if (rz <= 0)
 			continue;
@@ -225,26 +225,22 @@ zb_splat(const field *f, const double u[3], double r, double Rl, int k0, int k1,
 		jmax = ifloor(u[1] + ey);
 		jmin = jmin < 0 ? 0 : jmin;
 		jmax = jmax > f->nj - 1 ? f->nj - 1 : jmax;
+		/* every row of the layer spans the layer's disc (w = 0 past a
+		 * row's own chord): no per-row square root or rounding */
+		imin = iceil(u[0] - ey);
+		imax = ifloor(u[0] + ey);
+		imin = imin < 0 ? 0 : imin;
+		imax = imax > f->ni - 1 ? f->ni - 1 : imax;
+		if (imin > imax)
+			continue;
+		/* whole vectors: the samples past imax get w = 0, or land in
+		 * the row's padding */
+		imax = imin + ((imax - imin + PS_PAD) & ~(PS_PAD - 1)) - 1;
 		for (j = jmin; j <= jmax; j++) {
-			double dy = j - u[1], ry = rz - dy * dy, ex;
-			float fdy = (float)dy, fdz = (float)dz, dyz2;
-			int imin, imax;
-			size_t ro;
+			float fdy = (float)(j - u[1]), fdz = (float)dz;
+			float dyz2 = fdy * fdy + fdz * fdz;
+			size_t ro = PS_ROW(f) * (j + (size_t)f->nj * (kk - k0));
 
-			if (ry <= 0)
-				continue;
-			ex = sqrt(ry);
-			imin = iceil(u[0] - ex);
-			imax = ifloor(u[0] + ex);
-			imin = imin < 0 ? 0 : imin;
-			imax = imax > f->ni - 1 ? f->ni - 1 : imax;
-			dyz2 = fdy * fdy + fdz * fdz;
-			ro = PS_ROW(f) * (j + (size_t)f->nj * (kk - k0));
-			/* whole vectors: the samples past imax get w = 0, or land
-			 * in the row's padding */
-			if (imin > imax)
-				continue;
-			imax = imin + ((imax - imin + PS_PAD) & ~(PS_PAD - 1)) - 1;
 #pragma omp simd
 			for (i = imin; i <= imax; i++) {
 				float dx = (float)i - fu, w = 1 - (dx * dx + dyz2) * inv;
