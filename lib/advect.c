@@ -9,7 +9,7 @@
 
 /* Below this many samples a loop runs on one thread: the fork/join costs
  * more than it saves (and oversubscribed machines make it worse). */
-#define ADVECT_PAR_MIN 4096
+#define ADVECT_PAR_MIN 32768
 
 void
 advect_opts_default(advect_opts *o)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXTRAP_PAR_MIN 4096     /* samples below which loops stay serial */
+#define EXTRAP_PAR_MIN 32768    /* samples below which loops stay serial */
 #define EXTRAP_UNKNOWN 0xffff   /* layer of a face not (yet) reached */
 
 void

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 /* Below this many samples a loop runs on one thread. */
-#define FORCES_PAR_MIN 4096
+#define FORCES_PAR_MIN 32768
 /* N is taken as zero where |omega| changes by less than this fraction per
  * cell: omega is stored in float (relative rounding ~1e-7), so a smaller
  * change has no meaningful direction (a rigid rotation would otherwise get
