@@ -1,13 +1,12 @@
 #!/bin/sh
 # mklevelset: mesh -> signed distance on a bumpy torus of 100352 triangles
-# with a 3-cell band, at 128^3 and 256^3 (cells along the longest side;
-# the torus is flat, so the grid is about 128x47x128 and 256x88x256).
+# with a 3-cell band, on 128^3 and 256^3 grids (a cube around the torus).
 #   narrow: exact band + sign voting, +-3 dx beyond (what OpenVDB computes)
 #   full:   the whole dense grid (fast marching beyond the band)
 # Beside it, OpenVDB's tools::meshToLevelSet on the same mesh, voxel size
 # and half-width, when its headers are installed (bench only: built here
-# with g++, never by make).  Times are the best of 3 in one run; the
-# machine is shared, so compare columns within one table.
+# with g++, never by make).  Times are the best of 3 in one run (full: one
+# run); the machine is shared, so compare columns within one table.
 cd "$(dirname "$0")/.." || exit 2
 b=build/bench/bench_mklevelset
 v=build/bench/vdb_mklevelset
