@@ -480,6 +480,27 @@ resolve_ties(const place *p, const uint8_t *votes, int8_t *sgn,
 
 /* --- the mesh ------------------------------------------------------- */
 
+static int
+check_mesh(const double *P, size_t nv, const uint32_t *tri, size_t nt,
+	   slc_err *err)
+{
+	size_t q;
+
+	if (nt == 0)
+		return slc_fail(err, "mesh has no triangles");
+	if (nt > INT32_MAX)
+		return slc_fail(err, "mesh has too many triangles (%zu)", nt);
+	for (q = 0; q < 3 * nt; q++)
+		if (tri[q] >= nv)
+			return slc_fail(err,
+					"triangle %zu: vertex index %u out of range (%zu vertices)",
+					q / 3, tri[q], nv);
+	for (q = 0; q < 3 * nv; q++)
+		if (!isfinite(P[q]))
+			return slc_fail(err, "vertex %zu is not finite", q / 3);
+	return 0;
+}
+
 typedef struct closest_ctx {
 	const place *p;
 	const double *P;
@@ -538,7 +559,7 @@ sdf_mesh(field *phi, const double *P, size_t nv, const uint32_t *tri,
 	place_of(phi, &p);
 	n = field_count(phi);
 	bw = o->band * p.dx;
-	if (bvh_build(&b, P, nv, tri, nt, err))
+	if (check_mesh(P, nv, tri, nt, err))
 		return -1;
 	dist = slc_calloc(n, sizeof *dist, err);
 	if (!closest)
@@ -617,6 +638,8 @@ sdf_mesh(field *phi, const double *P, size_t nv, const uint32_t *tri,
 				}
 	} else {
 		/* The grid lies wholly outside the band: exact distances. */
+		if (bvh_build(&b, P, nv, tri, nt, err))
+			goto out;
 		#pragma omp parallel for schedule(dynamic, 1)
 		for (int k = 0; k < p.n[2]; k++)
 			for (int j = 0; j < p.n[1]; j++)

@@ -399,6 +399,27 @@ test_place_narrow(void)
 			bad++;
 	}
 	CHECK(bad == 0, "narrow: band equal, +-band*dx beyond (%zu bad)", bad);
+	{
+		/* a grid wholly beyond the band: exact distances everywhere */
+		field far;
+		double org[3] = { 0.5, 0.1, -0.2 }, worst = 0;
+		size_t wrong = 0;
+		field_alloc(&far, 6, 5, 4, SLC_CELL, org, 0.03, NULL);
+		CHECK(sdf_mesh(&far, m.P, m.nv, m.tri, m.nt, &of, NULL, NULL,
+			       NULL) == 0, "far grid: succeeds");
+		for (int k = 0; k < 4; k++)
+			for (int j = 0; j < 5; j++)
+				for (int i = 0; i < 6; i++) {
+					double x[3];
+					float v = far.a[FIELD_IDX(&far, i, j, k)];
+					field_pos(&far, i, j, k, x);
+					worst = fmax(worst, fabs(v - brute_dist(&m, x)));
+					wrong += v <= 0;
+				}
+		CHECK(worst < 1e-6 && !wrong,
+		      "far grid: exact distance %.1e, positive", worst);
+		field_free(&far);
+	}
 	field_free(&full);
 	field_free(&nar);
 	tmesh_free(&m);
