@@ -92,6 +92,7 @@ ps_aniso(const ps_params *p, const double *P, size_t np, double *xbar, float *M,
 	int nb[3], a, reach;
 	size_t q, nbins = 1, *start;
 	uint32_t *order, *bin;
+	double *xs;
 	long i;
 
 	if (np == 0)
@@ -155,11 +156,21 @@ ps_aniso(const ps_params *p, const double *P, size_t np, double *xbar, float *M,
 			order[start[bin[q]] + fill[bin[q]]++] = (uint32_t)q;
 		free(fill);
 	}
+	/* positions in bin order: the neighbour loops read them in sequence */
+	xs = slc_calloc(3 * np, sizeof *xs, err);
+	if (!xs) {
+		free(start);
+		free(order);
+		free(bin);
+		return -1;
+	}
+	for (q = 0; q < np; q++)
+		memcpy(xs + 3 * q, P + 3 * (size_t)order[q], 3 * sizeof *xs);
 #pragma omp parallel for schedule(dynamic, 256)
 	for (i = 0; i < (long)np; i++) {
 		const double *x = P + 3 * i;
 		double sw = 0, m[3] = { 0, 0, 0 }, S[3][3] = { { 0 } }, C[3][3];
-		double sk = 0, mk[3] = { 0, 0, 0 };
+		double sk = 0, mk[3] = { 0, 0, 0 }, iR = 1 / R, iRk = 1 / Rk;
 		double w3[3], V[3][3], ax[3], sig[3];
 		int c[3], d[3], n = 0, s, t, perm[3] = { 0, 1, 2 };
 
@@ -176,18 +187,19 @@ ps_aniso(const ps_params *p, const double *P, size_t np, double *xbar, float *M,
 						continue;
 					bb = (size_t)d[0] + nb[0] * ((size_t)d[1] + nb[1] * (size_t)d[2]);
 					for (u = start[bb]; u < start[bb + 1]; u++) {
-						const double *y = P + 3 * (size_t)order[u];
+						const double *y = xs + 3 * u;
 						double e[3] = { y[0] - x[0], y[1] - x[1], y[2] - x[2] };
-						double r2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2], r, w;
+						double r2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2], r, w, q3;
 
 						if (r2 >= R * R)
 							continue;
 						r = sqrt(r2);
 						/* §5: w_ij = 1 - (|x_i - x_j| / r_i)^3 */
-						w = 1 - (r / R) * (r / R) * (r / R);
+						q3 = r * iR;
+						w = 1 - q3 * q3 * q3;
 						sw += w;
 						if (r < Rk) {
-							double wk = 1 - (r / Rk) * (r / Rk) * (r / Rk);
+							double qk = r * iRk, wk = 1 - qk * qk * qk;
 
 							sk += wk;
 							for (s = 0; s < 3; s++)
@@ -256,6 +268,7 @@ ps_aniso(const ps_params *p, const double *P, size_t np, double *xbar, float *M,
 		}
 		amax[i] = (float)fmax(ax[0], fmax(ax[1], ax[2]));
 	}
+	free(xs);
 	free(start);
 	free(order);
 	free(bin);
