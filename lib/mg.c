@@ -6,7 +6,8 @@
 
 #define MG_MAXLEV 16
 /* Damped Jacobi weight 2/3 (optimal smoothing factor for the 7-point
- * Laplacian) and sweeps before / after the coarse correction. */
+ * Laplacian) and sweeps before / after the coarse correction on the finest
+ * level (twice as many on the coarser ones). */
 #define MG_OMEGA (2.0 / 3.0)
 #define MG_PRE 2
 #define MG_POST 2
@@ -465,13 +466,13 @@ vcycle(mg *m, int l)
 	}
 	memset(L->x, 0, L->n * sizeof *L->x);
 	band_gs(L, 0);
-	for (int s = 0; s < MG_PRE; s++)
+	for (int s = 0; s < MG_PRE << (l > 0); s++)   /* coarse sweeps are cheap */
 		jacobi(L, 0);
 	residual(L);
 	restrict_(L, &m->lv[l + 1]);
 	vcycle(m, l + 1);
 	prolong_add(L, &m->lv[l + 1]);
-	for (int s = 0; s < MG_POST; s++)
+	for (int s = 0; s < MG_POST << (l > 0); s++)
 		jacobi(L, 0);
 	band_gs(L, 1);
 }
