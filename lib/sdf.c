@@ -501,37 +501,56 @@ check_mesh(const double *P, size_t nv, const uint32_t *tri, size_t nt,
 	return 0;
 }
 
-typedef struct closest_ctx {
-	const place *p;
-	const double *P;
-	const uint32_t *tri;
-} closest_ctx;
+#define SDF_SWEEP_ROUNDS 2       /* passes of the six axis sweeps */
 
-/* For the march: of the candidate triangles, the one closest to the
- * sample (ties: lowest index). */
-static int32_t
-closest_of(void *ctx, size_t cell, const int32_t *cand, int n)
+/* Step (4), second half: beyond the band, closest-triangle sweeps.  Along
+ * each axis, in both senses, every line of samples passes each sample's
+ * closest triangle on to the next sample, which takes it if it is closer
+ * than its own; values are exact distances to the triangle carried.
+ * After the x, y and z sweeps every sample has seen the triangles of the
+ * band along an axis-aligned path, and a second round mends the few that
+ * a greedy pass missed.  Lines of one axis are independent and run in
+ * parallel; ties go to the lower triangle index (deterministic). */
+static void
+sweep_closest(const place *p, const double *P, const uint32_t *tri,
+	      const uint8_t *frozen, float *dist, int32_t *near)
 {
-	const closest_ctx *cx = ctx;
-	const place *p = cx->p;
-	double x[3], best = INFINITY;
-	int32_t bt = cand[0];
-	int a;
-
-	x[0] = p->o[0] + (double)(cell % (size_t)p->n[0]) * p->dx;
-	x[1] = p->o[1] + (double)((cell / (size_t)p->n[0]) % (size_t)p->n[1]) * p->dx;
-	x[2] = p->o[2] + (double)(cell / p->stride[2]) * p->dx;
-	for (a = 0; a < n; a++) {
-		const uint32_t *f = cx->tri + 3 * (size_t)cand[a];
-		double d2 = tri_closest(x, cx->P + 3 * (size_t)f[0],
-					cx->P + 3 * (size_t)f[1],
-					cx->P + 3 * (size_t)f[2], NULL, NULL);
-		if (d2 < best || (d2 == best && cand[a] < bt)) {
-			best = d2;
-			bt = cand[a];
+	for (int round = 0; round < SDF_SWEEP_ROUNDS; round++)
+		for (int axis = 0; axis < 3; axis++) {
+			int u = (axis + 1) % 3, v = (axis + 2) % 3;
+			long nl = (long)p->n[u] * p->n[v];
+			size_t st = p->stride[axis];
+			#pragma omp parallel for schedule(static)
+			for (long l = 0; l < nl; l++) {
+				int iu = (int)(l % p->n[u]), iv = (int)(l / p->n[u]);
+				size_t base = p->stride[u] * iu + p->stride[v] * iv;
+				double x[3];
+				x[u] = p->o[u] + iu * p->dx;
+				x[v] = p->o[v] + iv * p->dx;
+				for (int sense = 0; sense < 2; sense++)
+					for (int s = 1; s < p->n[axis]; s++) {
+						int a = sense ? p->n[axis] - 1 - s : s;
+						size_t c = base + st * (size_t)a;
+						size_t pc = sense ? c + st : c - st;
+						int32_t t = near[pc];
+						const uint32_t *f;
+						float df;
+						if (t < 0 || t == near[c] || frozen[c])
+							continue;
+						x[axis] = p->o[axis] + a * p->dx;
+						f = tri + 3 * (size_t)t;
+						df = (float)sqrt(tri_closest(x,
+							P + 3 * (size_t)f[0],
+							P + 3 * (size_t)f[1],
+							P + 3 * (size_t)f[2], NULL, NULL));
+						if (df < dist[c] ||
+						    (df == dist[c] && t < near[c])) {
+							dist[c] = df;
+							near[c] = t;
+						}
+					}
+			}
 		}
-	}
-	return bt;
 }
 
 int
@@ -611,31 +630,7 @@ sdf_mesh(field *phi, const double *P, size_t nv, const uint32_t *tri,
 			if (!frozen[c])
 				dist[c] = (float)bw;
 	} else if (st->nband) {
-		closest_ctx cx = { &p, P, tri };
-		if (fmm_march_choose(p.n[0], p.n[1], p.n[2], p.dx, dist, frozen,
-				     near, closest_of, &cx, INFINITY, err))
-			goto out;
-		/* The march carries the closest triangle along with the
-		 * distance (nearest-point extension); the distance to that
-		 * triangle is exact for the triangle and removes the
-		 * first-order error the march accumulates far out. */
-		#pragma omp parallel for schedule(static)
-		for (int k = 0; k < p.n[2]; k++)
-			for (int j = 0; j < p.n[1]; j++)
-				for (int i = 0; i < p.n[0]; i++) {
-					size_t cc = (size_t)i + p.stride[1] * j +
-						    p.stride[2] * k;
-					const uint32_t *f;
-					double x[3] = { p.o[0] + i * p.dx,
-							p.o[1] + j * p.dx,
-							p.o[2] + k * p.dx };
-					if (frozen[cc] || near[cc] < 0)
-						continue;
-					f = tri + 3 * (size_t)near[cc];
-					dist[cc] = (float)sqrt(tri_closest(x,
-						P + 3 * (size_t)f[0], P + 3 * (size_t)f[1],
-						P + 3 * (size_t)f[2], NULL, NULL));
-				}
+		sweep_closest(&p, P, tri, frozen, dist, near);
 	} else {
 		/* The grid lies wholly outside the band: exact distances. */
 		if (bvh_build(&b, P, nv, tri, nt, err))

@@ -6,8 +6,10 @@
  * votes inside/outside by the parity of the crossings before the sample;
  * (3) samples whose votes tie (gaps in the geometry) take the sign of
  * their decided neighbours, removing the discontinuities near the zero
- * level; (4) the distance is exact (closest triangle) in a narrow band and
- * fast-marched beyond it (fmm.h).  The sign needs no orientation and no
+ * level; (4) where the paper re-initializes a rough distance, the distance
+ * here is exact (closest triangle) in a narrow band, and beyond it is the
+ * distance to a closest triangle carried outward from the band by sweeps
+ * along the axes.  The sign needs no orientation and no
  * watertight mesh: flipped triangles, duplicated triangles (ignored for
  * the vote) and small holes still give the right inside.  A mesh that
  * many lines cross an odd number of times has no consistent inside (a
@@ -51,12 +53,12 @@ typedef struct sdf_stats {
  * coordinates in metres, tri: nt*3 vertex indices) at every sample of
  * phi, which the caller has allocated and placed (any staggering);
  * negative inside.  Within o->band cells of the mesh the value equals the
- * distance to the closest triangle (rounded to float); beyond, the
- * fast-marching distance from the band (or +-band*dx with o->narrow, and
- * then closest is -1 there).  closest (may be NULL; one per
- * sample) receives the index of the closest triangle in the band and the
- * nearest-point extension of it beyond.  st (may be NULL) receives the
- * statistics.  Fails (-1, err) on bad input, on out of memory, and in
+ * distance to the closest triangle (rounded to float); beyond, the exact
+ * distance to the closest triangle the sweeps find (an upper bound, within
+ * a fraction of a cell of the true distance in the tests), or +-band*dx
+ * with o->narrow (and then closest is -1 there).  closest (may be NULL;
+ * one per sample) receives the index of that triangle.  st (may be NULL)
+ * receives the statistics.  Fails (-1, err) on bad input, on out of memory, and in
  * signed mode on a thin shell (st->thin_shell set; the message gives the
  * odd fraction).  Deterministic and independent of the thread count. */
 int sdf_mesh(field *phi, const double *P, size_t nv, const uint32_t *tri,
