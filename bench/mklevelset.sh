@@ -2,7 +2,7 @@
 # mklevelset: mesh -> signed distance on a bumpy torus of 100352 triangles
 # with a 3-cell band, on 128^3 and 256^3 grids (a cube around the torus).
 #   narrow: exact band + sign voting, +-3 dx beyond (what OpenVDB computes)
-#   full:   the whole dense grid (fast marching beyond the band)
+#   full:   the whole dense grid (closest-triangle sweeps beyond the band)
 # Beside it, OpenVDB's tools::meshToLevelSet on the same mesh, voxel size
 # and half-width, when its headers are installed (bench only: built here
 # with g++, never by make).  Times are the best of 3 in one run (full: one
