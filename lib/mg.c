@@ -25,6 +25,7 @@ typedef struct level {
 	uint8_t *type;
 	float *rw[3];       /* face weight between c and c+1 (any types) */
 	float *cw[3];       /* coupling: rw if both cells are fluid */
+	uint8_t *full;      /* coarse levels: the 3x3x3 cells around are fluid */
 	double *diag;
 	double *x, *b, *t;
 	size_t nband;       /* fluid cells near a boundary, in grid order */
@@ -49,6 +50,7 @@ level_free(level *L)
 	for (int a = 0; a < 3; a++)
 		free(L->rw[a]);
 	free(L->band);
+	free(L->full);
 	free(L->x);
 	free(L->b);
 	free(L->t);
@@ -139,6 +141,18 @@ coarsen(const level *F, level *C, slc_err *err)
 					}
 				}
 				C->diag[c] = d;
+			}
+	if (!(C->full = slc_calloc(C->n, 1, err)))
+		return -1;
+#pragma omp parallel for schedule(static) if (C->n > PS_PAR_MIN)
+	for (int K = 1; K < C->nk - 1; K++)
+		for (int J = 1; J < C->nj - 1; J++)
+			for (int I = 1; I < C->ni - 1; I++) {
+				int all = 1;
+				for (int e = 0; e < 27 && all; e++)
+					all = C->type[(size_t)(I + e % 3 - 1) + cj * (size_t)(J + e / 3 % 3 - 1) +
+						      ck * (size_t)(K + e / 9 - 1)] == PS_FLUID;
+				C->full[(size_t)I + cj * J + ck * K] = (uint8_t)all;
 			}
 	return 0;
 }
@@ -333,7 +347,7 @@ residual(level *L)
  * the next coarse cell towards the fine cell 1/4; an air corner
  * contributes 0 (p = 0 there); a solid or out-of-grid corner is replaced
  * by the parent (a Neumann wall reflects). */
-static int
+static inline int
 stencil(const level *C, int i, int j, int k, size_t tg[8], double wt[8])
 {
 	int I[2], J[2], K[2], m = 0;
@@ -344,6 +358,17 @@ stencil(const level *C, int i, int j, int k, size_t tg[8], double wt[8])
 	J[1] = J[0] + (j & 1 ? 1 : -1);
 	K[1] = K[0] + (k & 1 ? 1 : -1);
 	size_t parent = (size_t)I[0] + sj * J[0] + sk * K[0];
+	if (C->full[parent]) {          /* every corner is a fluid cell */
+		size_t di = (size_t)(I[1] - I[0]), dj = sj * (size_t)(J[1] - J[0]);
+		size_t dk = sk * (size_t)(K[1] - K[0]);
+		static const double w[8] = {27.0 / 64, 9.0 / 64, 9.0 / 64, 3.0 / 64,
+					    9.0 / 64, 3.0 / 64, 3.0 / 64, 1.0 / 64};
+		for (int e = 0; e < 8; e++) {
+			tg[e] = parent + (e & 1 ? di : 0) + (e & 2 ? dj : 0) + (e & 4 ? dk : 0);
+			wt[e] = w[e];
+		}
+		return 8;
+	}
 	int oi = I[1] >= 0 && I[1] < C->ni, oj = J[1] >= 0 && J[1] < C->nj;
 	int ok = K[1] >= 0 && K[1] < C->nk;
 	static const double w1[2] = {0.75, 0.25};
