@@ -422,33 +422,32 @@ straddles(const mc_ctx *c, const int o[3], const int bs[3])
 		}
 		return any && !all;
 	}
+	/* at the edge of the grid: samples of the continuation are never
+	 * inside (|phi - iso| >= 0), so only the grid's own samples can be */
+	if (!interior)
+		all = 0;
 	for (lk = 0; lk <= bs[2]; lk++)
 		for (lj = 0; lj <= bs[1]; lj++) {
-			if (interior) {
-				const float *src = f->a + FIELD_IDX(f, o[0] - 1, o[1] + lj - 1,
-								    o[2] + lk - 1);
-				int n = bs[0] + 1;
+			int J = o[1] + lj - 1, K = o[2] + lk - 1;
+			int i0 = o[0] - 1, i1 = o[0] + bs[0] - 1;
+			const float *src;
 
+			if (J < 0 || J >= f->nj || K < 0 || K >= f->nk)
+				continue;
+			i0 = i0 < 0 ? 0 : i0;
+			i1 = i1 > f->ni - 1 ? f->ni - 1 : i1;
+			src = f->a + FIELD_IDX(f, 0, J, K);
 #pragma omp simd reduction(|:any) reduction(&:all)
-				for (li = 0; li < n; li++) {
-					int in = src[li] < iso;
+			for (li = i0; li <= i1; li++) {
+				int in = src[li] < iso;
 
-					any |= in;
-					all &= in;
-				}
-			} else {
-				for (li = 0; li <= bs[0]; li++) {
-					int in = val(f, iso, o[0] + li - 1, o[1] + lj - 1,
-						     o[2] + lk - 1) < 0;
-
-					any |= in;
-					all &= in;
-				}
+				any |= in;
+				all &= in;
 			}
 			if (any && !all)
 				return 1;
 		}
-	return 0;
+	return any && !all;
 }
 
 /* Block buffers hold the block's samples plus one layer around them, for

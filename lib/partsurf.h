@@ -17,10 +17,10 @@
  * (optionally refined), and that one field is meshed (lib/mcubes.h).
  *
  * Sampling scatters each particle into the lattice samples within its
- * kernel.  Particles are sorted by sample layer (a stable counting sort)
- * and the lattice is cut into slabs of layers meshed in parallel: every
- * sample sums its particles in sorted order, so the field is the same
- * bytes for any thread count.
+ * kernel.  Particles are sorted by bins of samples (a stable counting
+ * sort) and the lattice is cut into slabs of layers sampled in parallel:
+ * every sample sums its particles in sorted order, so the field is the
+ * same bytes for any thread count.
  */
 #ifndef SLC_PARTSURF_H
 #define SLC_PARTSURF_H
@@ -59,8 +59,9 @@ int ps_lattice(const ps_params *p, const double *P, size_t np, const field *g,
 	       field *f, slc_err *err);
 
 /* Sample the particle surface on f's lattice (f allocated): f->a gets
- * phi_particles (negative inside the particles' surface, about R where no
- * particle is near).  P: np positions x3 (m); rad: np radii or NULL for
+ * phi_particles, negative inside the particles' surface and positive where
+ * no particle is near (R for Zhu-Bridson; R (1/2 - rho) for Yu-Turk, rho
+ * the kernel density, 1 inside a full neighbourhood).  P: np positions x3 (m); rad: np radii or NULL for
  * p->radius.  0 or -1 with err (out of memory, bad parameters). */
 int ps_sample(const ps_params *p, const double *P, const double *rad, size_t np,
 	      field *f, slc_err *err);
