@@ -246,8 +246,9 @@ mg_new(const psys *ps, slc_err *err)
 		    !(F->t = slc_calloc(F->n, sizeof *F->t, err)) ||
 		    band_build(F, err))
 			goto fail;
+		/* an axis of one cell (a 2D grid) is not coarsened */
 		if (m->nl == MG_MAXLEV || F->n <= MG_COARSE_CELLS ||
-		    F->ni < 4 || F->nj < 4 || F->nk < 4)
+		    (F->ni < 4 && F->nj < 4 && F->nk < 4))
 			break;
 		if (coarsen(F, &m->lv[m->nl], err)) {
 			m->nl++;
@@ -393,7 +394,7 @@ stencil(const level *C, int i, int j, int k, size_t tg[8], double wt[8])
 	return m;
 }
 
-/* Coarse right-hand side: 4 R r with R = P^T / 8 (the factor 4 = (2dx)^2
+/* Coarse right-hand side: 4 R r with R = P^T / 2^d (the factor 4 = (2dx)^2
  * / dx^2 since every level's operator is the unscaled rediscretization).
  * Scattered in three passes over the parents' k mod 3 so that no two
  * threads write the same coarse cell and each coarse sum has a fixed
@@ -402,6 +403,10 @@ static void
 restrict_(const level *F, level *C)
 {
 	size_t fj = (size_t)F->ni, fk = (size_t)F->ni * F->nj;
+
+	/* 4 / 2^d over the d axes that are coarsened: 0.5 in 3D, 1 in 2D */
+	int d = (F->ni > 1) + (F->nj > 1) + (F->nk > 1);
+	double sc = 4.0 / (double)(1 << d);
 
 	memset(C->b, 0, C->n * sizeof *C->b);
 	for (int pass = 0; pass < 3; pass++) {
@@ -417,7 +422,7 @@ restrict_(const level *F, level *C)
 						double wt[8];
 						int m = stencil(C, i, j, k, tg, wt);
 						for (int e = 0; e < m; e++)
-							C->b[tg[e]] += 0.5 * wt[e] * F->t[c];
+							C->b[tg[e]] += sc * wt[e] * F->t[c];
 					}
 	}
 }

@@ -485,6 +485,43 @@ test_mg_scaling(void)
 	sph_r = 0.4;
 }
 
+/* A 2D grid (one cell along z) coarsens in x and y only. */
+static void
+test_mg_2d(void)
+{
+	int n = 128;
+	size_t nc = (size_t)n * n, nf = (size_t)(n + 1) * n * 2;
+	float *sol = malloc(nc * sizeof *sol), *w[3];
+	for (int a = 0; a < 3; a++)
+		w[a] = malloc(nf * sizeof(float));
+	for (int j = 0; j < n; j++)
+		for (int i = 0; i < n; i++) {
+			double x = (i + .5) / n - .5, y = (j + .5) / n - .5;
+			sol[i + (size_t)n * j] = (float)(0.45 - sqrt(x * x + y * y));
+		}
+	weights_variational(sol, n, n, 1, w[0], w[1], w[2]);
+	psys ps;
+	double o[3] = {0, 0, 0};
+	psys_init(&ps, n, n, 1, 1.0 / n, o, 1000, w[0], w[1], w[2], NULL, NULL, 0, NULL);
+	double *b = calloc(nc, sizeof *b), *x = calloc(nc, sizeof *x);
+	for (size_t c = 0; c < nc; c++)
+		b[c] = ps.type[c] == PS_FLUID ? urand() : 0;
+	psys_null(&ps, b);
+	int it[2];
+	for (int pc = 0; pc < 2; pc++) {
+		pcg_opts po = {pc, 1e-6, 1000};
+		pcg_stats st;
+		pcg_solve(&ps, b, x, &po, &st, NULL);
+		it[pc] = st.converged ? st.iters : -1;
+	}
+	CHECK(it[0] > 0 && it[0] <= 12 && it[1] > 3 * it[0],
+	      "2D disc 128^2: mg-pcg %d iterations, mic0 %d", it[0], it[1]);
+	psys_free(&ps);
+	free(b), free(x), free(sol);
+	for (int a = 0; a < 3; a++)
+		free(w[a]);
+}
+
 static void
 test_threads(void)
 {
@@ -520,6 +557,7 @@ main(int argc, char **argv)
 	T(test_compatibility());
 	T(test_moving_solid());
 	T(test_mg_scaling());
+	T(test_mg_2d());
 	T(test_threads());
 	return ctest_done();
 }
