@@ -532,7 +532,7 @@ test_threads(void)
 		omp_set_num_threads(t + 1);
 		solid_fn = ball_obstacle, phi_fn = flat_water;
 		rng = 777;
-		scene_new(&s, 18, 0);
+		scene_new(&s, 34, 0);   /* above PS_PAR_MIN cells: threads in use */
 		random_interior(&s);
 		project(&s, PCG_MG, 1e-6, NULL, NULL);
 		u[t] = malloc(s.nfx * sizeof(float));
