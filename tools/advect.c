@@ -210,18 +210,14 @@ move_particles(slc_rec *r, const macgrid *vel, double dt, const char *label)
 /* Inside the source region: density and temperature at least the source
  * values, velocity set. */
 static void
-inject(const field *src, macgrid *vel)
+inject(const field *src, field *den, field *tem, macgrid *vel)
 {
-	static const char *const names[2] = { "density", "temperature" };
-	double val[2] = { src_den, src_tem };
-	int q, a;
+	int a;
 
-	for (q = 0; q < 2; q++) {
-		field f;
-
-		if (grid_field("", names[q], &f, 0))
-			forces_source(src, &f, val[q], 1);
-	}
+	if (den)
+		forces_source(src, den, src_den, 1);
+	if (tem)
+		forces_source(src, tem, src_tem, 1);
 	for (a = 0; a < 3 && !isnan(src_vel[0]); a++)
 		forces_source(src, mac_comp(vel, a), src_vel[a], 0);
 }
@@ -334,7 +330,7 @@ main(int argc, char **argv)
 		if (mac_copy(&vel, &nvel, &err))
 			die("%s", err.msg);
 		if (have_src)
-			inject(&src, &vel);
+			inject(&src, have_den ? &den : NULL, have_tem ? &tem : NULL, &vel);
 		if (vort && ((have_solid && vortex_cull(vort, &solid, &err)) ||
 			     (vopt.rate > 0 && vortex_seed(vort, &src, &vopt, dt, (uint64_t)seed,
 							   (uint64_t)fmax(frame + 1, 0) * MAX_SUBSTEPS + (uint64_t)nsub, &err))))
