@@ -35,9 +35,12 @@ advect_trace(const macgrid *vel, const double x[3], double dt, double xb[3])
 		xb[a] = x[a] - dt * v[a];
 }
 
-void
-advect_sl(const macgrid *vel, double dt, const field *q, field *out,
-	  float *lo, float *hi)
+/* advect_sl, and with q0 != NULL the BFECC corrected data
+ * q0 - (sl - q0)/2 written instead of the semi-Lagrangian value sl (the
+ * backward step and the correction in one pass). */
+static void
+sl_pass(const macgrid *vel, double dt, const field *q, field *out,
+	float *lo, float *hi, const float *q0)
 {
 	linmac M;
 	lin Q;
@@ -61,10 +64,19 @@ advect_sl(const macgrid *vel, double dt, const field *q, field *out,
 				linmac_trace(&M, x, dt, xb);
 				if (lo)
 					out->a[s] = (float)lin_sample_bounds(&Q, xb, &lo[s], &hi[s]);
+				else if (q0)
+					out->a[s] = (float)(q0[s] + 0.5 * (q0[s] - lin_sample(&Q, xb)));
 				else
 					out->a[s] = (float)lin_sample(&Q, xb);
 			}
 		}
+}
+
+void
+advect_sl(const macgrid *vel, double dt, const field *q, field *out,
+	  float *lo, float *hi)
+{
+	sl_pass(vel, dt, q, out, lo, hi, NULL);
 }
 
 void
@@ -169,7 +181,7 @@ int
 advect_field(const macgrid *vel, double dt, const field *q, field *out,
 	     const advect_opts *o, advect_stats *st, slc_err *err)
 {
-	size_t n = field_count(q), s;
+	size_t n = field_count(q);
 	float *lo = NULL, *hi = NULL, *tmp = NULL, *hat = NULL;
 	field ft, fh;
 	int rc = -1;
@@ -214,10 +226,7 @@ advect_field(const macgrid *vel, double dt, const field *q, field *out,
 		fh.a = hat;
 		fh.owned = 0;
 		advect_sl(vel, dt, q, &fh, lo, hi);
-		advect_sl(vel, -dt, &fh, &ft, NULL, NULL);
-#pragma omp parallel for schedule(static) if (n >= ADVECT_PAR_MIN)
-		for (s = 0; s < n; s++)
-			tmp[s] = (float)(q->a[s] + 0.5 * ((double)q->a[s] - tmp[s]));
+		sl_pass(vel, -dt, &fh, &ft, NULL, NULL, q->a);
 		advect_sl(vel, dt, &ft, out, NULL, NULL);
 		finish(vel, dt, q, NULL, hat, out, lo, hi, o, st);
 	}
