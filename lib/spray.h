@@ -1,0 +1,61 @@
+/* spray.h: spray particles of a liquid.
+ *
+ * guendelman2005 §4.4.2 / Enright et al. 2002: negative marker particles
+ * that escape far from the level set are removed from the particle level
+ * set; the water they stand for is kept as spray (as Foster and Fedkiw
+ * 2001 do in the free surface model the thesis §2.9 builds on): each
+ * particle is a small ball of water with a radius, a mass (from the radius
+ * and the density of water) and a velocity, moving ballistically under
+ * gravity.  When it lands in the liquid (phi < 0 at its centre) it is
+ * removed and its sphere is unioned into phi.
+ */
+#ifndef SLC_SPRAY_H
+#define SLC_SPRAY_H
+
+#include <stddef.h>
+
+#include "err.h"
+#include "field.h"
+#include "slc.h"
+
+#define SPRAY_WATER_DENSITY 1000.0      /* kg/m^3 */
+
+/* Spray particles, structure of arrays. */
+typedef struct spray {
+	size_t n, cap;
+	float *x;       /* 3n positions, m */
+	float *v;       /* 3n velocities, m/s */
+	float *r;       /* n radii, m */
+} spray;
+
+void spray_init(spray *s);
+void spray_free(spray *s);
+/* Append one particle; 0 or -1 (out of memory). */
+int spray_push(spray *s, const double x[3], const double v[3], double r,
+	       slc_err *err);
+
+/* Mass of a ball of water of radius r (m), kg. */
+double spray_mass(double r);
+
+/* One ballistic step of dt seconds under gravity g (m/s^2): v += g dt,
+ * x += v dt (symplectic Euler).  The box of phi's cell grid is a wall: a
+ * particle leaving it is put back on the face and loses its velocity
+ * component along that axis.  Particles whose centre then lies in the
+ * liquid (phi < 0) land: their sphere phi_p(y) = |y - x_p| - r_p is
+ * unioned into phi (phi = min(phi, phi_p)) at the samples within
+ * r_p + dx of the centre, and they are removed.  Returns the number
+ * landed. */
+size_t spray_step(spray *s, field *phi, const double g[3], double dt);
+
+/* Total volume of the spray balls, m^3. */
+double spray_volume(const spray *s);
+
+/* The particles record `name`: P (f32 x3), v (f32 x3), radius (f32),
+ * mass (f32, kg; derived from radius).  0 or -1. */
+int spray_to_rec(const spray *s, slc_rec *r, const char *name, double time,
+		 slc_err *err);
+/* Read P, v and radius from a particles record (mass is recomputed).
+ * -1 with err on missing channels or non-finite values. */
+int spray_from_rec(spray *s, const slc_rec *r, slc_err *err);
+
+#endif
