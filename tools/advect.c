@@ -13,6 +13,7 @@
 #include "../lib/extrapolate.h"
 #include "../lib/forces.h"
 #include "../lib/meta.h"
+#include "../lib/pls_step.h"
 #include "../lib/vortex.h"
 
 #define MAX_SUBSTEPS 100000     /* a frame needing more is an error */
@@ -23,11 +24,16 @@ static double buoy[2], ambient, confine, src_den = 1, src_tem = 1;
 static double src_vel[3] = { NAN, NAN, NAN };
 static const char *source;
 static vortex_opts vopt = { 0, 2e-3, 4, VORTEX_GAUSSIAN, 1 };
-static long seed;
+static long seed, reseed = 10, pls_mode, per_cell = 16;
+static pls_water water;
+static int liquid;
+static const double no_g[3];
+#define EXTRAP_BAND 5   /* cells of velocity extrapolation (thesis §2.9) */
 
 static const char *const schemes[] = { "sl", "maccormack", "bfecc", NULL };
 static const char *const limiters[] = { "revert", "clamp", "none", NULL };
 static const char *const kernels[] = { "gaussian", "tent", NULL };
+static const char *const pls_modes[] = { "auto", "on", "off", NULL };
 
 static int
 parse_pair(const char *arg, void *dst)
@@ -62,7 +68,10 @@ static const struct tool_opt opts[] = {
 	{ "vortex-radius", 0, OPT_DOUBLE, &vopt.radius, "CELLS", "particle kernel radius in cells (default 4)", 0, 0 },
 	{ "vortex-kernel", 0, OPT_CHOICE, &vopt.kernel, "K", "particle kernel (default gaussian)", kernels, 0 },
 	{ "vortex-eps", 0, OPT_DOUBLE, &vopt.eps, "EPS", "particle confinement strength, m/s (default 1)", 0, 0 },
-	{ "seed", 0, OPT_INT, &seed, "N", "random seed of the vortex seeding (default 0)", 0, 0 },
+	{ "seed", 0, OPT_INT, &seed, "N", "random seed of the vortex and particle level set seeding (default 0)", 0, 0 },
+	{ "pls", 0, OPT_CHOICE, &pls_mode, "M", "particle level set: auto (with phi), on, off (level set only)", pls_modes, 0 },
+	{ "reseed", 0, OPT_INT, &reseed, "N", "reseed the level set particles every N frames (default 10; 0 never)", 0, 0 },
+	{ "pls-per-cell", 0, OPT_INT, &per_cell, "N", "level set particles of each sign per band cell (default 16)", 0, 0 },
 	{ 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
@@ -230,7 +239,7 @@ main(int argc, char **argv)
 	tool_out *out;
 	slc_rec r, *scene, *vort;
 	macgrid vel, nvel;
-	field solid, src, den, tem, uo[3], slip;
+	field solid, src, den, tem, uo[3], slip, phi;
 	int have_uo = 0, have_slip = 0, have_solid, have_src, have_den, have_tem;
 	double T, t = 0, frame = -1, time0 = 0, dx, g, up[3] = { 0, 1, 0 };
 	advect_opts ao;
@@ -242,8 +251,8 @@ main(int argc, char **argv)
 	if (argc - first > 1)
 		usage_die("one input at most");
 	if (!(cfl >= 0) || !(frame_dt > 0 || isnan(frame_dt)) || !(vopt.rate >= 0) ||
-	    !(vopt.radius > 0) || seed < 0)
-		usage_die("--cfl, --dt, --vortex-seed, --vortex-radius and --seed must be positive");
+	    !(vopt.radius > 0) || seed < 0 || reseed < 0 || per_cell < 1 || per_cell > 1000)
+		usage_die("--cfl, --dt, --vortex-seed, --vortex-radius, --seed, --reseed and --pls-per-cell must be positive");
 	in = in_open(first < argc ? argv[first] : NULL);
 	for (;;) {
 		if (nrec == cap)
@@ -254,6 +263,8 @@ main(int argc, char **argv)
 			break;
 		nrec++;
 	}
+	if (!(recs = realloc(recs, (nrec + 4) * sizeof *recs)))    /* vortex, pls_water_store */
+		die("out of memory");
 	scene = find("scene", SLC_META);
 	if (scene && (slc_meta_get_f64(scene, "frame", &frame, &err) < 0 ||
 		      slc_meta_get_f64(scene, "time", &time0, &err) < 0 ||
@@ -293,6 +304,18 @@ main(int argc, char **argv)
 		if (vortex_new(vort, &err))
 			die("%s", err.msg);
 	}
+	if (pls_mode == 1 && !find("phi", SLC_GRID))
+		die("%s: --pls on: no grid record 'phi'", in_label(in));
+	if ((liquid = grid_field(in_label(in), "phi", &phi, 0))) {
+		pls_step_defaults(&water.o);    /* guendelman2005 §4.4.2 */
+		water.o.particles = pls_mode != 2;
+		water.o.p.per_cell = (int)per_cell;
+		water.o.ao.scheme = scheme;
+		water.o.ao.limiter = limiter;
+		water.o.ao.walls = !open_box;
+		if (pls_water_load(&water, recs, nrec, &phi, (uint64_t)seed, (long)frame, (int)reseed, &err))
+			die("%s: %s", in_label(in), err.msg);
+	}
 	if (mac_alloc_like(&nvel, &vel, &err))
 		die("%s", err.msg);
 	advect_opts_default(&ao);
@@ -302,7 +325,12 @@ main(int argc, char **argv)
 	ao.walls = !open_box;
 	T = frame_dt;
 	while (t < T) {
-		double vmax = mac_max_speed(&vel), dt = T - t;
+		double vmax, dt = T - t;
+
+		if (liquid && (pls_extrapolate(&vel, &phi, EXTRAP_BAND, &err) ||
+			       (nsub == 0 && pls_water_freeze(&water, &vel, &err))))
+			die("%s: %s", in_label(in), err.msg);
+		vmax = mac_max_speed(&vel);
 
 		if (!isfinite(vmax))
 			die("%s: velocity, frame %.0f: NaN or Inf", in_label(in), frame + 1);
@@ -318,12 +346,16 @@ main(int argc, char **argv)
 			die("%s", err.msg);
 		ao.vmax = vmax;
 		for (i = 0; i < nrec; i++)
-			if (advected(&recs[i]))
+			if (liquid && pls_water_owns(&recs[i]))
+				;       /* pls_step below */
+			else if (advected(&recs[i]))
 				advect_rec(&recs[i], &vel, dt, &ao, &st, in_label(in));
 			else if (&recs[i] == vort)      /* thesis §3.4.1 */
 				vortex_step(vort, &vel, dt);
 			else if (recs[i].kind == SLC_PARTICLES)
 				move_particles(&recs[i], &vel, dt, in_label(in));
+		if (liquid && pls_step(&water, &phi, &water.u0, dt, have_g > 0 ? gravity : no_g, &err))
+			die("%s: %s", in_label(in), err.msg);
 		for (a = 0; a < 3; a++)
 			if (advect_field(&vel, dt, mac_ccomp(&vel, a), mac_comp(&nvel, a), &ao, &st, &err))
 				die("%s: %s", in_label(in), err.msg);
@@ -344,11 +376,18 @@ main(int argc, char **argv)
 			die("%s", err.msg);
 		if (vort)       /* thesis §3.4.2 */
 			vortex_force(vort, &vel, &vopt, dt);
+		if (liquid && !open_box)
+			pls_walls(&vel);
 		t += dt;
 		progressmsg("advect: %.0f%%", 100 * t / T);
 	}
 	info("%d substeps, %zu samples advected, %zu limited, %zu first order near walls",
 	     nsub, st.samples, st.limited, st.near_wall);
+	if (liquid && pls_water_store(&water, recs, &nrec, time0 + T, &err))
+		die("%s", err.msg);
+	if (liquid)
+		info("liquid volume %.9g m^3, spray %.9g m^3 in %zu particles, %zu+%zu marker particles",
+		     pls_liquid_volume(&phi), spray_volume(&water.spr), water.spr.n, water.pos.n, water.neg.n);
 	out = out_open(argc, argv);
 	for (i = 0; i < nrec; i++) {
 		r = recs[i];
@@ -373,6 +412,7 @@ main(int argc, char **argv)
 	out_close(out);
 	in_close(in);
 	mac_free(&nvel);
+	pls_water_free(&water);
 	for (a = 0; a < 3 && have_uo; a++)
 		field_free(&uo[a]);
 	free(recs);
