@@ -26,6 +26,7 @@ typedef struct level {
 	float *rw[3];       /* face weight between c and c+1 (any types) */
 	float *cw[3];       /* coupling: rw if both cells are fluid */
 	uint8_t *full;      /* coarse levels: the 3x3x3 cells around are fluid */
+	int open;           /* box faces open (PS_BC_OPEN): p = 0 outside */
 	double *diag;
 	double *x, *b, *t;
 	size_t nband;       /* fluid cells near a boundary, in grid order */
@@ -64,6 +65,7 @@ coarsen(const level *F, level *C, slc_err *err)
 	C->ni = (F->ni + 1) / 2, C->nj = (F->nj + 1) / 2, C->nk = (F->nk + 1) / 2;
 	C->n = (size_t)C->ni * C->nj * C->nk;
 	C->owned = 1;
+	C->open = F->open;
 	C->type = slc_calloc(C->n, 1, err);
 	C->diag = slc_calloc(C->n, sizeof *C->diag, err);
 	for (int a = 0; a < 3; a++) {
@@ -139,6 +141,9 @@ coarsen(const level *F, level *C, slc_err *err)
 						if (t != PS_OFF)
 							d += C->rw[a][c - st[a]];
 					}
+					/* an open box face (pressure 0 outside) */
+					if (C->open && N[a] > 1)
+						d += (P[a] == 0) + (P[a] + 1 == N[a]);
 				}
 				C->diag[c] = d;
 			}
@@ -220,6 +225,7 @@ mg_new(const psys *ps, slc_err *err)
 	level *L = &m->lv[0];
 	L->ni = ps->ni, L->nj = ps->nj, L->nk = ps->nk, L->n = ps->n;
 	L->type = ps->type, L->diag = ps->diag;
+	L->open = ps->bc == PS_BC_OPEN;
 	L->cw[0] = ps->cx, L->cw[1] = ps->cy, L->cw[2] = ps->cz;
 	m->nl = 1;
 	for (int a = 0; a < 3; a++)

@@ -235,8 +235,8 @@ regions(psys *ps, slc_err *err)
 					for (int s = 0; s < 2; s++) {
 						size_t f;
 						long long nb = neighbour(ps, i, j, k, ax, s, &f);
-						if (nb >= 0 && face_arr(ps, ax)[f] > 0 &&
-						    ps->type[nb] == PS_AIR)
+						if (face_arr(ps, ax)[f] > 0 &&
+						    (nb >= 0 ? ps->type[nb] == PS_AIR : ps->bc == PS_BC_OPEN))
 							ps->enclosed[ps->region[c]] = 0;
 					}
 			}
@@ -251,7 +251,17 @@ psys_init(psys *ps, int ni, int nj, int nk, double dx, const double origin[3],
 	  double rho, const float *wx, const float *wy, const float *wz,
 	  const float *phi, ps_body *body, int nbody, slc_err *err)
 {
+	return psys_init_bc(ps, ni, nj, nk, dx, origin, rho, wx, wy, wz, phi,
+			    body, nbody, PS_BC_WALL, err);
+}
+
+int
+psys_init_bc(psys *ps, int ni, int nj, int nk, double dx, const double origin[3],
+	     double rho, const float *wx, const float *wy, const float *wz,
+	     const float *phi, ps_body *body, int nbody, int bc, slc_err *err)
+{
 	memset(ps, 0, sizeof *ps);
+	ps->bc = bc;
 	if (ni < 1 || nj < 1 || nk < 1)
 		return slc_fail(err, "bad grid dims %dx%dx%d", ni, nj, nk);
 	if (!(dx > 0) || !(rho > 0))
@@ -285,7 +295,8 @@ psys_init(psys *ps, int ni, int nj, int nk, double dx, const double origin[3],
 				for (int ax = 0; ax < 3; ax++)
 					for (int s = 0; s < 2; s++) {
 						size_t f;
-						if (neighbour(ps, i, j, k, ax, s, &f) >= 0)
+						if (neighbour(ps, i, j, k, ax, s, &f) >= 0 ||
+						    bc == PS_BC_OPEN)
 							open += face_arr(ps, ax)[f];
 					}
 				ps->type[c] = open > 0 ? PS_FLUID : PS_OFF;
@@ -302,9 +313,13 @@ psys_init(psys *ps, int ni, int nj, int nk, double dx, const double origin[3],
 					for (int s = 0; s < 2; s++) {
 						size_t f;
 						long long nb = neighbour(ps, i, j, k, ax, s, &f);
-						float w = nb >= 0 ? face_arr(ps, ax)[f] : 0;
+						float w = nb >= 0 || bc == PS_BC_OPEN ? face_arr(ps, ax)[f] : 0;
 						if (!(w > 0))
 							continue;
+						if (nb < 0) {   /* open box face: p = 0 outside */
+							d += w;
+							continue;
+						}
 						if (ps->type[nb] == PS_FLUID) {
 							d += w;
 							if (s) {
@@ -397,6 +412,10 @@ psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 						size_t f;
 						long long nb = neighbour(ps, i, j, k, ax, s, &f);
 						double flux = vel[ax][f];
+						if (nb < 0 && ps->bc == PS_BC_WALL)
+							flux = us ? us[3 * c + ax] : 0;
+						else if (nb < 0 && ps->bc == PS_BC_OPEN && !ps->voxelized)
+							flux *= face_arr(ps, ax)[f];
 						if (nb >= 0 && !ps->voxelized) {
 							flux *= face_arr(ps, ax)[f];
 							if (us)
@@ -604,7 +623,8 @@ psys_null(const psys *ps, double *x)
 }
 
 void
-psys_update(psys *ps, const double *x, float *u, float *v, float *w)
+psys_update(psys *ps, const double *x, float *u, float *v, float *w,
+	    const float *us)
 {
 	float *vel[3] = {u, v, w};
 	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
@@ -635,6 +655,28 @@ psys_update(psys *ps, const double *x, float *u, float *v, float *w)
 					vel[ax][f] = (float)(vel[ax][f] - d);
 				}
 			}
+	/* the faces of the domain box */
+	if (ps->bc != PS_BC_STORED) {
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+		for (int k = 0; k < nk; k++)
+			for (int j = 0; j < nj; j++)
+				for (int i = 0; i < ni; i++) {
+					size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+					for (int ax = 0; ax < 3; ax++)
+						for (int s = 0; s < 2; s++) {
+							size_t f;
+							if (neighbour(ps, i, j, k, ax, s, &f) >= 0)
+								continue;
+							if (ps->bc == PS_BC_WALL)
+								vel[ax][f] = us ? us[3 * c + ax] : 0.0f;
+							else if (ps->type[c] == PS_FLUID &&
+								 face_arr(ps, ax)[f] > 0)
+								/* p = 0 outside: d = x_out - x_in */
+								vel[ax][f] = (float)(vel[ax][f] -
+									(s ? -x[c] : x[c]));
+						}
+				}
+	}
 	/* batty2007 (2): V += dt M^-1 J p = rho dx^3 M^-1 sum_c g_c x_c */
 	double kappa = ps->rho * ps->dx * ps->dx * ps->dx;
 	for (int q = 0; q < ps->nbody; q++) {

@@ -13,9 +13,7 @@
  * et al. at a free surface (batty2007 §2.1), and G the per-cell J operator
  * of each rigid body.  A is symmetric positive semi-definite; its null
  * space (constants on each region without a free surface) is handled as in
- * selle2008 §4.4.2.  Faces on the domain boundary are walls whose stored
- * velocity is the normal boundary velocity (inflow allowed); they are never
- * changed.
+ * selle2008 §4.4.2.  The faces of the domain box follow ps->bc (PS_BC_*).
  */
 #ifndef SLC_PRESSURE_H
 #define SLC_PRESSURE_H
@@ -29,6 +27,13 @@
 enum { PS_OFF = 0,      /* no unknown: solid, or liquid with no open face */
        PS_FLUID = 1,    /* an unknown */
        PS_AIR = 2 };    /* outside the liquid: p = 0 (Dirichlet) */
+
+/* The faces of the domain box. */
+enum { PS_BC_WALL = 0,  /* a wall at rest, or moving with the adjacent
+			   cell's solid velocity: set to that, flux of it */
+       PS_BC_STORED = 1, /* a wall moving at the stored face velocity
+			   (inflow, outflow): never changed */
+       PS_BC_OPEN = 2 }; /* open: p = 0 just outside (Dirichlet) */
 
 /* Smallest ghost-fluid interface fraction theta: a surface closer than
  * this fraction of dx to a cell centre is moved to it, which bounds the
@@ -75,6 +80,8 @@ typedef struct psys {
 	int nbody;
 	ps_body *body;              /* borrowed array, Minv/cell/g owned */
 	int voxelized;              /* closed faces keep their stored velocity */
+	int bc;                     /* PS_BC_*, set before psys_init via the
+				       argument of the same name */
 } psys;
 
 /* Build the system for an ni x nj x nk grid of cell size dx (m) and
@@ -88,6 +95,13 @@ int psys_init(psys *ps, int ni, int nj, int nk, double dx,
 	      const double origin[3], double rho,
 	      const float *wx, const float *wy, const float *wz,
 	      const float *phi, ps_body *body, int nbody, slc_err *err);
+
+/* The same with the domain-box condition bc (PS_BC_*); psys_init uses
+ * PS_BC_WALL. */
+int psys_init_bc(psys *ps, int ni, int nj, int nk, double dx,
+		 const double origin[3], double rho,
+		 const float *wx, const float *wy, const float *wz,
+		 const float *phi, ps_body *body, int nbody, int bc, slc_err *err);
 void psys_free(psys *ps);
 
 /* The voxelized solve (batty2007 §1.1; Foster and Fedkiw 2001, houston2003
@@ -118,8 +132,12 @@ void psys_apply(const psys *ps, const double *x, double *y);
 void psys_null(const psys *ps, double *x);
 
 /* Pressure update: u -= D_theta x on every open face next to a fluid cell
- * (batty2007 (5)) and each body's V += rho*dx*M^-1 G x (batty2007 (2)). */
-void psys_update(psys *ps, const double *x, float *u, float *v, float *w);
+ * (batty2007 (5)) and each body's V += rho*dx*M^-1 G x (batty2007 (2)).
+ * Faces of the domain box: set to the wall velocity (PS_BC_WALL: the
+ * solid velocity us of the adjacent cell, or 0 when us is NULL), left
+ * (PS_BC_STORED) or updated against p = 0 outside (PS_BC_OPEN). */
+void psys_update(psys *ps, const double *x, float *u, float *v, float *w,
+		 const float *us);
 
 /* Pressure in Pa from x: p = x*rho*dx/dt on fluid cells, 0 elsewhere. */
 void psys_pressure(const psys *ps, const double *x, double dt, float *p);

@@ -133,3 +133,16 @@ stat() {
 	assert_failure 1
 	[ ! -e "$T/o.slc" ]
 }
+
+@test "--boundary: a pool after one advect step rests on the box floor (wall), falls through it (stored)" {
+	mkprim pool --res 16 | advect > "$T/a.slc"
+	project -o "$T/w.slc" "$T/a.slc"
+	project --boundary stored -o "$T/s.slc" "$T/a.slc"
+	[ "$(meta boundary "$T/w.slc")" = wall ]
+	# p = rho g (depth - dx/2) at the lowest cell centres, depth 0.3
+	pw=$(stat "$T/w.slc" p max)
+	awk -v p="$pw" 'BEGIN { e = 1000 * 9.81 * (0.3 - 0.5 / 16); d = p / e - 1; exit !(d * d < 1e-8) }'
+	[ "$(stat "$T/s.slc" p max)" = 0 ]
+	run project --boundary leaky "$T/a.slc"
+	assert_equal "$status" 2
+}

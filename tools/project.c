@@ -21,7 +21,8 @@
 
 static const char *const precond_names[] = {"mg", "mic0", NULL};
 static const char *const weight_names[] = {"variational", "binary", NULL};
-static int precond, binary;
+static const char *const bc_names[] = {"wall", "stored", "open", NULL};
+static int precond, binary, bc;
 static double tol = 1e-6, density = 1000, dt_opt;
 static long maxiter = 500;
 
@@ -30,6 +31,7 @@ static const struct tool_opt opts[] = {
 	{"tol", 0, OPT_DOUBLE, &tol, "TOL", "relative residual (max norm) to reach, > 0 (default 1e-6)", 0, 0},
 	{"maxiter", 0, OPT_INT, &maxiter, "N", "most CG iterations, >= 1 (default 500)", 0, 0},
 	{"weights", 0, OPT_CHOICE, &binary, "W", "face weights: variational (fluid fractions, default) or binary (voxelized)", weight_names, 0},
+	{"boundary", 0, OPT_CHOICE, &bc, "B", "faces of the grid box: wall (at rest, default), stored (walls at the stored velocity: inflow), open (p = 0 outside)", bc_names, 0},
 	{"density", 0, OPT_DOUBLE, &density, "RHO", "fluid density in kg/m^3, > 0 (default 1000)", 0, 0},
 	{"dt", 0, OPT_DOUBLE, &dt_opt, "DT", "time step for the pressure p, s (default: dt of the scene record)", 0, 0},
 	{0, 0, 0, 0, 0, 0, 0, 0}
@@ -168,8 +170,8 @@ main(int argc, char **argv)
 		die("%s: %s", label, err.msg);
 
 	psys ps;
-	if (psys_init(&ps, ni, nj, nk, m.u.dx, m.u.origin, density, wx, wy, wz, phi,
-		      body, nbody, &err))
+	if (psys_init_bc(&ps, ni, nj, nk, m.u.dx, m.u.origin, density, wx, wy, wz, phi,
+			 body, nbody, bc, &err))
 		die("%s: %s", label, err.msg);
 	psys_set_voxelized(&ps, binary);
 	double *b = xcalloc(ps.n, sizeof *b), *x = xcalloc(ps.n, sizeof *x);
@@ -187,7 +189,7 @@ main(int argc, char **argv)
 	if (!st.converged)
 		warnmsg("%s: not converged after %d iterations (residual %.3g > --tol %g)",
 			label, st.iters, st.residual, tol);
-	psys_update(&ps, x, m.u.a, m.v.a, m.w.a);
+	psys_update(&ps, x, m.u.a, m.v.a, m.w.a, us);
 
 	/* output: records in input order, changed ones rewritten */
 	tool_out *o = out_open(argc, argv);
@@ -218,6 +220,7 @@ main(int argc, char **argv)
 	SETV("precond", "%s", precond_names[precond]);
 	SETV("weights", "%s", weight_names[binary]);
 	SETV("tol", "%.6g", tol);
+	SETV("boundary", "%s", bc_names[bc]);
 	SETV("regions", "%d", ps.nregion);
 	SETV("enclosed", "%d", ps.nenclosed);
 	SETV("compat_flux", "%.6g", removed * m.u.dx * m.u.dx);

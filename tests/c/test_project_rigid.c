@@ -92,7 +92,7 @@ step(tank *t, double dt)
 	pcg_opts po = {PCG_MG, 1e-7, 300};
 	pcg_stats st;
 	pcg_solve(&ps, rhs, x, &po, &st, NULL);
-	psys_update(&ps, x, t->u[0], t->u[1], t->u[2]);
+	psys_update(&ps, x, t->u[0], t->u[1], t->u[2], NULL);
 	psys_free(&ps);
 	rigid_free_fractions(b, 1);
 	free(rhs), free(x);
