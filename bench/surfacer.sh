@@ -112,7 +112,9 @@ int main(int argc, char **argv) {
 	return 0;
 }
 EOF
-	if g++ -O2 -std=c++17 -o "$d/vdb_mesh" "$d/vdb_mesh.cc" -lopenvdb -ltbb \
+	# rebuilt only when this script (which holds the source) is newer
+	if { [ -x "$d/vdb_mesh" ] && [ "$d/vdb_mesh" -nt "$0" ]; } ||
+	   g++ -O2 -std=c++17 -o "$d/vdb_mesh" "$d/vdb_mesh.cc" -lopenvdb -ltbb \
 		$(ls /usr/lib/*/libImath*.so >/dev/null 2>&1 && echo -lImath) 2>"$d/vdb_build.log"; then
 		for shape in sphere gyroid; do
 			$b grid $shape "$N" "$d/$shape.f32" || exit 1
