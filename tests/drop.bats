@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# pipelines/drop: a drop into a pool, baked at a tiny size (12^3 cells, 3
+# pipelines/drop and pipelines/dambreak, baked at a tiny size (12^3 cells, 3
 # frames): every frame has its OBJ and a picture that shows the water.
 
 bats_require_minimum_version 1.5.0
@@ -38,4 +38,22 @@ bake() {
 	assert_output --partial "frame-0002.png"
 	refute_output --partial "advect"
 	[ -s "$T/out/frame-0002.png" ]
+}
+
+@test "dambreak: a column at rest against a wall, then collapsing; non-blank pictures" {
+	run make -C "$ROOT/pipelines/dambreak" BIN="$ROOT/${SLUICE_BIN:-bin}" OUT="$T/dam" \
+	     RES=12 FRAMES=3 SIZE=160x120 -j2
+	assert_success
+	# the column 0.4 x 0.6 x 1 stands against x = 0: liquid there, air at x = 0.9
+	run slcinfo "$T/dam/frame-0000.slc"
+	assert_output --partial "grid 'phi'"
+	for n in 0000 0003; do
+		grep -q '^f ' "$T/dam/surface-$n.obj"
+		read -r npx _ < <(probe "$T/dam/frame-$n.png" bbox 31,33,38)
+		[ "$npx" -gt 1000 ]
+	done
+	# the top of the column comes down: highest surface vertex lower at frame 3
+	top0=$(awk '$1 == "v" && $3 > m { m = $3 } END { print m }' "$T/dam/surface-0000.obj")
+	top3=$(awk '$1 == "v" && $3 > m { m = $3 } END { print m }' "$T/dam/surface-0003.obj")
+	awk -v a="$top0" -v b="$top3" 'BEGIN { exit !(a > 0.55 && b < a) }'
 }
