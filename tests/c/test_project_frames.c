@@ -8,6 +8,7 @@
  *            one step of gravity (scene dt 1/60)
  *     rigid  the tank with a ball of density 0.1 (rigid, rigid_phi)
  *     nan    the box with a NaN in v
+ *     inflow the box with u = 1 m/s on its x = 0 face
  *   test_project_frames                  TAP checks of rigid_read/write
  */
 #include <math.h>
@@ -67,7 +68,8 @@ gen(const char *kind, const char *path, int n)
 	slc_rec sc, u[3], solid, phi, dens, rig, rphi, note;
 	const char *vn[3] = {"u", "v", "w"};
 	double dx = 1.0 / n, dt = 1.0 / 60;
-	int box = strcmp(kind, "box") == 0 || strcmp(kind, "nan") == 0;
+	int inflow = strcmp(kind, "inflow") == 0;
+	int box = strcmp(kind, "box") == 0 || strcmp(kind, "nan") == 0 || inflow;
 	int rigid = strcmp(kind, "rigid") == 0;
 	FILE *f = fopen(path, "wb");
 	if (!f)
@@ -107,6 +109,8 @@ gen(const char *kind, const char *path, int n)
 					size_t c = (size_t)i + (size_t)g.ni * ((size_t)j + (size_t)g.nj * k);
 					int wall = q[a] == 0 || q[a] == n;
 					v[c] = wall ? 0 : box ? (float)urand() : a == 1 ? (float)(-9.81 * dt) : 0;
+					if (inflow && a == 0 && i == 0)
+						v[c] = 1;
 				}
 		if (a == 1 && strcmp(kind, "nan") == 0)
 			v[n * n + 3] = NAN;
