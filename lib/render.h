@@ -164,9 +164,6 @@ typedef struct scene_opts {
 				 * light is taken from light above */
 } scene_opts;
 
-/* Does the comma-separated list hold name? */
-int scene_name_in(const char *name, const char *list);
-
 /* The box holding everything drawable in the n records: level set and
  * density grids (their samples inside the surface or holding smoke, grown
  * by a cell, or their cell box when there are none), meshes, particles

@@ -12,23 +12,6 @@
 /* Default splat radius as a fraction of the scene's diagonal. */
 #define SCENE_RADIUS_FRACTION 0.004
 
-int
-scene_name_in(const char *name, const char *list)
-{
-	size_t n = strlen(name);
-	const char *p = list;
-
-	while (p && *p) {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-
-		if (len == n && !strncmp(p, name, n))
-			return 1;
-		p = e ? e + 1 : NULL;
-	}
-	return 0;
-}
-
 enum { ITEM_NONE, ITEM_LEVELSET, ITEM_DENSITY, ITEM_MESH, ITEM_PARTICLES,
        ITEM_STRANDS };
 
@@ -37,9 +20,9 @@ classify(const slc_rec *r, const scene_opts *so)
 {
 	switch (r->kind) {
 	case SLC_GRID:
-		if (scene_name_in(r->name, so->levelsets))
+		if (slc_name_listed(r->name, so->levelsets))
 			return ITEM_LEVELSET;
-		if (scene_name_in(r->name, so->densities))
+		if (slc_name_listed(r->name, so->densities))
 			return ITEM_DENSITY;
 		return ITEM_NONE;
 	case SLC_MESH:
@@ -380,7 +363,7 @@ scene_slices(rimage *im, const slc_rec *recs, size_t n, const char *name,
 
 	if (slice_field(recs, n, &name, &f, &owned, err))
 		return -1;
-	is_ls = scene_name_in(name, levelsets);
+	is_ls = slc_name_listed(name, levelsets);
 	if (iso != 0 && is_ls) {
 		/* the level set phi - iso: contour and colours about iso */
 		field g;

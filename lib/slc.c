@@ -305,6 +305,23 @@ slc_rec_find(const slc_rec *r, const char *name)
 	return NULL;
 }
 
+int
+slc_name_listed(const char *name, const char *list)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while (p && *p) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return 1;
+		p = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
 void *
 slc_rec_get(const slc_rec *r, const char *name, uint32_t type, uint32_t ncomp,
 	    uint64_t count, slc_err *err)

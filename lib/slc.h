@@ -132,6 +132,10 @@ void *slc_rec_add(slc_rec *r, const char *name, uint32_t type, uint32_t ncomp,
 /* Find a channel by name; NULL if absent. */
 slc_chan *slc_rec_find(const slc_rec *r, const char *name);
 
+/* Is name one of the comma-separated names of list (as given to options
+ * such as --only or --from)?  A NULL or empty list holds no name. */
+int slc_name_listed(const char *name, const char *list);
+
 /* Find a channel and check its type, ncomp and (if count != 0) count;
  * returns its data or NULL with err naming what was found instead. */
 void *slc_rec_get(const slc_rec *r, const char *name, uint32_t type,

@@ -92,21 +92,6 @@ static const struct tool_info tinfo = {
 	opts
 };
 
-static int
-listed(const char *list, const char *s)
-{
-	size_t n = strlen(s);
-
-	for (const char *p = list; p && *p;) {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		if (len == n && !strncmp(p, s, n))
-			return 1;
-		p = e ? e + 1 : NULL;
-	}
-	return 0;
-}
-
 typedef struct recs { slc_rec *r; size_t n, cap; } recs;
 
 static void
@@ -304,7 +289,7 @@ main(int argc, char **argv)
 		for (q = 0; q < in.n; q++) {
 			slc_rec *r = &in.r[q], outr;
 			field f, c;
-			if (r->kind != SLC_GRID || !listed(sel, r->name)) {
+			if (r->kind != SLC_GRID || !slc_name_listed(r->name, sel)) {
 				out_pass(o, r);
 				continue;
 			}
@@ -330,7 +315,7 @@ main(int argc, char **argv)
 	for (q = 0; q < in.n; q++) {
 		uint32_t k = in.r[q].kind;
 		use[q] = (k == SLC_MESH || k == SLC_PARTICLES) &&
-			 (!from || listed(from, in.r[q].name));
+			 (!from || slc_name_listed(in.r[q].name, from));
 		nmesh += use[q] && k == SLC_MESH;
 		npart += use[q] && k == SLC_PARTICLES;
 		if (use[q] && nmesh + npart == 1)

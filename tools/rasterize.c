@@ -270,9 +270,9 @@ main(int argc, char **argv)
 	drawn = xcalloc(n + 1, sizeof *drawn);
 	framed = xcalloc(n + 1, sizeof *framed);
 	for (k = 0; k < n; k++) {
-		if (!only || scene_name_in(recs[k].name, only))
+		if (!only || slc_name_listed(recs[k].name, only))
 			drawn[nd++] = recs[k];
-		if (frame && scene_name_in(recs[k].name, frame))
+		if (frame && slc_name_listed(recs[k].name, frame))
 			framed[nfr++] = recs[k];
 	}
 	if (mode == 2 || (mode == 0 && nslice > 0)) {

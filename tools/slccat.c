@@ -33,24 +33,6 @@ static const struct tool_info tinfo = {
 	opts
 };
 
-/* Is name one of the comma-separated names in list? */
-static int
-listed(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p = list;
-
-	while (p && *p) {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-
-		if (len == n && !strncmp(p, name, n))
-			return 1;
-		p = e ? e + 1 : NULL;
-	}
-	return 0;
-}
-
 static void
 cat(tool_out *o, const char *path, const char *from, const char *to)
 {
@@ -58,8 +40,8 @@ cat(tool_out *o, const char *path, const char *from, const char *to)
 	slc_rec r;
 
 	while (in_read(in, &r)) {
-		int keep = (!only || listed(only, r.name)) &&
-			   !(drop && listed(drop, r.name)) &&
+		int keep = (!only || slc_name_listed(r.name, only)) &&
+			   !(drop && slc_name_listed(r.name, drop)) &&
 			   (kind < 0 || (int)r.kind == kind);
 
 		if (keep && from && !strcmp(r.name, from)) {
