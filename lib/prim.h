@@ -91,6 +91,20 @@ int prim_cloth_make(prim_cloth *cl, double w, double d, int nx, int nz,
 		    const double c[3], double density, int pin, slc_err *err);
 void prim_cloth_free(prim_cloth *cl);
 
+/* Tries per sheet to find a place clear of the sheets already placed. */
+#define PRIM_SCATTER_TRIES 1000
+
+/* Replace cl (made by prim_cloth_make) by `count` copies of it, each
+ * turned by a uniformly random rotation about its own centre and moved to
+ * a uniform random point of the box of edges box[] centred at c, from a
+ * pseudo-random sequence fixed by `seed`.  Copies do not touch: their
+ * bounding spheres are kept apart (PRIM_SCATTER_TRIES tries each, then an
+ * error: the box is too small).  Copy j owns vertices [j*nv, (j+1)*nv) and
+ * triangles [j*nt, (j+1)*nt) of the sheet; masses and pins are copied.
+ * 0 or -1 with err (cl is then freed). */
+int prim_cloth_scatter(prim_cloth *cl, size_t count, const double box[3],
+		       const double c[3], uint64_t seed, slc_err *err);
+
 /* --- hair ------------------------------------------------------------- */
 
 /* Angle from the +y pole within which roots are placed (degrees): the

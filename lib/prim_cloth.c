@@ -3,6 +3,7 @@
 #include "prim.h"
 
 #include "cloth_mesh.h"
+#include "rng.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -81,4 +82,105 @@ prim_cloth_make(prim_cloth *cl, double w, double d, int nx, int nz,
 					     (i == 0 || i == nx)))
 			cl->pinned[(size_t)nz * (nx + 1) + i] = 1;
 	return 0;
+}
+
+/* A uniformly random rotation matrix R (row-major) from a uniformly random
+ * unit quaternion (Shoemake, "Uniform random rotations", Graphics Gems III,
+ * 1992). */
+static void
+random_rotation(rng *g, double R[9])
+{
+	double u1 = rng_uniform(g), u2 = 2 * M_PI * rng_uniform(g);
+	double u3 = 2 * M_PI * rng_uniform(g);
+	double a = sqrt(1 - u1), b = sqrt(u1);
+	double w = a * sin(u2), x = a * cos(u2), y = b * sin(u3), z = b * cos(u3);
+
+	R[0] = 1 - 2 * (y * y + z * z); R[1] = 2 * (x * y - w * z); R[2] = 2 * (x * z + w * y);
+	R[3] = 2 * (x * y + w * z); R[4] = 1 - 2 * (x * x + z * z); R[5] = 2 * (y * z - w * x);
+	R[6] = 2 * (x * z - w * y); R[7] = 2 * (y * z + w * x); R[8] = 1 - 2 * (x * x + y * y);
+}
+
+int
+prim_cloth_scatter(prim_cloth *cl, size_t count, const double box[3],
+		   const double c[3], uint64_t seed, slc_err *err)
+{
+	prim_mesh *m = &cl->mesh;
+	const size_t nv = m->nv, nt = m->nt;
+	size_t nvall, ntall, tri3, j, v;
+	double o[3] = {0, 0, 0}, rad = 0, *P = NULL, *mass = NULL, *at = NULL;
+	uint32_t *tri = NULL;
+	uint8_t *pinned = NULL;
+	rng g;
+
+	if (count < 1 || slc_mul(nv, count, &nvall) || nvall > UINT32_MAX ||
+	    slc_mul(nt, count, &ntall) || slc_mul(ntall, 3, &tri3)) {
+		prim_cloth_free(cl);
+		return slc_fail(err, "%zu sheets of %zu vertices: too many", count, nv);
+	}
+	for (v = 0; v < nv; v++)
+		for (int a = 0; a < 3; a++)
+			o[a] += m->P[3 * v + a] / (double)nv;
+	for (v = 0; v < nv; v++) {
+		double d2 = 0;
+		for (int a = 0; a < 3; a++)
+			d2 += (m->P[3 * v + a] - o[a]) * (m->P[3 * v + a] - o[a]);
+		rad = fmax(rad, sqrt(d2));
+	}
+	if (!(P = slc_calloc(nvall, 3 * sizeof *P, err)) ||
+	    !(tri = slc_calloc(tri3, sizeof *tri, err)) ||
+	    !(mass = slc_calloc(nvall, sizeof *mass, err)) ||
+	    !(pinned = slc_calloc(nvall, 1, err)) ||
+	    !(at = slc_calloc(count, 3 * sizeof *at, err)))
+		goto fail;
+	rng_init(&g, seed);
+	for (j = 0; j < count; j++) {
+		double R[9], *cj = at + 3 * j;
+		int tries, clear = 0;
+
+		for (tries = 0; tries < PRIM_SCATTER_TRIES && !clear; tries++) {
+			for (int a = 0; a < 3; a++)
+				cj[a] = c[a] + box[a] * (rng_uniform(&g) - 0.5);
+			clear = 1;
+			for (size_t k = 0; k < j && clear; k++) {
+				double d2 = 0;
+				for (int a = 0; a < 3; a++)
+					d2 += (cj[a] - at[3 * k + a]) * (cj[a] - at[3 * k + a]);
+				clear = d2 > 4 * rad * rad;
+			}
+		}
+		if (!clear) {
+			slc_fail(err, "no room for sheet %zu of %zu in a box of "
+				 "%g,%g,%g", j + 1, count, box[0], box[1], box[2]);
+			goto fail;
+		}
+		random_rotation(&g, R);
+		for (v = 0; v < nv; v++) {
+			const double *p = m->P + 3 * v;
+			double *q = P + 3 * (j * nv + v);
+			for (int a = 0; a < 3; a++)
+				q[a] = cj[a] + R[3 * a] * (p[0] - o[0]) +
+					R[3 * a + 1] * (p[1] - o[1]) +
+					R[3 * a + 2] * (p[2] - o[2]);
+			mass[j * nv + v] = cl->mass[v];
+			pinned[j * nv + v] = cl->pinned[v];
+		}
+		for (size_t t = 0; t < 3 * nt; t++)
+			tri[3 * j * nt + t] = (uint32_t)(j * nv) + m->tri[t];
+	}
+	free(at);
+	int nx = cl->nx, nz = cl->nz;
+	prim_cloth_free(cl);
+	cl->nx = nx;
+	cl->nz = nz;
+	cl->mesh.P = P;
+	cl->mesh.tri = tri;
+	cl->mesh.nv = nvall;
+	cl->mesh.nt = ntall;
+	cl->mass = mass;
+	cl->pinned = pinned;
+	return 0;
+fail:
+	free(P); free(tri); free(mass); free(pinned); free(at);
+	prim_cloth_free(cl);
+	return -1;
 }

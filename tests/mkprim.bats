@@ -52,6 +52,41 @@ assert c["v"]["max"] == 0 and c["pinned"]["type"] == "u8"
 '
 }
 
+@test "mkprim cloth --count: sheets scattered in the box by --seed, apart" {
+	mkprim cloth --count 12 --size 0.1 --res 2 --box 1,0.5,1 --center 0,1,0 --seed 3 > "$T/a.slc"
+	mkprim cloth --count 12 --size 0.1 --res 2 --box 1,0.5,1 --center 0,1,0 --seed 3 > "$T/b.slc"
+	mkprim cloth --count 12 --size 0.1 --res 2 --box 1,0.5,1 --center 0,1,0 --seed 4 > "$T/c.slc"
+	cmp "$T/a.slc" "$T/b.slc"
+	run cmp -s "$T/a.slc" "$T/c.slc"
+	assert_failure
+	slcconv "$T/a.slc" -o "$T/a.obj"
+	python3 - "$T/a.obj" <<'PY'
+import math, sys
+P = [list(map(float, l.split()[1:4])) for l in open(sys.argv[1]) if l.startswith("v ")]
+F = [[int(w.split("/")[0]) - 1 for w in l.split()[1:4]] for l in open(sys.argv[1]) if l.startswith("f ")]
+assert len(P) == 12 * 9 and len(F) == 12 * 8, (len(P), len(F))
+r = math.sqrt(0.05 ** 2 * 2)
+cs = []
+for j in range(12):
+    S = P[9 * j:9 * j + 9]
+    c = [sum(p[a] for p in S) / 9 for a in range(3)]
+    assert abs(c[0]) <= 0.5 and abs(c[1] - 1) <= 0.25 and abs(c[2]) <= 0.5, c
+    cs.append(c)
+    # each sheet is the 0.1 x 0.1 sheet turned: its edges keep their length
+    for f in F[8 * j:8 * j + 8]:
+        assert 9 * j <= min(f) and max(f) < 9 * j + 9
+        for a, b in ((0, 1), (1, 2), (2, 0)):
+            d = math.dist(P[f[a]], P[f[b]])
+            assert abs(d - 0.05) < 1e-6 or abs(d - 0.05 * math.sqrt(2)) < 1e-6, d
+# bounding spheres apart; not all in one plane
+assert all(math.dist(cs[i], cs[k]) > 2 * r - 1e-6 for i in range(12) for k in range(i))
+assert max(abs(P[9 * j + 1][1] - P[9 * j][1]) for j in range(12)) > 0.01
+PY
+	run mkprim cloth --count 500 --size 0.1 --box 0.2,0.2,0.2
+	assert_failure 1
+	assert_output --partial "no room for sheet"
+}
+
 @test "mkprim hair: strands, deterministic by seed" {
 	mkprim hair --strands 20 --segments 4 --seed 3 > "$T/a.slc"
 	mkprim hair --strands 20 --segments 4 --seed 3 > "$T/b.slc"

@@ -15,7 +15,7 @@ struct list { int n; double v[3]; };
 #define V(l) ((l).v[0])
 
 static struct list subdiv, radius, center, size, radii, res, height, velocity,
-	density, strands, segments, length, seed, box, origin, dx, depth,
+	density, strands, segments, length, seed, box, count, origin, dx, depth,
 	drop_center, drop_radius, src_density, temperature, dt, fps, gravity,
 	rtime;
 static int pin = -1, source = -1;
@@ -58,8 +58,9 @@ static const struct tool_opt opts[] = {
 	NUM("strands", strands, "N", "hair: number of strands (200)"),
 	NUM("segments", segments, "N", "hair: segments per strand (16)"),
 	NUM("length", length, "L", "hair: strand length (0.3)"),
-	NUM("seed", seed, "N", "hair: seed of the root placement, >= 0 (1)"),
-	NUM("box", box, "X,Y,Z", "pool, smoke: domain size (1,1,1; smoke 1,2,1)"),
+	NUM("count", count, "N", "cloth: sheets scattered in --box around --center, turned at random (1)"),
+	NUM("seed", seed, "N", "hair: seed of the root placement; cloth: of the scatter; >= 0 (1)"),
+	NUM("box", box, "X,Y,Z", "pool, smoke: domain size (1,1,1; smoke 1,2,1); cloth: scatter box (1,1,1)"),
 	NUM("origin", origin, "X,Y,Z", "pool, smoke: minimum corner of the domain (0,0,0)"),
 	NUM("dx", dx, "H", "pool, smoke: cell size (default box/res)"),
 	NUM("depth", depth, "D", "pool: water depth above the domain floor, >= 0 (0.3)"),
@@ -193,6 +194,12 @@ mk_cloth(void)
 	if (prim_cloth_make(&cl, size.v[0], size.v[1], ires(0, 1), ires(1, 1),
 			    center.v, V(density), pin, &err))
 		die("%s", err.msg);
+	if (V(seed) < 0 || V(count) > 1e7)
+		usage_die("--seed %g, --count %g: expected a seed >= 0 and at most 1e7 sheets",
+			  V(seed), V(count));
+	if (V(count) > 1 && prim_cloth_scatter(&cl, (size_t)V(count), box.v, center.v,
+					       (uint64_t)V(seed), &err))
+		die("%s", err.msg);
 	put(&r, prim_cloth_rec(&cl, name ? name : "cloth", V(rtime), velocity.v, &r, &err));
 	prim_cloth_free(&cl);
 }
@@ -282,7 +289,8 @@ static const struct shape {
 	{ "box", "size=1 res=1 center=0,0,0", MESH_OPT, mk_box },
 	{ "torus", "radii=0.5,0.2 res=48 center=0,0,0", MESH_OPT, mk_torus },
 	{ "cup", "radii=0.4,0.3 height=0.5 res=32 center=0,0,0", MESH_OPT, mk_cup },
-	{ "cloth", "size=1 res=32 density=0.1 pin=none center=0,0,0 velocity=0,0,0",
+	{ "cloth", "size=1 res=32 density=0.1 pin=none center=0,0,0 velocity=0,0,0 "
+	  "count=1 seed=1 box=1,1,1",
 	  MESH_OPT, mk_cloth },
 	{ "hair", "strands=200 segments=16 length=0.3 seed=1 radius=0.1 center=0,0,0 "
 	  "velocity=0,0,0", MESH_OPT, mk_hair },
@@ -293,7 +301,7 @@ static const struct shape {
 };
 
 /* Options whose every number must be > 0. */
-static const char positive[] = " radius size radii res height density strands "
+static const char positive[] = " radius size radii res height density strands count "
 	"segments length box dx drop-radius dt fps ";
 
 /* The value text of option lng in a list of "name=value" words, or NULL. */
