@@ -285,3 +285,28 @@ EOF
 	run slcconv -r a,b s.slc -o x.obj
 	assert_failure 2
 }
+
+@test "slcconv: VTK's own XML reader opens the .vti, binary and ascii (needs python3-vtk9)" {
+	/usr/bin/python3 -c 'import vtk' 2>/dev/null || skip "python3-vtk9 is not installed"
+	mkprim smoke --res 12 -o "$T/smoke.slc"
+	slcconv -r density,temperature "$T/smoke.slc" -o "$T/b.vti"
+	slcconv --ascii -r density "$T/smoke.slc" -o "$T/a.vti"
+	run /usr/bin/python3 - "$T/b.vti" "$T/a.vti" <<'PY'
+import sys, vtk
+for fn in sys.argv[1:]:
+    r = vtk.vtkXMLImageDataReader()
+    r.SetFileName(fn)
+    r.Update()
+    im = r.GetOutput()
+    cd = im.GetCellData()
+    names = [cd.GetArrayName(a) for a in range(cd.GetNumberOfArrays())]
+    print(fn.split("/")[-1], r.GetErrorCode(), im.GetDimensions(),
+          round(im.GetSpacing()[0], 6), names,
+          [tuple(round(x, 6) for x in cd.GetArray(n).GetRange()) for n in names])
+PY
+	assert_success
+	# --res 12 along the smoke box's long side (2 m): 6x12x6 cells, 7x13x7 points
+	max=$(slcinfo --json "$T/smoke.slc" | python3 -c 'import json,sys; print([round(r["channels"][0]["max"], 6) for r in json.load(sys.stdin)["streams"][0]["records"] if r["name"] == "density"][0])')
+	assert_line "b.vti 0 (7, 13, 7) 0.166667 ['density', 'temperature'] [(0.0, $max), (0.0, $max)]"
+	assert_line "a.vti 0 (7, 13, 7) 0.166667 ['density'] [(0.0, $max)]"
+}
