@@ -664,28 +664,69 @@ out:
 	return rc;
 }
 
-/* --- particles ------------------------------------------------------ */
+/* --- particles and strands ------------------------------------------ */
 
+/* An element is a capsule: the segment from point a to point b swept by a
+ * sphere whose radius goes linearly from a's to b's.  A particle is the
+ * capsule with a == b; a strand is the chain of its segments. */
 typedef struct sphere_ctx {
 	const place *p;
 	const double *P, *radius;
 	double r;
+	const uint32_t *seg;    /* 2 point indices per element; NULL: element e is point e */
 } sphere_ctx;
+
+static void
+elem_ends(const sphere_ctx *sx, size_t e, size_t *a, size_t *b)
+{
+	*a = sx->seg ? sx->seg[2 * e] : e;
+	*b = sx->seg ? sx->seg[2 * e + 1] : e;
+}
+
+/* Distance from x to element e's surface: the distance to the closest
+ * point of the segment, less the radius interpolated there (exact for a
+ * sphere and for a capsule of constant radius). */
+static double
+elem_dist_at(const sphere_ctx *sx, const double x[3], size_t e)
+{
+	size_t a, b;
+	const double *A, *B;
+	double ab[3], ax[3], len2 = 0, t = 0, d2 = 0, ra, rb;
+	int m;
+
+	elem_ends(sx, e, &a, &b);
+	A = sx->P + 3 * a;
+	B = sx->P + 3 * b;
+	for (m = 0; m < 3; m++) {
+		ab[m] = B[m] - A[m];
+		ax[m] = x[m] - A[m];
+		len2 += ab[m] * ab[m];
+		t += ab[m] * ax[m];
+	}
+	t = len2 > 0 ? fmin(fmax(t / len2, 0), 1) : 0;
+	for (m = 0; m < 3; m++) {
+		double q = ax[m] - t * ab[m];
+		d2 += q * q;
+	}
+	ra = sx->radius ? sx->radius[a] : sx->r;
+	rb = sx->radius ? sx->radius[b] : sx->r;
+	return sqrt(d2) - (ra + t * (rb - ra));
+}
 
 static double
 sphere_dist(const sphere_ctx *sx, size_t cell, int32_t e)
 {
 	const place *p = sx->p;
-	const double *c = sx->P + 3 * (size_t)e;
-	double x = p->o[0] + (double)(cell % (size_t)p->n[0]) * p->dx - c[0];
-	double y = p->o[1] + (double)((cell / (size_t)p->n[0]) % (size_t)p->n[1]) *
-		   p->dx - c[1];
-	double z = p->o[2] + (double)(cell / p->stride[2]) * p->dx - c[2];
+	double x[3] = {
+		p->o[0] + (double)(cell % (size_t)p->n[0]) * p->dx,
+		p->o[1] + (double)((cell / (size_t)p->n[0]) % (size_t)p->n[1]) * p->dx,
+		p->o[2] + (double)(cell / p->stride[2]) * p->dx
+	};
 
-	return sqrt(x * x + y * y + z * z) - (sx->radius ? sx->radius[e] : sx->r);
+	return elem_dist_at(sx, x, (size_t)e);
 }
 
-/* For the march: the candidate particle whose sphere is nearest. */
+/* For the march: the candidate element whose surface is nearest. */
 static int32_t
 nearest_sphere(void *ctx, size_t cell, const int32_t *cand, int n)
 {
@@ -703,11 +744,14 @@ nearest_sphere(void *ctx, size_t cell, const int32_t *cand, int n)
 	return bt;
 }
 
-int
-sdf_particles(field *phi, const double *P, const double *radius, double r,
-	      size_t np, const sdf_opts *o, slc_err *err)
+/* The union of the capsules of sx (ne elements over np points): exact in
+ * the band, fast-marched beyond it (see sdf_particles). */
+static int
+sdf_capsules(field *phi, const sphere_ctx *sx0, size_t np, size_t ne,
+	     const sdf_opts *o, slc_err *err)
 {
 	place p;
+	sphere_ctx sx = *sx0;
 	size_t n, c, nband = 0, e;
 	double bw;
 	int *box = NULL, *klo = NULL, *khi = NULL;
@@ -719,25 +763,26 @@ sdf_particles(field *phi, const double *P, const double *radius, double r,
 
 	if (!(o->band >= 1) || !isfinite(o->band))
 		return slc_fail(err, "band %g cells: must be at least 1", o->band);
-	if (np > INT32_MAX)
-		return slc_fail(err, "too many particles (%zu)", np);
+	if (ne > INT32_MAX)
+		return slc_fail(err, "too many particles or segments (%zu)", ne);
 	place_of(phi, &p);
+	sx.p = &p;
 	n = field_count(phi);
 	bw = o->band * p.dx;
 	for (e = 0; e < np; e++) {
-		double re = radius ? radius[e] : r;
+		double re = sx.radius ? sx.radius[e] : sx.r;
 		int m;
 		if (!(re >= 0) || !isfinite(re))
 			return slc_fail(err, "particle %zu: bad radius %g", e, re);
 		for (m = 0; m < 3; m++)
-			if (!isfinite(P[3 * e + m]))
+			if (!isfinite(sx.P[3 * e + m]))
 				return slc_fail(err, "particle %zu: position not finite", e);
 	}
 	d = slc_calloc(n, sizeof *d, err);
 	frozen = slc_calloc(n, 1, err);
-	box = slc_calloc(np ? np : 1, 6 * sizeof(int), err);
-	klo = slc_calloc(np ? np : 1, sizeof(int), err);
-	khi = slc_calloc(np ? np : 1, sizeof(int), err);
+	box = slc_calloc(ne ? ne : 1, 6 * sizeof(int), err);
+	klo = slc_calloc(ne ? ne : 1, sizeof(int), err);
+	khi = slc_calloc(ne ? ne : 1, sizeof(int), err);
 	near = slc_calloc(n, sizeof *near, err);
 	if (!d || !frozen || !box || !klo || !khi || !near)
 		goto out;
@@ -745,16 +790,22 @@ sdf_particles(field *phi, const double *P, const double *radius, double r,
 		d[c] = INFINITY;
 		near[c] = -1;
 	}
-	for (e = 0; e < np; e++) {
-		double re = (radius ? radius[e] : r) + bw;
+	for (e = 0; e < ne; e++) {
+		size_t a, b;
 		int m, ok = 1;
-		for (m = 0; m < 3; m++)
-			ok &= index_range(&p, m, P[3 * e + m] - re, P[3 * e + m] + re,
+		elem_ends(&sx, e, &a, &b);
+		double re = fmax(sx.radius ? sx.radius[a] : sx.r,
+				 sx.radius ? sx.radius[b] : sx.r) + bw;
+		for (m = 0; m < 3; m++) {
+			double lo = fmin(sx.P[3 * a + m], sx.P[3 * b + m]);
+			double hi = fmax(sx.P[3 * a + m], sx.P[3 * b + m]);
+			ok &= index_range(&p, m, lo - re, hi + re,
 					  &box[6 * e + m], &box[6 * e + 3 + m]);
+		}
 		klo[e] = ok ? box[6 * e + 2] : 1;
 		khi[e] = ok ? box[6 * e + 5] : 0;
 	}
-	if (slabs_build(&sl, &p, np, klo, khi, err))
+	if (slabs_build(&sl, &p, ne, klo, khi, err))
 		goto out;
 	#pragma omp parallel for schedule(dynamic, 1)
 	for (size_t s = 0; s < sl.nslab; s++) {
@@ -762,8 +813,6 @@ sdf_particles(field *phi, const double *P, const double *radius, double r,
 		for (size_t q = sl.start[s]; q < sl.start[s + 1]; q++) {
 			size_t pe = sl.list[q];
 			const int *bx = box + 6 * pe;
-			const double *x0 = P + 3 * pe;
-			double re = radius ? radius[pe] : r;
 			int ka = bx[2] > k0 ? bx[2] : k0;
 			int kb = bx[5] < k1 ? bx[5] : k1;
 			for (int k = ka; k <= kb; k++)
@@ -771,11 +820,10 @@ sdf_particles(field *phi, const double *P, const double *radius, double r,
 					for (int i = bx[0]; i <= bx[3]; i++) {
 						size_t cc = (size_t)i + p.stride[1] * j +
 							    p.stride[2] * k;
-						double ex = p.o[0] + i * p.dx - x0[0];
-						double ey = p.o[1] + j * p.dx - x0[1];
-						double ez = p.o[2] + k * p.dx - x0[2];
-						float v = (float)(sqrt(ex * ex + ey * ey +
-								       ez * ez) - re);
+						double x[3] = { p.o[0] + i * p.dx,
+								p.o[1] + j * p.dx,
+								p.o[2] + k * p.dx };
+						float v = (float)elem_dist_at(&sx, x, pe);
 						if (v < d[cc] || (v == d[cc] &&
 								  (int32_t)pe < near[cc])) {
 							d[cc] = v;
@@ -799,7 +847,7 @@ sdf_particles(field *phi, const double *P, const double *radius, double r,
 		rc = 0;
 		goto out;
 	}
-	/* Unknown samples are outside every sphere by more than the band
+	/* Unknown samples are outside every capsule by more than the band
 	 * (the union distance is 1-Lipschitz), so their neighbours are all
 	 * outside too and only the nonnegative band values seed the march. */
 	for (c = 0; c < n; c++)
@@ -807,19 +855,16 @@ sdf_particles(field *phi, const double *P, const double *radius, double r,
 	for (c = 0; c < n; c++)
 		if (frozen[c] && d[c] < 0)
 			d[c] = 0;
-	/* The march carries the nearest particle; beyond the band the value
-	 * is the exact distance to that particle's sphere. */
-	{
-		sphere_ctx sx = { &p, P, radius, r };
-		if (fmm_march_choose(p.n[0], p.n[1], p.n[2], p.dx, d, frozen,
-				     near, nearest_sphere, &sx, INFINITY, err))
-			goto out;
-		#pragma omp parallel for schedule(static)
-		for (size_t cc = 0; cc < n; cc++)
-			if (!frozen[cc])
-				phi->a[cc] = near[cc] >= 0 ?
-					(float)sphere_dist(&sx, cc, near[cc]) : d[cc];
-	}
+	/* The march carries the nearest element; beyond the band the value
+	 * is the exact distance to that element's capsule. */
+	if (fmm_march_choose(p.n[0], p.n[1], p.n[2], p.dx, d, frozen,
+			     near, nearest_sphere, &sx, INFINITY, err))
+		goto out;
+	#pragma omp parallel for schedule(static)
+	for (size_t cc = 0; cc < n; cc++)
+		if (!frozen[cc])
+			phi->a[cc] = near[cc] >= 0 ?
+				(float)sphere_dist(&sx, cc, near[cc]) : d[cc];
 	rc = 0;
 out:
 	free(d);
@@ -828,6 +873,53 @@ out:
 	free(klo);
 	free(khi);
 	free(near);
+	return rc;
+}
+
+int
+sdf_particles(field *phi, const double *P, const double *radius, double r,
+	      size_t np, const sdf_opts *o, slc_err *err)
+{
+	sphere_ctx sx = { NULL, P, radius, r, NULL };
+
+	return sdf_capsules(phi, &sx, np, np, o, err);
+}
+
+int
+sdf_strands(field *phi, const double *P, const double *radius, double r,
+	    size_t np, const uint32_t *offset, size_t nstrand,
+	    const sdf_opts *o, slc_err *err)
+{
+	uint32_t *seg;
+	size_t ne = 0, s, q;
+	int rc;
+
+	if (!offset || offset[0] != 0 || offset[nstrand] != np)
+		return slc_fail(err, "strand offsets do not run from 0 to %zu points", np);
+	for (s = 0; s < nstrand; s++) {
+		if (offset[s + 1] < offset[s])
+			return slc_fail(err, "strand %zu: offsets fall (%u after %u)", s,
+					offset[s + 1], offset[s]);
+		/* a single-point strand is one sphere */
+		ne += offset[s + 1] - offset[s] > 1 ? offset[s + 1] - offset[s] - 1
+						    : offset[s + 1] - offset[s];
+	}
+	if (!(seg = slc_calloc(ne ? ne : 1, 2 * sizeof *seg, err)))
+		return -1;
+	for (s = 0, q = 0; s < nstrand; s++) {
+		uint32_t a = offset[s], b = offset[s + 1];
+		if (b - a == 1) {
+			seg[2 * q] = seg[2 * q + 1] = a;
+			q++;
+		}
+		for (uint32_t v = a; v + 1 < b; v++, q++) {
+			seg[2 * q] = v;
+			seg[2 * q + 1] = v + 1;
+		}
+	}
+	sphere_ctx sx = { NULL, P, radius, r, seg };
+	rc = sdf_capsules(phi, &sx, np, ne, o, err);
+	free(seg);
 	return rc;
 }
 

@@ -73,6 +73,17 @@ int sdf_mesh(field *phi, const double *P, size_t nv, const uint32_t *tri,
 int sdf_particles(field *phi, const double *P, const double *radius,
 		  double r, size_t np, const sdf_opts *o, slc_err *err);
 
+/* Level set of hair: the union of the capsules around every segment of
+ * the strands (P: np*3 points; offset: nstrand + 1 entries rising from 0
+ * to np, strand s = points offset[s] .. offset[s+1]-1, as in the strands
+ * record).  The capsule's radius goes linearly from one end's radius
+ * (radius[i], or r for all when radius is NULL) to the other's, taken at
+ * the segment's closest point; a one-point strand is a sphere.  Exact in
+ * the band and marched beyond it, as sdf_particles. */
+int sdf_strands(field *phi, const double *P, const double *radius, double r,
+		size_t np, const uint32_t *offset, size_t nstrand,
+		const sdf_opts *o, slc_err *err);
+
 /* Place a cell-centred grid around the box [lo, hi] (metres) with pad
  * cells of margin on every side: cells of size dx, or, when dx <= 0, res
  * cells along the longest side, margin included.  Each axis gets

@@ -37,14 +37,14 @@ need_tools() {
 			[ "${d#-}" -le 2 ]      # same silhouette within 2 pixels
 		done
 	done
-	for s in cup cloth; do          # thin shells: thickened by a cell
+	for s in cup cloth hair; do     # thin shells and strands: thickened by a cell
 		read -r n x0 y0 x1 y1 < <(probe "$T/out/$s-shape.png" bbox $BG)
 		read -r m u0 v0 u1 v1 < <(probe "$T/out/$s-levelset.png" bbox $BG)
 		echo "$s: shape $x0 $y0 $x1 $y1, level set $u0 $v0 $u1 $v1"
 		[ "$u0" -le "$x0" ] && [ "$v0" -le "$y0" ] && [ "$u1" -ge "$x1" ] && [ "$v1" -ge "$y1" ]
 		[ "$((x0 - u0))" -le 6 ] && [ "$((u1 - x1))" -le 6 ]
 	done
-	for s in sphere box torus cup cloth pool smoke; do
+	for s in sphere box torus cup cloth hair pool smoke; do
 		run probe "$T/out/$s-slices.png" size
 		assert_output "240 80"
 		# a zero contour is drawn (black) in the slices of every level set

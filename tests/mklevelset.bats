@@ -114,6 +114,19 @@ near() {
 	assert_failure 1
 }
 
+@test "hair strands: union of capsules, named solid, as deep as the radius" {
+	mkprim hair --strands 40 -o "$T/h.slc"
+	run mklevelset --dx 0.01 --radius 0.02 -o "$T/o.slc" "$T/h.slc"
+	assert_success
+	# the deepest sample is at most half a cell's diagonal off a strand: -0.02 <= min < -0.02 + 0.0087
+	run sh -c "slcinfo --json '$T/o.slc' | python3 -c 'import json,sys; print([r[\"channels\"][0][\"min\"] for r in json.load(sys.stdin)[\"streams\"][0][\"records\"] if r[\"name\"] == \"solid\"][0])'"
+	assert_success
+	python3 -c "import sys; m = float(sys.argv[1]); sys.exit(not (-0.02 - 1e-6 <= m < -0.02 + 0.0087))" "$output"
+	run_split mklevelset --dx 0.01 --occlusion "$T/h.slc"
+	assert_failure 1
+	[[ "$stderr" == *"meshes only"* ]]
+}
+
 @test "--redistance keeps the zero crossing and makes a distance" {
 	G squared phi 32 0.3 > "$T/q.slc"
 	run mklevelset --redistance -o "$T/o.slc" "$T/q.slc"

@@ -1,5 +1,6 @@
-/* mklevelset: triangle meshes and particles -> signed distance on a grid,
- * with the occlusion velocity and slip fields of houston2003; or
+/* mklevelset: triangle meshes, particles and hair strands -> signed
+ * distance on a grid, with the occlusion velocity and slip fields of
+ * houston2003; or
  * --redistance: grid level sets -> signed distance again.  The numerics
  * are in lib/sdf.c, lib/redistance.c and lib/occlusion.c. */
 #include <math.h>
@@ -70,25 +71,26 @@ static const struct tool_opt opts[] = {
 	{ "band", 0, OPT_DOUBLE, &band, "CELLS", "half-width of the exact-distance band, >= 1 (default 3)", 0, 0 },
 	{ "narrow", 0, OPT_FLAG, &narrow, NULL, "beyond the band write +-band*dx instead of marching the whole grid", 0, 0 },
 	{ "unsigned", 0, OPT_FLAG, &unsig, NULL, "unsigned distance (thin shells: cloth, open cups)", 0, 0 },
-	{ "from", 0, OPT_STRING, &from, "NAMES", "comma-separated input records to use (default: every mesh and particle record; with --redistance, phi)", 0, 0 },
+	{ "from", 0, OPT_STRING, &from, "NAMES", "comma-separated input records to use (default: every mesh, particle and strands record; with --redistance, phi)", 0, 0 },
 	{ "name", 0, OPT_STRING, &name, "NAME", "output level set record (default solid, or phi from particles only)", 0, 0 },
 	{ "occlusion", 0, OPT_FLAG, &occl, NULL, "also write NAME_vel (f32x3) and NAME_slip (houston2003)", 0, 0 },
 	{ "slip", 0, OPT_FUNC, NULL, "[MESH=]A", "slip coefficient, 0 full slip .. 1 no slip, for all or one mesh (default 0)", 0, parse_slip },
 	{ "prev", 0, OPT_STRING, &prev, "FILE", "previous frame of the meshes: velocity = (P - Pprev)/dt", 0, 0 },
 	{ "dt", 0, OPT_DOUBLE, &dt, "DT", "seconds between --prev and this frame (default: from record times)", 0, 0 },
-	{ "radius", 0, OPT_DOUBLE, &radius, "R", "particle radius in metres when there is no 'radius' channel (default dx)", 0, 0 },
+	{ "radius", 0, OPT_DOUBLE, &radius, "R", "particle and strand radius in metres when there is no 'radius' channel (default dx)", 0, 0 },
 	{ "redistance", 0, OPT_FLAG, &redist, NULL, "redistance the grid records named by --from instead", 0, 0 },
 	{ "width", 0, OPT_DOUBLE, &width, "CELLS", "with --redistance: clamp beyond this many cells (default: whole grid)", 0, 0 },
 	{ 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
 static const struct tool_info tinfo = {
-	"mklevelset", "Make signed distance fields from meshes and particles, or redistance level sets.",
+	"mklevelset", "Make signed distance fields from meshes, particles and hair, or redistance level sets.",
 	"[FILE]...",
 	"Reads sluice streams (standard input without FILE) and OBJ, PLY or STL files (by extension).  Every record passes through; records named\n"
 	"like the output are replaced.  Inside is negative.  The sign comes from rays cast along x, y and z\n"
 	"voting inside/outside (houston2003 §3.1), so holes, flipped or repeated triangles are tolerated;\n"
-	"a mesh with no consistent inside is refused unless --unsigned is given.",
+	"a mesh with no consistent inside is refused unless --unsigned is given.  Particles give the union\n"
+	"of their spheres, hair strands the union of capsules around their segments.",
 	opts
 };
 
@@ -186,7 +188,7 @@ place(const recs *in, const int *use, slc_grid *g)
 			if (!use[q])
 				continue;
 			P = points(&in->r[q], "P", &n);
-			if (in->r[q].kind == SLC_PARTICLES)
+			if (in->r[q].kind != SLC_MESH)
 				r = radius > 0 ? radius : 0;
 			for (uint64_t p = 0; p < 3 * n; p++) {
 				lo[p % 3] = fmin(lo[p % 3], P[p] - r);
@@ -265,7 +267,7 @@ put(tool_out *o, const char *suffix, const slc_grid *g, int ncomp,
 int
 main(int argc, char **argv)
 {
-	int first = tool_parse(argc, argv, &tinfo), *use, nmesh = 0, npart = 0;
+	int first = tool_parse(argc, argv, &tinfo), *use, nmesh = 0, npart = 0, nhair = 0;
 	recs in = { 0 }, pv = { 0 };
 	slc_grid g = { 0 };
 	field phi, obj;
@@ -314,20 +316,21 @@ main(int argc, char **argv)
 	}
 	for (q = 0; q < in.n; q++) {
 		uint32_t k = in.r[q].kind;
-		use[q] = (k == SLC_MESH || k == SLC_PARTICLES) &&
+		use[q] = (k == SLC_MESH || k == SLC_PARTICLES || k == SLC_STRANDS) &&
 			 (!from || slc_name_listed(in.r[q].name, from));
 		nmesh += use[q] && k == SLC_MESH;
 		npart += use[q] && k == SLC_PARTICLES;
-		if (use[q] && nmesh + npart == 1)
+		nhair += use[q] && k == SLC_STRANDS;
+		if (use[q] && nmesh + npart + nhair == 1)
 			t0 = in.r[q].time;
 	}
-	if (!nmesh && !npart)
-		die("no mesh or particle record%s%s in the input", from ? " named " : "",
+	if (!nmesh && !npart && !nhair)
+		die("no mesh, particle or strands record%s%s in the input", from ? " named " : "",
 		    from ? from : "");
-	if (occl && npart)
+	if (occl && (npart || nhair))
 		die("--occlusion: the velocity and slip fields come from meshes only");
 	if (!name)
-		name = nmesh ? "solid" : "phi";
+		name = nmesh || nhair ? "solid" : "phi";
 	if (prev)
 		read_all(&pv, prev);
 	place(&in, use, &g);
@@ -357,12 +360,17 @@ main(int argc, char **argv)
 		if (!use[q])
 			continue;
 		P = points(r, "P", &nv);
+		if (r->kind != SLC_MESH && slc_rec_find(r, "radius") &&
+		    !(rad = slc_rec_get_f64(r, "radius", 1, &np, &err)))
+			die("%s '%s': %s", slc_kind_name(r->kind), r->name, err.msg);
 		if (r->kind == SLC_PARTICLES) {
-			if (slc_rec_find(r, "radius") &&
-			    !(rad = slc_rec_get_f64(r, "radius", 1, &np, &err)))
-				die("particles '%s': %s", r->name, err.msg);
 			if (sdf_particles(&obj, P, rad, radius, nv, &so, &err))
 				die("particles '%s': %s", r->name, err.msg);
+		} else if (r->kind == SLC_STRANDS) {
+			const uint32_t *off = slc_rec_get(r, "offset", SLC_U32, 1, 0, &err);
+			if (!off || sdf_strands(&obj, P, rad, radius, nv, off,
+						slc_rec_find(r, "offset")->count - 1, &so, &err))
+				die("strands '%s': %s", r->name, err.msg);
 		} else {
 			const uint32_t *tri = slc_rec_get(r, "tri", SLC_U32, 3, 0, &err);
 			if (!tri)

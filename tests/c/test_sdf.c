@@ -366,6 +366,69 @@ test_particles(void)
 	field_free(&phi);
 }
 
+/* Distance from x to the segment a-b (brute force, for the strands test). */
+static double
+seg_dist(const double *x, const double *a, const double *b)
+{
+	double ab[3], ax[3], l2 = 0, t = 0, d2 = 0;
+
+	for (int q = 0; q < 3; q++) {
+		ab[q] = b[q] - a[q];
+		ax[q] = x[q] - a[q];
+		l2 += ab[q] * ab[q];
+		t += ab[q] * ax[q];
+	}
+	t = l2 > 0 ? fmin(fmax(t / l2, 0), 1) : 0;
+	for (int q = 0; q < 3; q++)
+		d2 += (ax[q] - t * ab[q]) * (ax[q] - t * ab[q]);
+	return sqrt(d2);
+}
+
+static void
+test_strands(void)
+{
+	/* a bent strand of three points, a straight one of two, and a
+	 * one-point strand (a sphere); radius 0.04 m for all */
+	const double P[3 * 6] = { -0.3, -0.2, 0,  -0.1, 0.1, 0.05,  0.1, 0.15, -0.1,
+				  0.0, -0.25, 0.2,  0.3, -0.1, 0.25,
+				  0.25, 0.25, 0.25 };
+	const uint32_t off[4] = { 0, 3, 5, 6 }, bad[4] = { 0, 3, 2, 6 };
+	const double r = 0.04;
+	double err_band = 0, err_far = 0;
+	field phi;
+	sdf_opts o = { BAND, 0, 0 };
+	size_t wrong = 0;
+	slc_err err;
+
+	grid(&phi, 32, 1.0 / 32, 0.001);
+	CHECK(sdf_strands(&phi, P, NULL, r, 6, off, 3, &o, &err) == 0,
+	      "strands: succeeds");
+	for (int k = 0; k < phi.nk; k++)
+		for (int j = 0; j < phi.nj; j++)
+			for (int i = 0; i < phi.ni; i++) {
+				double x[3], v;
+				field_pos(&phi, i, j, k, x);
+				double d = fmin(fmin(seg_dist(x, P, P + 3), seg_dist(x, P + 3, P + 6)),
+						fmin(seg_dist(x, P + 9, P + 12),
+						     seg_dist(x, P + 15, P + 15))) - r;
+				v = phi.a[FIELD_IDX(&phi, i, j, k)];
+				if ((v < 0) != (d < 0))
+					wrong++;
+				if (d <= BAND * phi.dx)
+					err_band = fmax(err_band, fabs(v - d));
+				else
+					err_far = fmax(err_far, fabs(v - d));
+			}
+	CHECK(err_band / phi.dx <= BAND_TOL,
+	      "strands: union of capsules exact in the band (%.2e dx)", err_band / phi.dx);
+	CHECK(err_far / phi.dx <= FAR_TOL, "strands: beyond %.3f dx <= 1",
+	      err_far / phi.dx);
+	CHECK(wrong == 0, "strands: %zu wrong signs", wrong);
+	CHECK(sdf_strands(&phi, P, NULL, r, 6, bad, 3, &o, &err) != 0 &&
+	      strstr(err.msg, "strand 1"), "strands: falling offsets refused (%s)", err.msg);
+	field_free(&phi);
+}
+
 static void
 test_place_narrow(void)
 {
@@ -434,6 +497,7 @@ main(void)
 	test_shell();
 	test_threads();
 	test_particles();
+	test_strands();
 	test_place_narrow();
 	return ctest_done();
 }
