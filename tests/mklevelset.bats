@@ -166,7 +166,7 @@ near() {
 	G squared phi 8 0.3 > "$T/q.slc"
 	run_split mklevelset "$T/q.slc"
 	assert_failure 1
-	[[ "$stderr" == "mklevelset: no mesh or particle record in the input" ]]
+	[[ "$stderr" == "mklevelset: no mesh, particle or strands record in the input" ]]
 	G sphere ball 0.3 1 0,0,0 > "$T/s.slc"
 	head -c 300 "$T/s.slc" > "$T/trunc.slc"
 	run_split mklevelset -o "$T/o.slc" "$T/trunc.slc"
