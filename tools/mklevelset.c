@@ -94,50 +94,32 @@ static const struct tool_info tinfo = {
 	opts
 };
 
-typedef struct recs { slc_rec *r; size_t n, cap; } recs;
-
-static void
-free_all(recs *v)
-{
-	for (size_t q = 0; q < v->n; q++)
-		slc_rec_free(&v->r[q]);
-	free(v->r);
-}
-
 /* Append the records of a stream, or of an OBJ, PLY or STL file (one
  * record named after the file, without directory and extension). */
 static void
-read_all(recs *v, const char *path)
+read_all(tool_recs *v, const char *path)
 {
 	int fmt = path ? slc_mfmt_from_path(path) : SLC_MF_NONE;
-	tool_in *in = NULL;
+	char nm[SLC_NAME_MAX + 1], *dot;
+	const char *base;
+	slc_err err;
 
-	if (fmt != SLC_MF_OBJ && fmt != SLC_MF_PLY && fmt != SLC_MF_STL)
-		in = in_open(path);
-	for (;;) {
-		if (v->n == v->cap) {
-			v->cap = v->cap ? 2 * v->cap : 16;
-			v->r = realloc(v->r, v->cap * sizeof *v->r);
-			if (!v->r)
-				die("out of memory");
-		}
-		if (!in) {
-			char nm[SLC_NAME_MAX + 1], *dot;
-			const char *base = strrchr(path, '/');
-			slc_err err;
-			snprintf(nm, sizeof nm, "%s", base ? base + 1 : path);
-			if ((dot = strrchr(nm, '.')) && dot != nm)
-				*dot = '\0';
-			if (slc_mesh_load(path, fmt, nm, &v->r[v->n], &err))
-				die("%s", err.msg);
-			v->n++;
-			return;
-		}
-		if (!in_read(in, &v->r[v->n]))
-			break;
-		v->n++;
+	if (fmt != SLC_MF_OBJ && fmt != SLC_MF_PLY && fmt != SLC_MF_STL) {
+		recs_read(v, path);
+		return;
 	}
-	in_close(in);
+	if (v->n == v->cap) {
+		v->cap = v->cap ? 2 * v->cap : 16;
+		if (!(v->r = realloc(v->r, v->cap * sizeof *v->r)))
+			die("out of memory");
+	}
+	base = strrchr(path, '/');
+	snprintf(nm, sizeof nm, "%s", base ? base + 1 : path);
+	if ((dot = strrchr(nm, '.')) && dot != nm)
+		*dot = '\0';
+	if (slc_mesh_load(path, fmt, nm, &v->r[v->n], &err))
+		die("%s", err.msg);
+	v->n++;
 }
 
 static double *
@@ -154,14 +136,14 @@ points(const slc_rec *r, const char *chan, uint64_t *n)
 /* Grid placement: --like, --box, or the padded bounding box of the used
  * records; dx from --dx or --res. */
 static void
-place(const recs *in, const int *use, slc_grid *g)
+place(const tool_recs *in, const int *use, slc_grid *g)
 {
 	double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3];
 	slc_err err;
 	int m;
 
 	if (like) {
-		recs l = { 0 };
+		tool_recs l = { 0 };
 		size_t q;
 		read_all(&l, like);
 		for (q = 0; q < l.n && l.r[q].kind != SLC_GRID; q++)
@@ -173,7 +155,7 @@ place(const recs *in, const int *use, slc_grid *g)
 		g->ni -= l.r[q].grid.stagger == SLC_NODE || l.r[q].grid.stagger == SLC_FACE_X;
 		g->nj -= l.r[q].grid.stagger == SLC_NODE || l.r[q].grid.stagger == SLC_FACE_Y;
 		g->nk -= l.r[q].grid.stagger == SLC_NODE || l.r[q].grid.stagger == SLC_FACE_Z;
-		free_all(&l);
+		recs_free(&l);
 		return;
 	}
 	for (m = 0; m < 3; m++)
@@ -214,7 +196,7 @@ slip_of(const char *obj)
 
 /* Per-vertex velocity of mesh r: its 'v' channel, or from --prev. */
 static double *
-mesh_velocity(const slc_rec *r, const recs *pv, size_t nv, const double *P)
+mesh_velocity(const slc_rec *r, const tool_recs *pv, size_t nv, const double *P)
 {
 	slc_err err;
 	uint64_t n;
@@ -268,7 +250,7 @@ int
 main(int argc, char **argv)
 {
 	int first = tool_parse(argc, argv, &tinfo), *use, nmesh = 0, npart = 0, nhair = 0;
-	recs in = { 0 }, pv = { 0 };
+	tool_recs in = { 0 }, pv = { 0 };
 	slc_grid g = { 0 };
 	field phi, obj;
 	float *vel = NULL, *ovel = NULL, *sl = NULL;
@@ -310,7 +292,7 @@ main(int argc, char **argv)
 		if (!use[0])
 			die("no grid record named %s in the input", sel);
 		out_close(o);
-		free_all(&in);
+		recs_free(&in);
 		free(use);
 		return 0;
 	}
@@ -410,8 +392,8 @@ main(int argc, char **argv)
 		put(o, "_slip", &g, 1, sl, t0);
 	}
 	out_close(o);
-	free_all(&in);
-	free_all(&pv);
+	recs_free(&in);
+	recs_free(&pv);
 	free(use);
 	field_free(&phi);
 	field_free(&obj);

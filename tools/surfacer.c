@@ -66,34 +66,10 @@ static const struct tool_info tinfo = {
 	opts
 };
 
-typedef struct recs {
-	slc_rec *r;
-	size_t n, cap;
-} recs;
-
-static void
-read_all(recs *in, const char *path)
-{
-	tool_in *t = in_open(path);
-
-	for (;;) {
-		if (in->n == in->cap) {
-			in->cap = in->cap ? 2 * in->cap : 16;
-			in->r = realloc(in->r, in->cap * sizeof *in->r);
-			if (!in->r)
-				die("out of memory reading %s", in_label(t));
-		}
-		if (!in_read(t, &in->r[in->n]))
-			break;
-		in->n++;
-	}
-	in_close(t);
-}
-
 /* Positions (and radii, or NULL) of every particle record named name,
  * appended in stream order; dies on a bad record. */
 static double *
-gather_particles(const recs *in, size_t *np, double **rad_out, double *time)
+gather_particles(const tool_recs *in, size_t *np, double **rad_out, double *time)
 {
 	double *P = NULL, *rad = NULL;
 	size_t n = 0, q, nrec = 0, nrad = 0;
@@ -148,7 +124,7 @@ int
 main(int argc, char **argv)
 {
 	int first = tool_parse(argc, argv, &tinfo);
-	recs in = { 0 };
+	tool_recs in = { 0 };
 	const slc_rec *grec = NULL;
 	field g, f, *meshed = &g;
 	surf_mesh m;
@@ -170,7 +146,7 @@ main(int argc, char **argv)
 		usage_die("--mesh-only: only with --format slc");
 	if (!*mesh_name || strlen(mesh_name) > SLC_NAME_MAX)
 		usage_die("--name: a name of 1 to %d bytes", SLC_NAME_MAX);
-	read_all(&in, first < argc ? argv[first] : NULL);
+	recs_read(&in, first < argc ? argv[first] : NULL);
 	for (q = 0; q < in.n; q++)
 		if (in.r[q].kind == SLC_GRID && !strcmp(in.r[q].name, field_name)) {
 			if (grec)
@@ -255,8 +231,6 @@ main(int argc, char **argv)
 		field_free(&f);
 	free(P);
 	free(rad);
-	for (q = 0; q < in.n; q++)
-		slc_rec_free(&in.r[q]);
-	free(in.r);
+	recs_free(&in);
 	return 0;
 }

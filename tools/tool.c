@@ -493,6 +493,46 @@ in_close(tool_in *in)
 	free(in);
 }
 
+void
+recs_read(tool_recs *v, const char *path)
+{
+	tool_in *in = in_open(path);
+
+	for (;;) {
+		if (v->n == v->cap) {
+			size_t cap = v->cap ? 2 * v->cap : 16;
+			slc_rec *g = cap < v->cap ? NULL : realloc(v->r, cap * sizeof *v->r);
+			if (!g)
+				die("%s: out of memory after %zu records", in->label, v->n);
+			v->r = g;
+			v->cap = cap;
+		}
+		if (!in_read(in, &v->r[v->n]))
+			break;
+		v->n++;
+	}
+	in_close(in);
+}
+
+slc_rec *
+recs_find(const tool_recs *v, const char *name, uint32_t kind)
+{
+	for (size_t q = 0; q < v->n; q++)
+		if (v->r[q].kind == kind && !strcmp(v->r[q].name, name))
+			return &v->r[q];
+	return NULL;
+}
+
+void
+recs_free(tool_recs *v)
+{
+	for (size_t q = 0; q < v->n; q++)
+		slc_rec_free(&v->r[q]);
+	free(v->r);
+	v->r = NULL;
+	v->n = v->cap = 0;
+}
+
 /* --- stream output ----------------------------------------------------- */
 
 struct tool_out {

@@ -85,6 +85,16 @@ int in_read(tool_in *in, slc_rec *r);
 const char *in_label(const tool_in *in);
 void in_close(tool_in *in);
 
+/* A whole stream held in memory, records in stream order (owned). */
+typedef struct tool_recs { slc_rec *r; size_t n, cap; } tool_recs;
+/* Append every record of the stream at path ("-" or NULL: stdin) to v;
+ * dies on damage or out of memory, naming the input. */
+void recs_read(tool_recs *v, const char *path);
+/* The first record of v with this name and kind, or NULL. */
+slc_rec *recs_find(const tool_recs *v, const char *name, uint32_t kind);
+/* Free every record and the array; v is left empty. */
+void recs_free(tool_recs *v);
+
 /* --- output --------------------------------------------------------- */
 typedef struct tool_out tool_out;
 /* Open the output: -o FILE (via a temp file in the same directory) or
