@@ -94,8 +94,15 @@ coarsen(const level *F, level *C, slc_err *err)
 					fluid |= t == PS_FLUID;
 				}
 				C->type[c] = air ? PS_AIR : fluid ? PS_FLUID : PS_OFF;
-				/* coarse face to the +a neighbour: mean of the fine
-				 * faces between children 2I+1 and 2I+2 */
+				/* coarse face to the +a neighbour: the fluid fraction
+				 * of its (2dx)^3 control volume (batty2007 §2.1's
+				 * weight, one level up), which the fine face control
+				 * volumes tile: along a, the fine faces at fine planes
+				 * 2I+1, 2I+2, 2I+3 cover 1/4, 1/2, 1/4 of it; across
+				 * a, the 2x2 fine columns cover a quarter each.
+				 * Sampling the middle plane alone lets a thin solid
+				 * or a cut cell next to it vanish from the coarse
+				 * operator, and the V-cycle then grows with n. */
 				int N[3] = {C->ni, C->nj, C->nk}, P[3] = {I, J, K};
 				int Fd[3] = {F->ni, F->nj, F->nk};
 				for (int a = 0; a < 3; a++) {
@@ -111,7 +118,12 @@ coarsen(const level *F, level *C, slc_err *err)
 						q[b2] = 2 * P[b2] + (e >> 1);
 						if (q[a] + 1 >= Fd[a] || q[b1] >= Fd[b1] || q[b2] >= Fd[b2])
 							continue;
-						s += F->rw[a][(size_t)q[0] + fj * q[1] + fk * q[2]];
+						size_t fq = (size_t)q[0] + fj * q[1] + fk * q[2];
+						size_t sa = a == 0 ? 1 : a == 1 ? fj : fk;
+						double w1 = F->rw[a][fq];
+						double w0 = F->rw[a][fq - sa];
+						double w2 = q[a] + 2 < Fd[a] ? F->rw[a][fq + sa] : w1;
+						s += 0.25 * w0 + 0.5 * w1 + 0.25 * w2;
 						cnt++;
 					}
 					C->rw[a][c] = cnt ? (float)(s / cnt) : 0;

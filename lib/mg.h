@@ -6,8 +6,9 @@
  * trilinear prolongation with restriction its scaled transpose so that the
  * V-cycle is a symmetric preconditioner for conjugate gradient.  Coarse
  * cells follow McAdams et al.'s rule: Dirichlet (air) if any child is,
- * else fluid if any child is.  Face weights (batty2007 fractions) are
- * averaged over the four fine faces that make a coarse face.  Every loop
+ * else fluid if any child is.  A coarse face weight is the fluid fraction
+ * of the coarse face's control volume (batty2007's weight one level up),
+ * from the fine face weights that tile it.  Every loop
  * runs over k-slabs with OpenMP and gives the same result on any number of
  * threads. */
 #ifndef SLC_MG_H
