@@ -205,7 +205,7 @@ regions(psys *ps, slc_err *err)
 		par[r] = r;
 	for (int b = 0; b < ps->nbody; b++) {
 		const ps_body *bd = &ps->body[b];
-		for (size_t q = 1; q < bd->ncell; q++) {
+		for (size_t q = 1; q < bd->ncell && !isinf(bd->mass); q++) {
 			int32_t ra = find(par, ps->region[bd->cell[0]]);
 			int32_t rb = find(par, ps->region[bd->cell[q]]);
 			if (ra != rb)
@@ -336,12 +336,13 @@ psys_init_bc(psys *ps, int ni, int nj, int nk, double dx, const double origin[3]
 		ps_body *bd = &body[b];
 		double Iinv[9];
 		bd->cell = NULL, bd->g = NULL, bd->ncell = 0;
-		if (!(bd->mass > 0) || inv3(bd->inertia, Iinv)) {
+		memset(bd->Minv, 0, sizeof bd->Minv);
+		/* infinite mass: a scripted body, M^-1 = 0 (right-hand side only) */
+		if (!isinf(bd->mass) && (!(bd->mass > 0) || inv3(bd->inertia, Iinv))) {
 			slc_fail(err, "rigid body %d: singular mass or inertia", b);
 			goto fail;
 		}
-		memset(bd->Minv, 0, sizeof bd->Minv);
-		for (int q = 0; q < 3; q++) {
+		for (int q = 0; q < 3 && !isinf(bd->mass); q++) {
 			bd->Minv[7 * q] = 1 / bd->mass;
 			for (int r = 0; r < 3; r++)
 				bd->Minv[6 * (3 + q) + 3 + r] = Iinv[3 * q + r];

@@ -49,7 +49,9 @@ enum { PS_BC_WALL = 0,  /* a wall at rest, or moving with the adjacent
  * the body in each face control volume (face grids as in lib/weights.h),
  * centre of mass, mass, world-frame inertia tensor about the centre of
  * mass, generalized velocity V = (v, omega).  psys_update writes the new
- * V back. */
+ * V back.  mass = INFINITY is a scripted body: its V is prescribed and
+ * enters the right-hand side only (M^-1 = 0), it is left unchanged, and
+ * it does not join the pressure regions on its sides. */
 typedef struct ps_body {
 	const float *bx, *by, *bz;  /* body volume fractions per face, borrowed */
 	double com[3];              /* m, world */

@@ -55,6 +55,21 @@ rigid_read(const slc_rec *r, ps_body **body, int *nbody, slc_err *err)
 			goto fail;
 		}
 	}
+	/* rigid_move.h: a scripted body is one of infinite mass (pressure.h) */
+	if (slc_rec_find(r, "scripted")) {
+		double *s = slc_rec_get_f64(r, "scripted", 1, &cnt, err);
+		if (!s)
+			goto fail;
+		for (uint64_t q = 0; q < n && q < cnt; q++)
+			if (s[q] != 0)
+				b[q].mass = INFINITY;
+		free(s);
+		if (cnt != n) {
+			slc_fail(err, "channel 'scripted' has %llu values, %llu bodies",
+				 (unsigned long long)cnt, (unsigned long long)n);
+			goto fail;
+		}
+	}
 	for (int q = 0; q < 5; q++)
 		free(d[q]);
 	*body = b, *nbody = (int)n;

@@ -9,11 +9,12 @@
  *                             row-major (symmetric)
  *   v        x3               linear velocity, m/s
  *   omega    x3               angular velocity, rad/s (world)
- * (any numeric type; other channels, e.g. an orientation, pass through),
+ * (any numeric type; other channels, e.g. an orientation, pass through;
+ * optional `scripted` x1: nonzero makes the body scripted, read with an
+ * infinite mass: right-hand side only, velocity unchanged; rigid_move.h),
  * and their level sets as one cell-centred grid record `rigid_phi` on the
  * velocity's cells with one f32 channel per body, in point order, negative
- * inside the body.  Scripted or resting solids are not rigid bodies: they
- * belong in `solid` (and `solid_vel`).
+ * inside the body.  Resting solids belong in `solid` (and `solid_vel`).
  */
 #ifndef SLC_RIGID_H
 #define SLC_RIGID_H
