@@ -1,8 +1,9 @@
 /* advect: the intermediate velocity of one frame.  Moves every grid field
  * (velocity included, component by component) and every particle set of a
  * frame through the MAC velocity and adds body forces, in CFL substeps.
- * The numerics are in lib/advect.c (selle2008 ch. 2), lib/forces.c,
- * lib/vortex.c (ch. 3) and lib/extrapolate.c (houston2003 §4.2). */
+ * Rigid bodies move with their velocity (lib/rigid_set.c).  The numerics
+ * are in lib/advect.c (selle2008 ch. 2), lib/forces.c, lib/vortex.c
+ * (ch. 3) and lib/extrapolate.c (houston2003 §4.2). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@
 #include "../lib/forces.h"
 #include "../lib/meta.h"
 #include "../lib/pls_step.h"
+#include "../lib/recfield.h"
+#include "../lib/rigid_set.h"
 #include "../lib/vortex.h"
 
 #define MAX_SUBSTEPS 100000     /* a frame needing more is an error */
@@ -90,6 +93,7 @@ static const struct tool_info tinfo = {
 static slc_rec *recs;
 static size_t nrec;
 static slc_err err;
+static rigid_set rs;
 
 static slc_rec *
 find(const char *name, uint32_t kind)
@@ -128,78 +132,7 @@ advected(const slc_rec *r)
 	for (q = 0; keep[q]; q++)
 		if (!strcmp(r->name, keep[q]))
 			return 0;
-	return r->kind == SLC_GRID && !(source && !strcmp(r->name, source));
-}
-
-/* Advect every f32 sample channel of grid record r, component by
- * component (thesis §2.9). */
-static void
-advect_rec(slc_rec *r, const macgrid *vel, double dt, const advect_opts *o,
-	   advect_stats *st, const char *label)
-{
-	field q, out;
-	uint32_t c;
-
-	for (c = 0; c < r->nchan; c++) {
-		slc_chan *ch = &r->chan[c];
-		float *d = ch->data;
-		uint32_t m, nc = ch->ncomp;
-		size_t s, n = (size_t)ch->count;
-
-		if (ch->type != SLC_F32 || ch->domain != SLC_SAMPLE)
-			continue;
-		q.ni = r->grid.ni;
-		q.nj = r->grid.nj;
-		q.nk = r->grid.nk;
-		q.stagger = (int)r->grid.stagger;
-		memcpy(q.origin, r->grid.origin, sizeof q.origin);
-		q.dx = r->grid.dx;
-		q.a = xcalloc(n, sizeof *q.a);
-		q.owned = 1;
-		if (field_alloc_like(&out, &q, &err))
-			die("%s: record '%s': %s", label, r->name, err.msg);
-		for (m = 0; m < nc; m++) {
-			for (s = 0; s < n; s++)
-				q.a[s] = d[s * nc + m];
-			if (advect_field(vel, dt, &q, &out, o, st, &err))
-				die("%s: record '%s': %s", label, r->name, err.msg);
-			for (s = 0; s < n; s++)
-				d[s * nc + m] = out.a[s];
-		}
-		field_free(&q);
-		field_free(&out);
-	}
-}
-
-/* The three components of the f32x3 grid record `name` as owned fields;
- * 0 if absent. */
-static int
-vec_fields(const char *label, const char *name, field f[3])
-{
-	slc_rec *r = find(name, SLC_GRID);
-	const slc_chan *c;
-	size_t n, s;
-	int a;
-
-	if (!r)
-		return 0;
-	c = slc_rec_find(r, name);
-	if (!c || c->type != SLC_F32 || c->ncomp != 3)
-		die("%s: grid '%s': expected channel '%s' f32 x3", label, name, name);
-	for (a = 0; a < 3; a++) {
-		f[a].ni = r->grid.ni;
-		f[a].nj = r->grid.nj;
-		f[a].nk = r->grid.nk;
-		f[a].stagger = (int)r->grid.stagger;
-		memcpy(f[a].origin, r->grid.origin, sizeof f[a].origin);
-		f[a].dx = r->grid.dx;
-		n = field_count(&f[a]);
-		f[a].a = xcalloc(n, sizeof *f[a].a);
-		f[a].owned = 1;
-		for (s = 0; s < n; s++)
-			f[a].a[s] = ((const float *)c->data)[3 * s + a];
-	}
-	return 1;
+	return r->kind == SLC_GRID && !(source && !strcmp(r->name, source)) && !rigid_set_owns(r);
 }
 
 /* Move the points of a particle record through the velocity. */
@@ -241,6 +174,7 @@ main(int argc, char **argv)
 	macgrid vel, nvel;
 	field solid, src, den, tem, uo[3], slip, phi;
 	int have_uo = 0, have_slip = 0, have_solid, have_src, have_den, have_tem;
+	const field *sol, *uop;
 	double T, t = 0, frame = -1, time0 = 0, dx, g, up[3] = { 0, 1, 0 };
 	advect_opts ao;
 	advect_stats st = { 0, 0, 0 };
@@ -263,7 +197,7 @@ main(int argc, char **argv)
 			break;
 		nrec++;
 	}
-	if (!(recs = realloc(recs, (nrec + 4) * sizeof *recs)))    /* vortex, pls_water_store */
+	if (!(recs = realloc(recs, (nrec + 6) * sizeof *recs)))    /* vortex, pls, rigid stores */
 		die("out of memory");
 	scene = find("scene", SLC_META);
 	if (scene && (slc_meta_get_f64(scene, "frame", &frame, &err) < 0 ||
@@ -288,9 +222,15 @@ main(int argc, char **argv)
 	dx = vel.u.dx;
 	have_solid = grid_field(in_label(in), "solid", &solid, 0);
 	if (have_solid) {
-		have_uo = vec_fields(in_label(in), "solid_vel", uo);
+		slc_rec *sv = find("solid_vel", SLC_GRID);
+		if ((have_uo = sv != NULL) && recfield_vec3(sv, uo, &err))
+			die("%s: %s", in_label(in), err.msg);
 		have_slip = grid_field(in_label(in), "solid_slip", &slip, 0);
 	}
+	if (rigid_set_load(&rs, recs, nrec, &vel.u, &err))
+		die("%s: %s", in_label(in), err.msg);
+	sol = rs.n ? &rs.solid : have_solid ? &solid : NULL;   /* what the fluid sees */
+	uop = rs.n ? rs.uo : have_uo ? uo : NULL;
 	have_src = source && grid_field(in_label(in), source, &src, 1);
 	have_den = grid_field(in_label(in), "density", &den, 0);
 	have_tem = grid_field(in_label(in), "temperature", &tem, 0);
@@ -321,7 +261,7 @@ main(int argc, char **argv)
 	advect_opts_default(&ao);
 	ao.scheme = scheme;
 	ao.limiter = limiter;
-	ao.solid = have_solid ? &solid : NULL;
+	ao.solid = sol;
 	ao.walls = !open_box;
 	T = frame_dt;
 	while (t < T) {
@@ -330,7 +270,7 @@ main(int argc, char **argv)
 		if (liquid && (pls_extrapolate(&vel, &phi, EXTRAP_BAND, &err) ||
 			       (nsub == 0 && pls_water_freeze(&water, &vel, &err))))
 			die("%s: %s", in_label(in), err.msg);
-		vmax = mac_max_speed(&vel);
+		vmax = fmax(mac_max_speed(&vel), rigid_set_max_speed(&rs));
 
 		if (!isfinite(vmax))
 			die("%s: velocity, frame %.0f: NaN or Inf", in_label(in), frame + 1);
@@ -340,19 +280,22 @@ main(int argc, char **argv)
 			die("%s: frame %.0f: more than %d substeps", in_label(in), frame + 1, MAX_SUBSTEPS);
 		/* houston2003 §4.2: the advecting velocity continues into the
 		 * solid as far as a ray and its stencil can reach */
-		if (have_solid && extrapolate_solid(&vel, &solid, have_uo ? uo : NULL,
-						    have_slip ? &slip : NULL,
-						    dt * vmax + 2 * dx, &err))
+		if (rs.n)
+			rigid_set_solid(&rs, have_solid ? &solid : NULL, have_uo ? uo : NULL);
+		if (sol && extrapolate_solid(&vel, sol, uop, have_slip ? &slip : NULL,
+					     dt * vmax + 2 * dx, &err))
 			die("%s", err.msg);
 		ao.vmax = vmax;
 		for (i = 0; i < nrec; i++)
 			if (liquid && pls_water_owns(&recs[i]))
 				;       /* pls_step below */
-			else if (advected(&recs[i]))
-				advect_rec(&recs[i], &vel, dt, &ao, &st, in_label(in));
+			else if (advected(&recs[i])) {
+				if (recfield_advect(&recs[i], &vel, dt, &ao, &st, &err))
+					die("%s: record '%s': %s", in_label(in), recs[i].name, err.msg);
+			}
 			else if (&recs[i] == vort)      /* thesis §3.4.1 */
 				vortex_step(vort, &vel, dt);
-			else if (recs[i].kind == SLC_PARTICLES)
+			else if (recs[i].kind == SLC_PARTICLES && !rigid_set_owns(&recs[i]))
 				move_particles(&recs[i], &vel, dt, in_label(in));
 		if (liquid && pls_step(&water, &phi, &water.u0, dt, have_g > 0 ? gravity : no_g, &err))
 			die("%s: %s", in_label(in), err.msg);
@@ -363,12 +306,16 @@ main(int argc, char **argv)
 			die("%s", err.msg);
 		if (have_src)
 			inject(&src, have_den ? &den : NULL, have_tem ? &tem : NULL, &vel);
-		if (vort && ((have_solid && vortex_cull(vort, &solid, &err)) ||
+		if (vort && ((sol && vortex_cull(vort, sol, &err)) ||
 			     (vopt.rate > 0 && vortex_seed(vort, &src, &vopt, dt, (uint64_t)seed,
 							   (uint64_t)fmax(frame + 1, 0) * MAX_SUBSTEPS + (uint64_t)nsub, &err))))
 			die("%s", err.msg);
 		if (have_g > 0)
 			forces_gravity(&vel, gravity, dt);
+		/* the bodies move last, from the pose the fluid saw; gravity on a
+		 * dynamic body is its body force, added here once per substep like
+		 * the fluid's; project adds only the pressure's push (batty2007 §3) */
+		rigid_set_step(&rs, have_g > 0 ? gravity : NULL, time0 + t, dt);
 		if (buoy[0] != 0 || buoy[1] != 0)
 			forces_buoyancy(&vel, have_den ? &den : NULL, have_tem ? &tem : NULL,
 					buoy[0], buoy[1], ambient, up, dt);
@@ -383,7 +330,8 @@ main(int argc, char **argv)
 	}
 	info("%d substeps, %zu samples advected, %zu limited, %zu first order near walls",
 	     nsub, st.samples, st.limited, st.near_wall);
-	if (liquid && pls_water_store(&water, recs, &nrec, time0 + T, &err))
+	if ((liquid && pls_water_store(&water, recs, &nrec, time0 + T, &err)) ||
+	    rigid_set_store(&rs, recs, &nrec, time0 + T, &err))
 		die("%s", err.msg);
 	if (liquid)
 		info("liquid volume %.9g m^3, spray %.9g m^3 in %zu particles, %zu+%zu marker particles",
@@ -400,7 +348,7 @@ main(int argc, char **argv)
 				die("%s", err.msg);
 			out_write(out, &recs[i]);
 		} else if (advected(&recs[i]) || recs[i].kind == SLC_PARTICLES ||
-			   !strcmp(r.name, "u") || !strcmp(r.name, "v") || !strcmp(r.name, "w")) {
+			   (rs.n && rigid_set_owns(&recs[i])) || !strcmp(r.name, "u") || !strcmp(r.name, "v") || !strcmp(r.name, "w")) {
 			recs[i].time = time0 + T;
 			check_finite(&recs[i], scene ? (long)frame + 1 : -1);
 			out_write(out, &recs[i]);
@@ -413,6 +361,7 @@ main(int argc, char **argv)
 	in_close(in);
 	mac_free(&nvel);
 	pls_water_free(&water);
+	rigid_set_free(&rs);
 	for (a = 0; a < 3 && have_uo; a++)
 		field_free(&uo[a]);
 	free(recs);

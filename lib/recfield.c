@@ -1,0 +1,87 @@
+/* recfield.c: grid records of several channels or components as fields
+ * (recfield.h). */
+#include "recfield.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* An owned zeroed field with the placement of grid record r. */
+static int
+like_rec(field *f, const slc_rec *r, slc_err *err)
+{
+	int d[3] = {r->grid.ni, r->grid.nj, r->grid.nk};
+
+	/* field_alloc takes cell dims: one less on the staggered axis */
+	if (r->grid.stagger >= SLC_FACE_X && r->grid.stagger <= SLC_FACE_Z)
+		d[r->grid.stagger - SLC_FACE_X]--;
+	else if (r->grid.stagger == SLC_NODE)
+		d[0]--, d[1]--, d[2]--;
+	return field_alloc(f, d[0], d[1], d[2], (int)r->grid.stagger, r->grid.origin,
+			   r->grid.dx, err);
+}
+
+int
+recfield_advect(slc_rec *r, const macgrid *vel, double dt, const advect_opts *o,
+		advect_stats *st, slc_err *err)
+{
+	field q = {0}, out = {0};
+	int rc = 0;
+
+	for (uint32_t c = 0; c < r->nchan && !rc; c++) {
+		slc_chan *ch = &r->chan[c];
+		float *d = ch->data;
+		uint32_t nc = ch->ncomp;
+		size_t n = (size_t)ch->count;
+
+		if (ch->type != SLC_F32 || ch->domain != SLC_SAMPLE)
+			continue;
+		if (like_rec(&q, r, err) || field_alloc_like(&out, &q, err)) {
+			rc = -1;
+			break;
+		}
+		if (field_count(&q) != n) {
+			rc = slc_fail(err, "channel '%s': %zu samples, grid has %zu", ch->name, n,
+				      field_count(&q));
+			break;
+		}
+		for (uint32_t m = 0; m < nc && !rc; m++) {
+			for (size_t s = 0; s < n; s++)
+				q.a[s] = d[s * nc + m];
+			rc = advect_field(vel, dt, &q, &out, o, st, err);
+			for (size_t s = 0; s < n && !rc; s++)
+				d[s * nc + m] = out.a[s];
+		}
+		field_free(&q);
+		field_free(&out);
+	}
+	field_free(&q);
+	field_free(&out);
+	return rc;
+}
+
+int
+recfield_vec3(const slc_rec *r, field f[3], slc_err *err)
+{
+	const slc_chan *c = slc_rec_find(r, r->name);
+
+	memset(f, 0, 3 * sizeof *f);
+	if (!c || c->type != SLC_F32 || c->ncomp != 3)
+		return slc_fail(err, "grid '%s': expected channel '%s' f32 x3", r->name, r->name);
+	for (int a = 0; a < 3; a++) {
+		if (like_rec(&f[a], r, err)) {
+			for (int b = 0; b < a; b++)
+				field_free(&f[b]);
+			return -1;
+		}
+		size_t n = field_count(&f[a]);
+		if (n != c->count) {
+			for (int b = 0; b <= a; b++)
+				field_free(&f[b]);
+			return slc_fail(err, "grid '%s': %llu samples, grid has %zu", r->name,
+					(unsigned long long)c->count, n);
+		}
+		for (size_t s = 0; s < n; s++)
+			f[a].a[s] = ((const float *)c->data)[3 * s + a];
+	}
+	return 0;
+}
