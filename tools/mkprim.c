@@ -8,6 +8,7 @@
 
 #include "tool.h"
 #include "../lib/prim.h"
+#include "../lib/prim_rigid.h"
 
 /* Every numeric option is a list of 1..3 numbers, "a", "a,b" or "a,b,c";
  * n = 0 until it is given or set from the shape's defaults (shapes[]). */
@@ -17,11 +18,12 @@ struct list { int n; double v[3]; };
 static struct list subdiv, radius, center, size, radii, res, height, velocity,
 	density, strands, segments, length, seed, box, count, origin, dx, depth,
 	drop_center, drop_radius, src_density, temperature, dt, fps, gravity,
-	rtime;
-static int pin = -1, source = -1;
+	rtime, spin, stop;
+static int pin = -1, source = -1, motion = -1;
 static const char *name;
 static const char *const pin_modes[] = { "none", "corners", "edge", NULL };
 static const char *const source_shapes[] = { "sphere", "box", NULL };
+static const char *const motions[] = { "dynamic", "scripted", "thrown", NULL };
 
 static int
 parse_list(const char *arg, void *dst)
@@ -52,7 +54,7 @@ static const struct tool_opt opts[] = {
 	    "                            (32); grids: cells along the box's longest side (32)"),
 	NUM("height", height, "H", "cup height (0.5)"),
 	NUM("velocity", velocity, "X,Y,Z", "adds channel v to a mesh; cloth and hair velocity (0,0,0)"),
-	NUM("density", density, "KG", "cloth areal density, kg/m^2 (0.1)"),
+	NUM("density", density, "KG", "cloth areal density, kg/m^2 (0.1); ball density, kg/m^3 (500)"),
 	{ "pin", 0, OPT_CHOICE, &pin, "MODE", "cloth: pin the corners or the whole edge at minimum z (none)",
 	  pin_modes, 0 },
 	NUM("strands", strands, "N", "hair: number of strands (200)"),
@@ -71,7 +73,11 @@ static const struct tool_opt opts[] = {
 	NUM("temperature", temperature, "T", "smoke: temperature above ambient in the source, K (1)"),
 	NUM("dt", dt, "S", "pool, smoke: frame time step in the scene record (1/fps)"),
 	NUM("fps", fps, "F", "pool, smoke: frames per second (24)"),
-	NUM("gravity", gravity, "X,Y,Z", "pool, smoke: gravity, m/s^2 (0,-9.81,0)"),
+	NUM("gravity", gravity, "X,Y,Z", "pool, smoke: gravity, m/s^2; ball: a thrown one's path (0,-9.81,0)"),
+	{ "motion", 0, OPT_CHOICE, &motion, "M", "ball: dynamic (pushed by the liquid), scripted (constant\n"
+	  "                            velocity), thrown (scripted, falling at --gravity) (dynamic)", motions, 0 },
+	NUM("spin", spin, "X,Y,Z", "ball: angular velocity, rad/s (0,0,0)"),
+	NUM("stop", stop, "T", "ball, scripted or thrown: time at which it comes to rest, s (never)"),
 	{ "name", 0, OPT_STRING, &name, "NAME", "mesh, cloth or hair record name (the shape's name)", 0, 0 },
 	NUM("time", rtime, "T", "time of the records, s (0)"),
 	{ 0, 0, 0, 0, 0, 0, 0, 0 }
@@ -81,7 +87,9 @@ static const struct tool_info tinfo = {
 	"mkprim", "Write a procedural shape or initial state as a sluice stream.",
 	"SHAPE",
 	"SHAPE is one of sphere, box, torus, cup, cloth, hair (a mesh or strands record),\n"
-	"pool or smoke (grids: scene, u, v, w and phi, or density, temperature and source).\n"
+	"pool or smoke (grids: scene, u, v, w and phi, or density, temperature and source),\n"
+	"ball (a rigid body: records rigid, rigid_phi0 and rigid_phi on the grid of --box,\n"
+	"--res; slccat it after a pool on the same grid).\n"
 	"An option that does not apply to SHAPE is a usage error.  y is up, units SI.",
 	opts
 };
@@ -277,6 +285,32 @@ mk_smoke(void)
 	put_field(&src, "source");
 }
 
+static void
+mk_ball(void)
+{
+	prim_ball b = { V(radius), { center.v[0], center.v[1], center.v[2] },
+			{ velocity.v[0], velocity.v[1], velocity.v[2] },
+			{ spin.v[0], spin.v[1], spin.v[2] }, V(density), motion > 0,
+			{ 0, 0, 0 }, stop.n ? V(stop) : INFINITY };
+	slc_rec r[3];
+	int n[3], a;
+	double h;
+	field cells;
+
+	if (stop.n && !motion)
+		usage_die("--stop: only a scripted or thrown ball comes to rest");
+	for (a = 0; a < 3 && motion == 2; a++)
+		b.accel[a] = gravity.v[a];
+	if (prim_grid_place(box.v, dx.n ? 0 : ires(0, 1), dx.n ? V(dx) : 0, n, &h, &err))
+		usage_die("%s", err.msg);
+	cells = (field){ n[0], n[1], n[2], SLC_CELL, { origin.v[0], origin.v[1], origin.v[2] },
+			 h, NULL, 0 };
+	if (prim_ball_recs(&b, &cells, V(rtime), r, &err))
+		die("%s", err.msg);
+	for (a = 0; a < 3; a++)
+		put(&r[a], 0);
+}
+
 /* Each shape: its defaults (which name every option that applies), the
  * optional ones without a default, and the maker. */
 #define MESH_OPT " velocity= name= time="
@@ -298,6 +332,9 @@ static const struct shape {
 	  " dx= dt=", mk_pool },
 	{ "smoke", "source=sphere center=0.5,0.25,0.5 radius=0.12 size=0.3,0.1,0.3 "
 	  "source-density=1 temperature=1 box=1,2,1" GRID_DEF, " dx= dt=", mk_smoke },
+	{ "ball", "radius=0.15 center=0.5,0.5,0.5 velocity=0,0,0 spin=0,0,0 density=500 "
+	  "motion=dynamic box=1,1,1 origin=0,0,0 res=32 gravity=0,-9.81,0 time=0", " dx= stop=",
+	  mk_ball },
 };
 
 /* Options whose every number must be > 0. */
