@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pls_redist.h"
 #include "redistance.h"
 
 #define REDIST_BAND 8.0         /* cells: covers the particle band (3) and
@@ -182,6 +183,7 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	pls_set esc;
 	field next;
 	size_t r0, r1;
+	double v0 = pls_liquid_volume(phi), v1;
 	int rc = -1;
 
 	if (w->o.particles) {           /* thesis §2.9: first order SL phi */
@@ -200,14 +202,28 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 		pls_advect(&w->pos, vel, dt);
 		pls_advect(&w->neg, vel, dt);
 	}
+	v1 = pls_liquid_volume(phi);
+	w->st.dv_advect += v1 - v0;
 	w->st.landed += spray_step(&w->spr, phi, g, dt);
-	if (!w->o.particles)
-		return redistance(phi, w->o.redist_band * phi->dx, err);
-	/* Enright et al. 2002 §3.3-3.4: correct, redistance, correct */
+	v0 = pls_liquid_volume(phi);
+	w->st.dv_spray += v0 - v1;
+	if (!w->o.particles) {  /* the plain level set method, as before */
+		rc = redistance(phi, w->o.redist_band * phi->dx, err);
+		w->st.dv_redist += pls_liquid_volume(phi) - v0;
+		return rc;
+	}
+	/* Enright et al. 2002 §3.3-3.4: correct, redistance, correct; the
+	 * redistancing keeps the zero crossing (pls_redist.h), so that what
+	 * the particles put right stays put */
 	w->st.corrected += pls_correct(phi, &w->pos, &w->neg);
-	if (redistance(phi, w->o.redist_band * phi->dx, err))
+	v1 = pls_liquid_volume(phi);
+	w->st.dv_correct += v1 - v0;
+	if (pls_redistance(phi, w->o.redist_band * phi->dx, err))
 		return -1;
+	v0 = pls_liquid_volume(phi);
+	w->st.dv_redist += v0 - v1;
 	w->st.corrected += pls_correct(phi, &w->pos, &w->neg);
+	w->st.dv_correct += pls_liquid_volume(phi) - v0;
 	pls_adjust_radii(&w->pos, phi, &w->o.p);
 	pls_adjust_radii(&w->neg, phi, &w->o.p);
 	pls_set_init(&esc, -1);

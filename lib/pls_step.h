@@ -42,6 +42,10 @@ typedef struct pls_step_stats {
 	size_t removed;         /* marker particles pruned */
 	size_t sprayed;         /* negative particles turned into spray */
 	size_t landed;          /* spray particles rejoined the liquid */
+	/* where the liquid volume went (pls_liquid_volume, m^3, summed over
+	 * substeps): advection of phi, spray landing, the two particle
+	 * corrections, redistancing */
+	double dv_advect, dv_spray, dv_correct, dv_redist;
 } pls_step_stats;
 
 /* The liquid state that advect carries between substeps. */
@@ -87,8 +91,11 @@ int pls_water_freeze(pls_water *w, const macgrid *vel, slc_err *err);
 /* One substep of dt seconds (guendelman2005 §4.4.2): advect phi (first
  * order SL with particles, else o.ao's scheme) and the particles through
  * vel, move the spray under gravity g and land it, correct phi, redistance
- * it, correct again, adjust the radii, prune; escaped negative particles
- * become spray with the grid velocity at their place.  phi is changed in
+ * it (pls_redistance: the zero crossing stays; the level set alone uses
+ * redistance.h), correct again, adjust the
+ * radii, prune; escaped negative particles become spray with the grid
+ * velocity at their place.  The volume change of each stage is added to
+ * w->st.dv_*.  phi is changed in
  * place.  w->st accumulates.  0, or -1 with err (memory). */
 int pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	     const double g[3], slc_err *err);
