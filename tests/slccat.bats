@@ -72,3 +72,18 @@ mk() { "$ROOT/build/tests/gen_stream" "$@"; }
 	slccat --reencode --zlib 6 "$T/a.slc" > "$T/y"
 	cmp "$T/x" "$T/y"
 }
+
+@test "slccat -o to a FIFO or a device writes into it, never renames over it" {
+	mkprim sphere -o "$T/s.slc"
+	mkfifo "$T/fifo"
+	cat "$T/fifo" > "$T/got.slc" &
+	run slccat "$T/s.slc" -o "$T/fifo"
+	assert_success
+	wait
+	[ -p "$T/fifo" ]                 # still a FIFO
+	run slcinfo "$T/got.slc"
+	assert_success
+	assert_output --partial "mesh 'sphere'"
+	run ls "$T"
+	refute_output --partial ".tmp."  # no temp file left beside it
+}

@@ -383,12 +383,25 @@ plain_open(const char *path)
 
 	if (!path || !strcmp(path, "-"))
 		return stdout;
-	for (t = 0; t < TEMP_MAX && temps[t][0]; t++)
+	for (t = 0; t < TEMP_MAX && (temps[t][0] || temp_files[t]); t++)
 		;
 	if (t == TEMP_MAX)
 		die("%s: too many outputs open", path);
 	if (strlen(path) + 16 > PATH_MAXLEN)
 		die("%s: path too long", path);
+	snprintf(finals[t], PATH_MAXLEN, "%s", path);
+	{
+		/* A device or a pipe (-o /dev/null, a FIFO) is written in
+		 * place: renaming a temp file over it would replace it. */
+		struct stat st;
+
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			if (!(f = fopen(path, "wb")))
+				die("%s: cannot open: %s", path, strerror(errno));
+			temp_files[t] = f;
+			return f;
+		}
+	}
 	snprintf(temps[t], PATH_MAXLEN, "%s.tmp.XXXXXX", path);
 	fd = mkstemp(temps[t]);
 	if (fd < 0) {
@@ -405,7 +418,6 @@ plain_open(const char *path)
 	f = fdopen(fd, "wb");
 	if (!f)
 		die("%s: %s", path, strerror(errno));
-	snprintf(finals[t], PATH_MAXLEN, "%s", path);
 	temp_files[t] = f;
 	return f;
 }
@@ -424,7 +436,7 @@ plain_commit(FILE *f)
 		;
 	if (t == TEMP_MAX)
 		die("internal: commit of a file not opened by plain_open");
-	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
+	if (fflush(f) != 0 || ferror(f) || (temps[t][0] && fsync(fileno(f)) != 0)) {
 		int e = errno;
 
 		fclose(f);
@@ -433,6 +445,8 @@ plain_commit(FILE *f)
 	if (fclose(f) != 0)
 		die("%s: write error: %s", finals[t], strerror(errno));
 	temp_files[t] = NULL;
+	if (!temps[t][0])
+		return;         /* written in place */
 	if (rename(temps[t], finals[t]) != 0)
 		die("%s: cannot rename into place: %s", finals[t], strerror(errno));
 	temps[t][0] = '\0';
