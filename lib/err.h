@@ -39,7 +39,10 @@ int slc_add(size_t a, size_t b, size_t *r);
 int slc_mul3(size_t a, size_t b, size_t c, size_t *r);
 
 /* Allocate n elements of size sz, zeroed; on overflow or exhaustion return
- * NULL with a message naming the byte count.  Caller frees with free(). */
+ * NULL with a message naming the byte count.  Caller frees with free().
+ * Large blocks are aligned for transparent huge pages. */
 void *slc_calloc(size_t n, size_t sz, slc_err *err);
+/* The same, not zeroed. */
+void *slc_malloc(size_t n, size_t sz, slc_err *err);
 
 #endif

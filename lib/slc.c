@@ -968,7 +968,7 @@ read_one(slc_reader *rd, slc_rec *r, slc_err *err)
 			return FAIL("truncated: declares %zu bytes, only %llu left in the file",
 				    total, (unsigned long long)(rd->size - start));
 		if (rd->regular) {
-			buf = malloc(total);
+			buf = slc_malloc(total, 1, NULL);
 			cap = total;
 			if (!buf)
 				return FAIL("out of memory reading %zu bytes", total);
@@ -1028,7 +1028,7 @@ read_one(slc_reader *rd, slc_rec *r, slc_err *err)
 		if (enc == SLC_RAW) {
 			r->payload = buf + PREFIX_LEN + desc_len;
 		} else {
-			r->payload = malloc(raw_len ? raw_len : 1);
+			r->payload = slc_malloc(raw_len ? raw_len : 1, 1, NULL);
 			if (!r->payload)
 				return FAIL("out of memory decoding %zu bytes", raw_len);
 			if (inflate_payload(buf + PREFIX_LEN + desc_len, (size_t)stored_len,
