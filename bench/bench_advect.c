@@ -1,8 +1,10 @@
 /* bench_advect.c: advection speed against a memory-bandwidth triad, and
  * Zalesak's disc (selle2008 thesis §2.8) at thesis resolutions.
  *
- *   bench_advect speed N        one N^3 cell field: triad GB/s, then
- *                               cells/s of sl, maccormack, bfecc (best of 3)
+ *   bench_advect speed N [S]    one N^3 cell field: triad GB/s, then
+ *                               cells/s of sl, maccormack, bfecc (best of
+ *                               3) by wall clock and by process CPU time;
+ *                               S: one scheme only (0 sl, 1 mc, 2 bfecc)
  *   bench_advect zalesak CFL N...   mean error over the inscribed disc and
  *                               the thesis' pointwise order, per scheme
  */
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "advect.h"
 
@@ -52,14 +55,24 @@ triad(size_t n)
 	return 3.0 * n * sizeof(float) / best;
 }
 
+/* Process CPU time, seconds (all threads). */
+static double
+cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
 static int
-speed(int n)
+speed(int n, int only)
 {
 	const double org[3] = { 0, 0, 0 }, dx = 1.0 / n;
 	macgrid m;
 	field q, o;
 	slc_err err;
-	double bw = triad((size_t)n * n * n), t[3], dt;
+	double bw = triad((size_t)n * n * n), t[3], c[3], dt, nc = (double)n * n * n;
 	int sc, a;
 
 	if (mac_alloc(&m, n, n, n, org, dx, &err) ||
@@ -91,26 +104,32 @@ speed(int n)
 		advect_opts op;
 		int r;
 
+		t[sc] = c[sc] = INFINITY;
+		if (only >= 0 && sc != only)
+			continue;
 		advect_opts_default(&op);
 		op.scheme = sc;
 		op.walls = 1;
-		t[sc] = INFINITY;
 		for (r = 0; r < REPS; r++) {
-			double t0 = omp_get_wtime();
+			double t0 = omp_get_wtime(), c0 = cpu_now();
 
 			if (advect_field(&m, dt, &q, &o, &op, NULL, &err)) {
 				fprintf(stderr, "bench_advect: %s\n", err.msg);
 				return 1;
 			}
 			t0 = omp_get_wtime() - t0;
+			c0 = cpu_now() - c0;
 			if (t0 < t[sc])
 				t[sc] = t0;
+			if (c0 < c[sc])
+				c[sc] = c0;
 		}
 	}
-	/* bytes an SL step must move per cell: q and u, v, w read, out written */
-	printf("%d %d %.4g %.4g %.4g %.4g %.4g\n", n, omp_get_max_threads(), bw / 1e9,
-	       (double)n * n * n / t[0], (double)n * n * n / t[1], (double)n * n * n / t[2],
-	       bw / (5 * sizeof(float)));
+	/* bytes an SL step must move per cell: q and u, v, w read, out
+	 * written; cells/s by wall clock, then cells per CPU second */
+	printf("%d %d %.4g %.4g %.4g %.4g %.4g %.4g %.4g %.4g\n", n, omp_get_max_threads(),
+	       bw / 1e9, bw / (5 * sizeof(float)), nc / t[0], nc / t[1], nc / t[2],
+	       nc / c[0], nc / c[1], nc / c[2]);
 	field_free(&q);
 	field_free(&o);
 	mac_free(&m);
@@ -246,10 +265,10 @@ zalesak_table(double cfl, int nn, char **ns)
 int
 main(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "speed"))
-		return speed(atoi(argv[2]));
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "speed"))
+		return speed(atoi(argv[2]), argc == 4 ? atoi(argv[3]) : -1);
 	if (argc >= 4 && !strcmp(argv[1], "zalesak"))
 		return zalesak_table(atof(argv[2]), argc - 3, argv + 3);
-	fprintf(stderr, "usage: bench_advect speed N | zalesak CFL N...\n");
+	fprintf(stderr, "usage: bench_advect speed N [SCHEME] | zalesak CFL N...\n");
 	return 2;
 }

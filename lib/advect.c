@@ -1,9 +1,30 @@
 /* advect.c: semi-Lagrangian, MacCormack and BFECC advection of grid fields
- * through a MAC velocity (selle2008 thesis §2.3, §2.4, §2.7, §2.9). */
+ * through a MAC velocity (selle2008 thesis §2.3, §2.4, §2.7, §2.9).
+ *
+ * The grid passes stream over the advected field row by row (k, j, i with
+ * i innermost) in its sample space (lib/advect_lin.h): a characteristic
+ * is a displacement in cells, the velocity at the samples themselves is
+ * a fixed blend of rows, and the correction, limiter and wall reversion
+ * of MacCormack and BFECC are done inside the last semi-Lagrangian pass
+ * instead of in passes of their own.  Rows are split between threads
+ * statically and every sample is computed alone, so the result does not
+ * depend on the number of threads.  Fields on cells of another size than
+ * the velocity's take the general path of lib/advect_any.c.
+ */
+/* The row loops below are written for float lanes; GCC if-converts their
+ * clamps only when it may assume that comparisons raise no floating point
+ * exceptions that anybody observes (this library never reads the flags).
+ * Values do not change: IEEE results are the same either way. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-trapping-math")
+#endif
+
 #include "advect.h"
 #include "advect_lin.h"
 
+#include <limits.h>
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,50 +56,6 @@ advect_trace(const macgrid *vel, const double x[3], double dt, double xb[3])
 		xb[a] = x[a] - dt * v[a];
 }
 
-/* advect_sl, and with q0 != NULL the BFECC corrected data
- * q0 - (sl - q0)/2 written instead of the semi-Lagrangian value sl (the
- * backward step and the correction in one pass). */
-static void
-sl_pass(const macgrid *vel, double dt, const field *q, field *out,
-	float *lo, float *hi, const float *q0)
-{
-	linmac M;
-	lin Q;
-	double off[3];
-	int k, j;
-
-	linmac_init(&M, vel);
-	lin_init(&Q, q);
-	field_offset(out, off);
-#pragma omp parallel for collapse(2) schedule(static) if (field_count(out) >= ADVECT_PAR_MIN)
-	for (k = 0; k < out->nk; k++)
-		for (j = 0; j < out->nj; j++) {
-			size_t s = FIELD_IDX(out, 0, j, k);
-			double x[3], xb[3];
-			int i;
-
-			x[1] = out->origin[1] + out->dx * (j + off[1]);
-			x[2] = out->origin[2] + out->dx * (k + off[2]);
-			for (i = 0; i < out->ni; i++, s++) {
-				x[0] = out->origin[0] + out->dx * (i + off[0]);
-				linmac_trace(&M, x, dt, xb);
-				if (lo)
-					out->a[s] = (float)lin_sample_bounds(&Q, xb, &lo[s], &hi[s]);
-				else if (q0)
-					out->a[s] = (float)(q0[s] + 0.5 * (q0[s] - lin_sample(&Q, xb)));
-				else
-					out->a[s] = (float)lin_sample(&Q, xb);
-			}
-		}
-}
-
-void
-advect_sl(const macgrid *vel, double dt, const field *q, field *out,
-	  float *lo, float *hi)
-{
-	sl_pass(vel, dt, q, out, lo, hi, NULL);
-}
-
 void
 advect_points(const macgrid *vel, double dt, float *P, size_t n)
 {
@@ -99,142 +76,478 @@ advect_points(const macgrid *vel, double dt, float *P, size_t n)
 	}
 }
 
-/* Is sample position x close enough to a solid or a wall that a ray of
- * length `reach` (plus its interpolation stencil) could source from it?
- * thesis §2.9: "revert to the first order accurate semi-Lagrangian scheme
- * at any grid point whose semi-Lagrangian characteristic could source from
- * a solid wall". */
+/* --- characteristics in sample space ------------------------------ */
+
+/* The midpoint characteristics of the samples of one field (placement q)
+ * through vel over dt. */
+typedef struct tracer {
+	rowf v[3];              /* u, v, w */
+	float o[3][3];          /* sample (i,j,k) of q is (i,j,k) + o[c] in
+				   the sample space of component c */
+	float h, half;          /* dt/dx and dt/(2 dx): m/s to cells */
+} tracer;
+
+static void
+tracer_init(tracer *T, const macgrid *vel, const field *q, double dt)
+{
+	double offq[3], offc[3];
+	int c, a;
+
+	field_offset(q, offq);
+	for (c = 0; c < 3; c++) {
+		const field *f = mac_ccomp(vel, c);
+
+		rowf_init(&T->v[c], f);
+		field_offset(f, offc);
+		for (a = 0; a < 3; a++)
+			T->o[c][a] = (float)((q->origin[a] - f->origin[a]) / f->dx +
+					     offq[a] - offc[a]);
+	}
+	T->h = (float)(dt / vel->u.dx);
+	T->half = (float)(0.5 * dt / vel->u.dx);
+}
+
+/* The displacement d (cells) of every sample i of row (j, k) of q over
+ * the tracer's dt: the foot of the characteristic through sample i is
+ * (i - d[0][i], j - d[1][i], k - d[2][i]).  As advect_trace: xm = x -
+ * dt/2 V(x), foot = x - dt V(xm).  w: 3 ni + (velocity's ni) floats. */
+static void
+trace_row(const tracer *T, int ni, int j, int k, float *const d[3], float *w)
+{
+	float *v0[3] = { w, w + ni, w + 2 * ni }, *blend = w + 3 * ni;
+	int c, i;
+
+	/* V at the samples themselves: a fixed blend of two (y, z) by two
+	 * rows of each component, then of neighbours along the row */
+	for (c = 0; c < 3; c++) {
+		const rowf *L = &T->v[c];
+		float ty, tz, ox = T->o[c][0];
+		int by = row_axis(j, T->o[c][1], L->nm[1], &ty);
+		int bz = row_axis(k, T->o[c][2], L->nm[2], &tz);
+		const float *r = L->a + L->rj * by + L->rk * bz;
+		int sj = L->sj, sk = L->sk, di = L->di, nm = L->nm[0];
+		float *v = v0[c];
+
+#pragma omp simd
+		for (i = 0; i < L->rj; i++)
+			blend[i] = (1 - tz) * ((1 - ty) * r[i] + ty * r[i + sj]) +
+				   tz * ((1 - ty) * r[i + sk] + ty * r[i + sk + sj]);
+#pragma omp simd
+		for (i = 0; i < ni; i++) {
+			float tx;
+			int bx = row_axis(i, ox, nm, &tx);
+
+			v[i] = (1 - tx) * blend[bx] + tx * blend[bx + di];
+		}
+	}
+	{
+		const rowf *U = &T->v[0], *V = &T->v[1], *W = &T->v[2];
+		const float *o0 = T->o[0], *o1 = T->o[1], *o2 = T->o[2];
+		const float *vx = v0[0], *vy = v0[1], *vz = v0[2];
+		float h = T->h, half = T->half;
+		float *dx = d[0], *dy = d[1], *dz = d[2];
+
+#pragma omp simd
+		for (i = 0; i < ni; i++) {
+			float mx = half * vx[i], my = half * vy[i], mz = half * vz[i];
+
+			dx[i] = h * row_at(U, i, j, k, o0[0] - mx, o0[1] - my, o0[2] - mz);
+			dy[i] = h * row_at(V, i, j, k, o1[0] - mx, o1[1] - my, o1[2] - mz);
+			dz[i] = h * row_at(W, i, j, k, o2[0] - mx, o2[1] - my, o2[2] - mz);
+		}
+	}
+}
+
+/* --- wall reversion (thesis §2.9) ---------------------------------- */
+
+/* Which samples lie close enough to a solid or a wall that a ray of
+ * length `reach` plus its interpolation stencil could source from it:
+ * thesis §2.9 "revert to the first order accurate semi-Lagrangian scheme
+ * at any grid point whose semi-Lagrangian characteristic could source
+ * from a solid wall". */
+typedef struct walls {
+	int on;                 /* any solid or wall to check */
+	const field *solid;
+	int solid_same;         /* solid has q's placement: read it directly */
+	lin S;
+	int wall[3];            /* the box faces across axis a are walls */
+	double lo[3], hi[3], reach;
+	const field *q;
+} walls;
+
+static void
+walls_init(walls *W, const macgrid *vel, const field *q, double dt,
+	   const advect_opts *o)
+{
+	int nc[3], a;
+	double vmax;
+
+	memset(W, 0, sizeof *W);
+	W->on = o->solid || o->walls;
+	if (!W->on)
+		return;
+	vmax = o->vmax > 0 ? o->vmax : mac_max_speed(vel);
+	W->reach = fabs(dt) * vmax + vel->u.dx;
+	W->q = q;
+	if ((W->solid = o->solid)) {
+		const field *s = o->solid;
+
+		W->solid_same = s->ni == q->ni && s->nj == q->nj && s->nk == q->nk &&
+				s->stagger == q->stagger && s->dx == q->dx &&
+				!memcmp(s->origin, q->origin, sizeof q->origin);
+		lin_init(&W->S, s);
+	}
+	field_cell_dims(&vel->u, &nc[0], &nc[1], &nc[2]);
+	for (a = 0; a < 3; a++) {
+		W->wall[a] = o->walls && nc[a] > 1;
+		W->lo[a] = vel->u.origin[a];
+		W->hi[a] = W->lo[a] + nc[a] * vel->u.dx;
+	}
+}
+
+/* near[i] = 1 for the samples of row (j, k) to revert; returns how many. */
+static size_t
+walls_row(const walls *W, int j, int k, unsigned char *near)
+{
+	const field *q = W->q;
+	double x[3], r = W->reach;
+	size_t s = FIELD_IDX(q, 0, j, k), cnt = 0;
+	int i, row;
+
+	field_pos(q, 0, j, k, x);
+	row = (W->wall[1] && (x[1] - W->lo[1] < r || W->hi[1] - x[1] < r)) ||
+	      (W->wall[2] && (x[2] - W->lo[2] < r || W->hi[2] - x[2] < r));
+	for (i = 0; i < q->ni; i++, s++) {
+		int nw = row;
+
+		field_pos(q, i, j, k, x);
+		if (!nw && W->wall[0])
+			nw = x[0] - W->lo[0] < r || W->hi[0] - x[0] < r;
+		if (!nw && W->solid)
+			nw = (W->solid_same ? W->solid->a[s] : lin_sample(&W->S, x)) < r;
+		near[i] = (unsigned char)nw;
+		cnt += (size_t)nw;
+	}
+	return cnt;
+}
+
+/* --- the passes ----------------------------------------------------- */
+
+enum pass_kind {
+	PASS_SL,        /* out = A(q) (lo, hi: its stencil bounds if set) */
+	PASS_MC,        /* MacCormack back step and correction, into out */
+	PASS_BF_BACK,   /* BFECC back step: out = q0 - (A^R(q) - q0)/2 */
+	PASS_BF_FWD     /* BFECC last forward step and correction, into out */
+};
+
+typedef struct pass {
+	int kind;               /* enum pass_kind */
+	const tracer *T;
+	rowf Q;                 /* the field sampled at the feet */
+	float *out;
+	float *lo, *hi;         /* limiter bounds (written by PASS_SL) */
+	float *feet[3];         /* displacements: written by a tracing pass,
+				   read by PASS_BF_FWD (which does not trace) */
+	const float *q0;        /* phi^n (PASS_MC, PASS_BF_BACK) */
+	const float *first;     /* first order result (PASS_MC, PASS_BF_FWD) */
+	int limiter;
+	const walls *W;
+	size_t limited, near;   /* counts */
+} pass;
+
+/* The thesis §2.7 limiter as advect_limit (the corrected value in double
+ * precision, as the correction is formed). */
+static inline float
+limit1(int limiter, double c, float sl, float lo, float hi, size_t *hit)
+{
+	if (limiter == ADVECT_LIMIT_NONE || (c >= lo && c <= hi))
+		return (float)c;
+	++*hit;
+	if (limiter == ADVECT_LIMIT_CLAMP)
+		return c < lo ? lo : c > hi ? hi : (float)c;
+	return sl;
+}
+
+/* One pass over row (j, k) of a field of ni samples; d: 3 rows of
+ * displacements, w: trace_row's scratch, near: ni bytes. */
+static void
+pass_row(pass *P, int ni, int j, int k, float *const d[3], float *w,
+	 unsigned char *near, size_t *limited, size_t *nearc)
+{
+	const rowf *Q = &P->Q;
+	size_t s0 = (size_t)Q->rj * (size_t)j + (size_t)Q->rk * (size_t)k;
+	float *out = P->out + s0;
+	const float *dx, *dy, *dz;
+	int i, lim = P->limiter;
+
+	if (P->kind == PASS_BF_FWD) {
+		dx = P->feet[0] + s0;
+		dy = P->feet[1] + s0;
+		dz = P->feet[2] + s0;
+	} else {
+		float *dd[3] = { d[0], d[1], d[2] };
+
+		if (P->feet[0])
+			for (i = 0; i < 3; i++)
+				dd[i] = P->feet[i] + s0;
+		trace_row(P->T, ni, j, k, dd, w);
+		dx = dd[0];
+		dy = dd[1];
+		dz = dd[2];
+	}
+	if (P->kind == PASS_SL && P->lo) {
+		float *lo = P->lo + s0, *hi = P->hi + s0;
+
+#pragma omp simd
+		for (i = 0; i < ni; i++) {
+			float tx, ty, tz;
+			int b = row_axis(i, -dx[i], Q->nm[0], &tx) +
+				Q->rj * row_axis(j, -dy[i], Q->nm[1], &ty) +
+				Q->rk * row_axis(k, -dz[i], Q->nm[2], &tz);
+
+			out[i] = row_tri_bounds(Q, b, tx, ty, tz, &lo[i], &hi[i]);
+		}
+		return;
+	}
+	/* the value at the feet: the whole result of PASS_SL, else in w */
+	{
+		float *v = P->kind == PASS_SL ? out : w;
+
+#pragma omp simd
+		for (i = 0; i < ni; i++)
+			v[i] = row_at(Q, i, j, k, -dx[i], -dy[i], -dz[i]);
+	}
+	if (P->kind == PASS_SL)
+		return;
+	if (P->kind == PASS_BF_BACK) {
+		/* thesis §2.4 (BFECC): e = (phi_hat^n - phi^n)/2,
+		 * phi_bar^n = phi^n - e */
+		const float *q0 = P->q0 + s0;
+
+		for (i = 0; i < ni; i++)
+			out[i] = (float)(q0[i] + 0.5 * ((double)q0[i] - w[i]));
+		return;
+	}
+	{
+		const float *first = P->first + s0;
+		const float *lo = P->lo ? P->lo + s0 : NULL, *hi = P->hi ? P->hi + s0 : NULL;
+		size_t hit = 0;
+
+		if (P->kind == PASS_MC) {
+			/* thesis §2.4: phi_hat^n = A^R(phi_hat^{n+1}) (in w),
+			 * phi^{n+1} = phi_hat^{n+1} - (phi_hat^n - phi^n)/2 */
+			const float *q0 = P->q0 + s0;
+
+			if (lo)
+				for (i = 0; i < ni; i++)
+					out[i] = limit1(lim, first[i] + 0.5 * ((double)q0[i] - w[i]),
+							first[i], lo[i], hi[i], &hit);
+			else
+				for (i = 0; i < ni; i++)
+					out[i] = (float)(first[i] + 0.5 * ((double)q0[i] - w[i]));
+		} else if (lo) {
+			for (i = 0; i < ni; i++)
+				out[i] = limit1(lim, w[i], first[i], lo[i], hi[i], &hit);
+		} else {
+			memcpy(out, w, (size_t)ni * sizeof *out);
+		}
+		*limited += hit;
+		if (P->W->on) {
+			*nearc += walls_row(P->W, j, k, near);
+			for (i = 0; i < ni; i++)
+				out[i] = near[i] ? first[i] : out[i];
+		}
+	}
+}
+
+/* Run a pass over every row of a field of dims n[3]. */
+static void
+pass_run(pass *P, const int n[3], float *scratch, int nthr, size_t per)
+{
+	size_t limited = 0, nearc = 0;
+	int k, j;
+
+	(void)nthr;
+#pragma omp parallel for collapse(2) schedule(static) reduction(+ : limited, nearc) \
+	num_threads(nthr) if (nthr > 1)
+	for (k = 0; k < n[2]; k++)
+		for (j = 0; j < n[1]; j++) {
+			float *w = scratch + per * (size_t)omp_get_thread_num();
+			float *d[3] = { w, w + n[0], w + 2 * (size_t)n[0] };
+
+			pass_row(P, n[0], j, k, d, w + 3 * (size_t)n[0],
+				 (unsigned char *)(w + 7 * (size_t)n[0] + 2), &limited, &nearc);
+		}
+	P->limited += limited;
+	P->near += nearc;
+}
+
+/* Can the sample-space passes take q: cells of the velocity's size, rows
+ * at most one sample shorter than the velocity's, int indices? */
 static int
-near_wall(const advect_opts *o, const macgrid *vel, const int nc[3],
-	  const double x[3], double reach)
+fast_ok(const macgrid *vel, const field *q)
 {
 	int a;
 
-	if (o->solid && field_sample(o->solid, x) < reach)
-		return 1;
-	if (!o->walls)
+	if (q->dx != vel->u.dx || field_count(q) > INT_MAX / 2)
 		return 0;
 	for (a = 0; a < 3; a++) {
-		double lo = vel->u.origin[a], hi = lo + nc[a] * vel->u.dx;
+		const field *f = mac_ccomp(vel, a);
 
-		if (nc[a] > 1 && (x[a] - lo < reach || hi - x[a] < reach))
-			return 1;
+		if (field_count(f) > INT_MAX / 2 || f->ni > q->ni + 1)
+			return 0;
 	}
-	return 0;
+	return 1;
 }
 
-/* The corrected values c limited against the first order values sl (thesis
- * §2.7) and reverted to sl near walls (§2.9).  MacCormack (back != NULL):
- * c = sl + (q - back)/2, sl may alias out; BFECC: c is already in out. */
-static void
-finish(const macgrid *vel, double dt, const field *q, const float *back,
-       const float *sl, field *out, const float *lo, const float *hi,
-       const advect_opts *o, advect_stats *st)
+/* Threads for a pass over n samples, and the per-thread scratch length
+ * for rows of ni samples: 3 rows of displacements, trace_row's 3 ni +
+ * (ni + 1) (a velocity row is at most one longer), ni bytes of flags. */
+static int
+pass_threads(size_t n)
 {
-	int nc[3], k, j;
-	double reach;
-	size_t limited = 0, nearw = 0;
-	int check_walls = o->solid || o->walls;
-	double vmax = o->vmax > 0 ? o->vmax : (check_walls ? mac_max_speed(vel) : 0);
+	int t = omp_get_max_threads();
 
-	field_cell_dims(&vel->u, &nc[0], &nc[1], &nc[2]);
-	reach = fabs(dt) * vmax + vel->u.dx;
-#pragma omp parallel for collapse(2) schedule(static) reduction(+ : limited, nearw) \
-	if (field_count(out) >= ADVECT_PAR_MIN)
-	for (k = 0; k < out->nk; k++)
-		for (j = 0; j < out->nj; j++) {
-			size_t s = FIELD_IDX(out, 0, j, k);
-			int i;
+	return n >= ADVECT_PAR_MIN && t > 1 ? t : 1;
+}
 
-			for (i = 0; i < out->ni; i++, s++) {
-				double c, first = sl[s];
-				int hit = 0;
+static size_t
+pass_scratch(int ni)
+{
+	return 8 * (size_t)ni + 2 + (size_t)ni / sizeof(float) + 1;
+}
 
-				if (check_walls) {
-					double x[3];
+void
+advect_sl(const macgrid *vel, double dt, const field *q, field *out,
+	  float *lo, float *hi)
+{
+	tracer T;
+	pass P;
+	int n[3] = { q->ni, q->nj, q->nk }, nthr = pass_threads(field_count(q));
+	size_t per = pass_scratch(q->ni);
+	float *scratch;
 
-					field_pos(out, i, j, k, x);
-					if (near_wall(o, vel, nc, x, reach)) {
-						out->a[s] = sl[s];
-						nearw++;
-						continue;
-					}
-				}
-				if (back)   /* thesis §2.4: phi_hat^{n+1} - e */
-					c = first + 0.5 * ((double)q->a[s] - back[s]);
-				else
-					c = out->a[s];
-				if (lo)
-					c = advect_limit(o->limiter, c, first, lo[s], hi[s], &hit);
-				limited += (size_t)hit;
-				out->a[s] = (float)c;
-			}
-		}
-	if (st) {
-		st->samples += field_count(out);
-		st->limited += limited;
-		st->near_wall += nearw;
+	if (!fast_ok(vel, q) || !(scratch = malloc((size_t)nthr * per * sizeof *scratch))) {
+		advect_sl_any(vel, dt, q, out, lo, hi);
+		return;
 	}
+	tracer_init(&T, vel, q, dt);
+	memset(&P, 0, sizeof P);
+	P.kind = PASS_SL;
+	P.T = &T;
+	rowf_init(&P.Q, q);
+	P.out = out->a;
+	P.lo = lo;
+	P.hi = hi;
+	pass_run(&P, n, scratch, nthr, per);
+	free(scratch);
 }
 
 int
 advect_field(const macgrid *vel, double dt, const field *q, field *out,
 	     const advect_opts *o, advect_stats *st, slc_err *err)
 {
-	size_t n = field_count(q);
-	float *lo = NULL, *hi = NULL, *tmp = NULL, *hat = NULL;
-	field ft, fh;
-	int rc = -1;
+	size_t n = field_count(q), per;
+	int dims[3] = { q->ni, q->nj, q->nk }, nthr, rc = -1;
+	float *scratch = NULL, *lo = NULL, *hi = NULL, *hat = NULL, *bar = NULL, *feet = NULL;
+	tracer Tf, Tb;
+	walls W;
+	pass P;
+	field fh;
 
 	if (out->ni != q->ni || out->nj != q->nj || out->nk != q->nk ||
 	    out->stagger != q->stagger || out->dx != q->dx ||
 	    memcmp(out->origin, q->origin, sizeof q->origin))
 		return slc_fail(err, "advect: output placement differs from the input");
+	if (o->scheme != ADVECT_SL && o->scheme != ADVECT_MACCORMACK &&
+	    o->scheme != ADVECT_BFECC)
+		return slc_fail(err, "advect: unknown scheme %d", o->scheme);
+	if (!fast_ok(vel, q))
+		return advect_field_any(vel, dt, q, out, o, st, err);
+	nthr = pass_threads(n);
+	per = pass_scratch(q->ni);
+	if (!(scratch = slc_calloc((size_t)nthr * per, sizeof *scratch, err)))
+		return -1;
+	tracer_init(&Tf, vel, q, dt);
+	memset(&P, 0, sizeof P);
+	P.T = &Tf;
+	P.limiter = o->limiter;
+	rowf_init(&P.Q, q);
 	if (o->scheme == ADVECT_SL) {
-		advect_sl(vel, dt, q, out, NULL, NULL);
+		P.kind = PASS_SL;
+		P.out = out->a;
+		pass_run(&P, dims, scratch, nthr, per);
 		if (st)
 			st->samples += n;
+		free(scratch);
 		return 0;
 	}
-	if (o->scheme != ADVECT_MACCORMACK && o->scheme != ADVECT_BFECC)
-		return slc_fail(err, "advect: unknown scheme %d", o->scheme);
-	if (o->limiter != ADVECT_LIMIT_NONE) {
-		if (!(lo = slc_calloc(n, sizeof *lo, err)) ||
-		    !(hi = slc_calloc(n, sizeof *hi, err)))
-			goto done;
-	}
-	if (!(tmp = slc_calloc(n, sizeof *tmp, err)))
+	if (o->limiter != ADVECT_LIMIT_NONE &&
+	    (!(lo = slc_calloc(n, sizeof *lo, err)) || !(hi = slc_calloc(n, sizeof *hi, err))))
 		goto done;
-	ft = *q;
-	ft.a = tmp;
-	ft.owned = 0;
-	if (o->scheme == ADVECT_MACCORMACK) {
-		/* thesis §2.4: phi_hat^{n+1} = A(phi^n) (in out), phi_hat^n =
-		 * A^R(phi_hat^{n+1}) (in tmp), phi^{n+1} = phi_hat^{n+1} - e with
-		 * e = (phi_hat^n - phi^n)/2; finish() reads each first order
-		 * value before it overwrites it */
-		advect_sl(vel, dt, q, out, lo, hi);
-		advect_sl(vel, -dt, out, &ft, NULL, NULL);
-		finish(vel, dt, q, tmp, out->a, out, lo, hi, o, st);
-	} else {
-		/* thesis §2.4 (BFECC): phi_hat^{n+1} = A(phi^n) (in hat),
-		 * phi_hat^n = A^R(phi_hat^{n+1}), e = (phi_hat^n - phi^n)/2,
-		 * phi_bar^n = phi^n - e (both in tmp), phi^{n+1} = A(phi_bar^n) */
-		if (!(hat = slc_calloc(n, sizeof *hat, err)))
+	if (!(hat = slc_calloc(n, sizeof *hat, err)))
+		goto done;
+	tracer_init(&Tb, vel, q, -dt);
+	walls_init(&W, vel, q, dt, o);
+	fh = *q;
+	fh.a = hat;
+	fh.owned = 0;
+	/* thesis §2.4: phi_hat^{n+1} = A(phi^n), with the §2.7 bounds */
+	P.kind = PASS_SL;
+	P.out = hat;
+	P.lo = lo;
+	P.hi = hi;
+	if (o->scheme == ADVECT_BFECC) {
+		/* the first and the last step trace the same characteristics */
+		if (!(feet = slc_calloc(n, 3 * sizeof *feet, err)) ||
+		    !(bar = slc_calloc(n, sizeof *bar, err)))
 			goto done;
-		fh = *q;
-		fh.a = hat;
-		fh.owned = 0;
-		advect_sl(vel, dt, q, &fh, lo, hi);
-		sl_pass(vel, -dt, &fh, &ft, NULL, NULL, q->a);
-		advect_sl(vel, dt, &ft, out, NULL, NULL);
-		finish(vel, dt, q, NULL, hat, out, lo, hi, o, st);
+		P.feet[0] = feet;
+		P.feet[1] = feet + n;
+		P.feet[2] = feet + 2 * n;
+	}
+	pass_run(&P, dims, scratch, nthr, per);
+	P.W = &W;
+	P.q0 = q->a;
+	P.first = hat;
+	if (o->scheme == ADVECT_MACCORMACK) {
+		/* phi_hat^n = A^R(phi_hat^{n+1}), phi^{n+1} = phi_hat^{n+1} - e,
+		 * limited (§2.7) and first order near walls (§2.9) */
+		P.kind = PASS_MC;
+		P.T = &Tb;
+		rowf_init(&P.Q, &fh);
+		P.out = out->a;
+		P.feet[0] = P.feet[1] = P.feet[2] = NULL;
+		pass_run(&P, dims, scratch, nthr, per);
+	} else {
+		/* BFECC: phi_hat^n = A^R(phi_hat^{n+1}), phi_bar^n = phi^n - e
+		 * (in bar); phi^{n+1} = A(phi_bar^n) along the stored feet */
+		float *f3[3] = { P.feet[0], P.feet[1], P.feet[2] };
+
+		P.kind = PASS_BF_BACK;
+		P.T = &Tb;
+		rowf_init(&P.Q, &fh);
+		P.out = bar;
+		P.feet[0] = P.feet[1] = P.feet[2] = NULL;
+		pass_run(&P, dims, scratch, nthr, per);
+		P.kind = PASS_BF_FWD;
+		P.Q.a = bar;
+		P.out = out->a;
+		memcpy(P.feet, f3, sizeof f3);
+		pass_run(&P, dims, scratch, nthr, per);
+	}
+	if (st) {
+		st->samples += n;
+		st->limited += P.limited;
+		st->near_wall += P.near;
 	}
 	rc = 0;
 done:
+	free(scratch);
 	free(lo);
 	free(hi);
-	free(tmp);
 	free(hat);
+	free(bar);
+	free(feet);
 	return rc;
 }

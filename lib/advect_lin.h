@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "advect.h"
 #include "field.h"
 #include "macgrid.h"
 
@@ -135,5 +136,138 @@ linmac_trace(const linmac *M, const double x[3], double dt, double xb[3])
 	xb[1] = x[1] - dt * lin_sample(&M->c[1], xm);
 	xb[2] = x[2] - dt * lin_sample(&M->c[2], xm);
 }
+
+/* --- float sampling in index space (the grid passes) ---------------
+ *
+ * A grid pass visits the samples of the advected field row by row (k, j
+ * with i innermost) and works in sample space: the characteristic of
+ * sample (i, j, k) is a displacement d in cells, so its foot is
+ * (i - d_x, j - d_y, k - d_z) and every coordinate is an integer plus a
+ * small float.  Splitting it that way keeps float arithmetic as accurate
+ * as the double positions of field_sample (the fraction is exact) and lets
+ * the loops run on float lanes.  Interpolation is trilinear with the
+ * clamping of field_sample (lib/field.c): values beyond the box are those
+ * of the nearest edge sample.
+ */
+
+/* Displacements beyond this many cells are clamped before the integer
+ * split (the box clamp then applies); it also maps NaN to a finite index,
+ * so a poisoned velocity can never address outside the samples. */
+#define ROW_FOOT_MAX 4194304.0f
+
+/* The helpers below are the bodies of the inner loops: inlined always
+ * (the compiler's size heuristics would otherwise call them). */
+#if defined(__GNUC__)
+#define ROW_INLINE static inline __attribute__((always_inline))
+#else
+#define ROW_INLINE static inline
+#endif
+
+/* A float field prepared for sampling in its own index space. */
+typedef struct rowf {
+	const float *a;
+	int nm[3];              /* largest base index: n - 2 (-1: one sample) */
+	int rj, rk;             /* index strides of j and k: ni, ni*nj */
+	int di, sj, sk;         /* neighbour strides, 0 along one-sample axes */
+} rowf;
+
+static inline void
+rowf_init(rowf *L, const field *f)
+{
+	L->a = f->a;
+	L->nm[0] = f->ni - 2;
+	L->nm[1] = f->nj - 2;
+	L->nm[2] = f->nk - 2;
+	L->rj = f->ni;
+	L->rk = f->ni * f->nj;
+	L->di = f->ni > 1;
+	L->sj = f->nj > 1 ? f->ni : 0;
+	L->sk = f->nk > 1 ? f->ni * f->nj : 0;
+}
+
+/* Base index and weight along one axis at coordinate idx + f, clamped to
+ * [0, nm + 1] as field.c's locate does: at or below 0 the weight is 0 on
+ * sample 0, at or beyond the last sample it is 1 on it. */
+ROW_INLINE int
+row_axis(int idx, float f, int nm, float *t)
+{
+	float tt;
+	int fi, b;
+
+	f = f > -ROW_FOOT_MAX ? f : -ROW_FOOT_MAX;      /* NaN too */
+	f = f < ROW_FOOT_MAX ? f : ROW_FOOT_MAX;
+	fi = (int)f;
+	fi -= f < (float)fi;                            /* floor */
+	tt = f - (float)fi;                             /* exact */
+	b = idx + fi;
+	tt = b > nm ? 1 : tt;
+	b = b > nm ? nm : b;
+	tt = b < 0 ? 0 : tt;
+	b = b < 0 ? 0 : b;
+	*t = tt;
+	return b;
+}
+
+/* Trilinear interpolation from base sample b with weights t (the
+ * x-then-y-then-z order of field_sample). */
+ROW_INLINE float
+row_tri(const rowf *L, int b, float tx, float ty, float tz)
+{
+	const float *p = L->a + b;
+	int di = L->di, sj = L->sj, sk = L->sk;
+
+	return (1 - tz) * ((1 - ty) * ((1 - tx) * p[0] + tx * p[di]) +
+			   ty * ((1 - tx) * p[sj] + tx * p[sj + di])) +
+	       tz * ((1 - ty) * ((1 - tx) * p[sk] + tx * p[sk + di]) +
+		     ty * ((1 - tx) * p[sk + sj] + tx * p[sk + sj + di]));
+}
+
+/* The same, with the minimum and maximum of the eight samples (the
+ * bounds of the thesis §2.7 limiter). */
+ROW_INLINE float
+row_tri_bounds(const rowf *L, int b, float tx, float ty, float tz,
+	       float *lo, float *hi)
+{
+	const float *p = L->a + b;
+	int di = L->di, sj = L->sj, sk = L->sk;
+	float c0 = p[0], c1 = p[di], c2 = p[sj], c3 = p[sj + di];
+	float c4 = p[sk], c5 = p[sk + di], c6 = p[sk + sj], c7 = p[sk + sj + di];
+	float m0 = c0 < c1 ? c0 : c1, m1 = c2 < c3 ? c2 : c3;
+	float m2 = c4 < c5 ? c4 : c5, m3 = c6 < c7 ? c6 : c7;
+	float x0 = c0 > c1 ? c0 : c1, x1 = c2 > c3 ? c2 : c3;
+	float x2 = c4 > c5 ? c4 : c5, x3 = c6 > c7 ? c6 : c7;
+
+	m0 = m0 < m1 ? m0 : m1;
+	m2 = m2 < m3 ? m2 : m3;
+	x0 = x0 > x1 ? x0 : x1;
+	x2 = x2 > x3 ? x2 : x3;
+	*lo = m0 < m2 ? m0 : m2;
+	*hi = x0 > x2 ? x0 : x2;
+	return (1 - tz) * ((1 - ty) * ((1 - tx) * c0 + tx * c1) +
+			   ty * ((1 - tx) * c2 + tx * c3)) +
+	       tz * ((1 - ty) * ((1 - tx) * c4 + tx * c5) +
+		     ty * ((1 - tx) * c6 + tx * c7));
+}
+
+/* Sample L at (i + fx, j + fy, k + fz). */
+ROW_INLINE float
+row_at(const rowf *L, int i, int j, int k, float fx, float fy, float fz)
+{
+	float tx, ty, tz;
+	int bx = row_axis(i, fx, L->nm[0], &tx);
+	int by = row_axis(j, fy, L->nm[1], &ty);
+	int bz = row_axis(k, fz, L->nm[2], &tz);
+
+	return row_tri(L, bx + L->rj * by + L->rk * bz, tx, ty, tz);
+}
+
+/* --- the general path (lib/advect_any.c) --------------------------- */
+
+/* advect_sl and advect_field for any placement of q (its cell size may
+ * differ from the velocity's): world positions in double precision. */
+void advect_sl_any(const macgrid *vel, double dt, const field *q, field *out,
+		   float *lo, float *hi);
+int advect_field_any(const macgrid *vel, double dt, const field *q, field *out,
+		     const advect_opts *o, advect_stats *st, slc_err *err);
 
 #endif

@@ -31,6 +31,47 @@ forces_gravity(macgrid *vel, const double g[3], double dt)
 	}
 }
 
+/* Does cell field c live on the cells of f's grid (dims, origin, dx)? */
+static int
+on_cells_of(const field *c, const field *f)
+{
+	int n[3];
+
+	field_cell_dims(f, &n[0], &n[1], &n[2]);
+	return c->stagger == SLC_CELL && c->ni == n[0] && c->nj == n[1] &&
+	       c->nk == n[2] && c->dx == f->dx && c->origin[0] == f->origin[0] &&
+	       c->origin[1] == f->origin[1] && c->origin[2] == f->origin[2];
+}
+
+/* Row (j, k) of a cell field c at the samples of face-a field f on the
+ * same cells: the trilinear value at the face, i.e. the mean of the two
+ * cells across it, the one cell at a boundary face (as field_sample). */
+static void
+cell_row_at_faces(const field *c, const field *f, int a, int j, int k, double *row)
+{
+	int n[3] = { c->ni, c->nj, c->nk }, i;
+	int jj = j < n[1] ? j : n[1] - 1, kk = k < n[2] ? k : n[2] - 1;
+	const float *p = c->a + FIELD_IDX(c, 0, jj, kk);
+	size_t st = a == 0 ? 1 : a == 1 ? (size_t)n[0] : (size_t)n[0] * n[1];
+	int m = a == 1 ? j : k;         /* the face index across axis a */
+
+	if (a == 0) {
+		row[0] = p[0];
+		for (i = 1; i < n[0]; i++)
+			row[i] = 0.5 * p[i - 1] + 0.5 * p[i];
+		row[n[0]] = p[n[0] - 1];
+		return;
+	}
+	if (m == 0 || m == n[a] || n[a] < 2) {
+		/* a boundary face (or one cell): the one cell beside it */
+		for (i = 0; i < f->ni; i++)
+			row[i] = p[i];
+		return;
+	}
+	for (i = 0; i < f->ni; i++)
+		row[i] = 0.5 * p[(ptrdiff_t)i - (ptrdiff_t)st] + 0.5 * p[i];
+}
+
 void
 forces_buoyancy(macgrid *vel, const field *rho, const field *T, double alpha,
 		double beta, double T_amb, const double up[3], double dt)
@@ -40,14 +81,36 @@ forces_buoyancy(macgrid *vel, const field *rho, const field *T, double alpha,
 	for (a = 0; a < 3; a++) {
 		field *f = mac_comp(vel, a);
 		int k, j;
+		/* on the velocity's cells the samples at a face are the two
+		 * cells across it: a row pass instead of field_sample */
+		int fast = (!rho || on_cells_of(rho, f)) && (!T || on_cells_of(T, f));
 
 		if (up[a] == 0)
 			continue;
 #pragma omp parallel for collapse(2) schedule(static) if (field_count(f) >= FORCES_PAR_MIN)
 		for (k = 0; k < f->nk; k++)
 			for (j = 0; j < f->nj; j++) {
+				float *q = f->a + FIELD_IDX(f, 0, j, k);
 				int i;
 
+				if (fast) {
+					double rr[f->ni], tr[f->ni];
+
+					if (rho)
+						cell_row_at_faces(rho, f, a, j, k, rr);
+					if (T)
+						cell_row_at_faces(T, f, a, j, k, tr);
+					for (i = 0; i < f->ni; i++) {
+						double b = 0;
+
+						if (rho)
+							b -= alpha * rr[i];
+						if (T)
+							b += beta * (tr[i] - T_amb);
+						q[i] += (float)(dt * b * up[a]);
+					}
+					continue;
+				}
 				for (i = 0; i < f->ni; i++) {
 					double x[3], b = 0;
 
@@ -58,7 +121,7 @@ forces_buoyancy(macgrid *vel, const field *rho, const field *T, double alpha,
 						b -= alpha * field_sample(rho, x);
 					if (T)
 						b += beta * (field_sample(T, x) - T_amb);
-					f->a[FIELD_IDX(f, i, j, k)] += (float)(dt * b * up[a]);
+					q[i] += (float)(dt * b * up[a]);
 				}
 			}
 	}
@@ -67,20 +130,30 @@ forces_buoyancy(macgrid *vel, const field *rho, const field *T, double alpha,
 void
 forces_source(const field *region, field *f, double value, int at_least)
 {
+	/* the region sampled at f's own samples is the region itself */
+	int same = region->ni == f->ni && region->nj == f->nj && region->nk == f->nk &&
+		   region->stagger == f->stagger && region->dx == f->dx &&
+		   region->origin[0] == f->origin[0] && region->origin[1] == f->origin[1] &&
+		   region->origin[2] == f->origin[2];
 	int k, j;
 
 #pragma omp parallel for collapse(2) schedule(static) if (field_count(f) >= FORCES_PAR_MIN)
 	for (k = 0; k < f->nk; k++)
 		for (j = 0; j < f->nj; j++) {
+			size_t s0 = FIELD_IDX(f, 0, j, k);
 			int i;
 
 			for (i = 0; i < f->ni; i++) {
-				double x[3];
-				float *q = &f->a[FIELD_IDX(f, i, j, k)];
+				double x[3], r;
+				float *q = &f->a[s0 + (size_t)i];
 
-				field_pos(f, i, j, k, x);
-				if (field_sample(region, x) < 0 &&
-				    !(at_least && *q >= value))
+				if (same) {
+					r = region->a[s0 + (size_t)i];
+				} else {
+					field_pos(f, i, j, k, x);
+					r = field_sample(region, x);
+				}
+				if (r < 0 && !(at_least && *q >= value))
 					*q = (float)value;
 			}
 		}
@@ -111,21 +184,25 @@ forces_cell_velocity(const macgrid *vel, float *uc[3])
 		}
 }
 
-/* Central difference of cell array q along axis a at cell (i,j,k),
- * one-sided at the ends, zero along an axis of one cell. */
-static double
-diff(const float *q, const int n[3], int i, int j, int k, int a, double dx)
+/* Central difference along one axis of a cell array at offset c: the
+ * neighbours at -lo and +hi samples (0 at an end: one-sided), h the
+ * distance between them (0: an axis of one cell, the difference is 0). */
+static inline double
+diff1(const float *q, size_t c, size_t lo, size_t hi, double h)
 {
-	int c[3] = { i, j, k }, lo[3] = { i, j, k }, hi[3] = { i, j, k };
-	double h;
+	return h > 0 ? (q[c + hi] - q[c - lo]) / h : 0;
+}
 
-	if (n[a] < 2)
-		return 0;
-	lo[a] = c[a] > 0 ? c[a] - 1 : 0;
-	hi[a] = c[a] < n[a] - 1 ? c[a] + 1 : n[a] - 1;
-	h = (hi[a] - lo[a]) * dx;
-	return (q[(size_t)hi[0] + (size_t)n[0] * (hi[1] + (size_t)n[1] * hi[2])] -
-		q[(size_t)lo[0] + (size_t)n[0] * (lo[1] + (size_t)n[1] * lo[2])]) / h;
+/* The neighbour offsets and spacing of cell index m of n along an axis
+ * of stride st (as central differences, one-sided at the ends). */
+static inline void
+diff_axis(int m, int n, size_t st, double dx, size_t *lo, size_t *hi, double *h)
+{
+	int l = m > 0 ? 1 : 0, u = m < n - 1 ? 1 : 0;
+
+	*lo = l ? st : 0;
+	*hi = u ? st : 0;
+	*h = n < 2 ? 0 : (l + u) * dx;
 }
 
 int
@@ -152,14 +229,19 @@ forces_confinement(macgrid *vel, double eps, double dt, slc_err *err)
 #pragma omp parallel for collapse(2) schedule(static) if (nc >= FORCES_PAR_MIN)
 	for (k = 0; k < n[2]; k++)
 		for (j = 0; j < n[1]; j++) {
+			size_t c = (size_t)n[0] * (j + (size_t)n[1] * k), lj, hj, lk, hk, li, hi;
+			double yj, zk, xi;
 			int i;
 
-			for (i = 0; i < n[0]; i++) {
-				size_t c = (size_t)i + (size_t)n[0] * (j + (size_t)n[1] * k);
-				double wx = diff(uc[2], n, i, j, k, 1, dx) - diff(uc[1], n, i, j, k, 2, dx);
-				double wy = diff(uc[0], n, i, j, k, 2, dx) - diff(uc[2], n, i, j, k, 0, dx);
-				double wz = diff(uc[1], n, i, j, k, 0, dx) - diff(uc[0], n, i, j, k, 1, dx);
+			diff_axis(j, n[1], (size_t)n[0], dx, &lj, &hj, &yj);
+			diff_axis(k, n[2], (size_t)n[0] * n[1], dx, &lk, &hk, &zk);
+			for (i = 0; i < n[0]; i++, c++) {
+				double wx, wy, wz;
 
+				diff_axis(i, n[0], 1, dx, &li, &hi, &xi);
+				wx = diff1(uc[2], c, lj, hj, yj) - diff1(uc[1], c, lk, hk, zk);
+				wy = diff1(uc[0], c, lk, hk, zk) - diff1(uc[2], c, li, hi, xi);
+				wz = diff1(uc[1], c, li, hi, xi) - diff1(uc[0], c, lj, hj, yj);
 				om[0][c] = (float)wx;
 				om[1][c] = (float)wy;
 				om[2][c] = (float)wz;
@@ -170,17 +252,22 @@ forces_confinement(macgrid *vel, double eps, double dt, slc_err *err)
 #pragma omp parallel for collapse(2) schedule(static) if (nc >= FORCES_PAR_MIN)
 	for (k = 0; k < n[2]; k++)
 		for (j = 0; j < n[1]; j++) {
+			size_t c = (size_t)n[0] * (j + (size_t)n[1] * k), lj, hj, lk, hk, li, hi;
+			double yj, zk, xi;
 			int i;
 
-			for (i = 0; i < n[0]; i++) {
-				size_t c = (size_t)i + (size_t)n[0] * (j + (size_t)n[1] * k);
+			diff_axis(j, n[1], (size_t)n[0], dx, &lj, &hj, &yj);
+			diff_axis(k, n[2], (size_t)n[0] * n[1], dx, &lk, &hk, &zk);
+			for (i = 0; i < n[0]; i++, c++) {
 				double g[3], gl, N[3], w[3];
 				int b;
 
-				for (b = 0; b < 3; b++) {
-					g[b] = diff(mag, n, i, j, k, b, dx);
+				diff_axis(i, n[0], 1, dx, &li, &hi, &xi);
+				g[0] = diff1(mag, c, li, hi, xi);
+				g[1] = diff1(mag, c, lj, hj, yj);
+				g[2] = diff1(mag, c, lk, hk, zk);
+				for (b = 0; b < 3; b++)
 					w[b] = om[b][c];
-				}
 				gl = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
 				if (!(gl * dx > FORCES_N_REL * mag[c])) {
 					fc[0][c] = fc[1][c] = fc[2][c] = 0;
