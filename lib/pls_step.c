@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pls_redist.h"
+#include "pls_solid.h"
 #include "redistance.h"
 
 #define REDIST_BAND 8.0         /* cells: covers the particle band (3) and
@@ -201,10 +202,13 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	if (w->o.particles) {
 		pls_advect(&w->pos, vel, dt);
 		pls_advect(&w->neg, vel, dt);
+		if (w->solid)   /* guendelman2005 §4.4.2 */
+			w->st.collided += pls_collide(&w->pos, w->solid) +
+					  pls_collide(&w->neg, w->solid);
 	}
 	v1 = pls_liquid_volume(phi);
 	w->st.dv_advect += v1 - v0;
-	w->st.landed += spray_step(&w->spr, phi, g, dt);
+	w->st.landed += spray_step(&w->spr, phi, w->solid, w->live, g, dt);
 	v0 = pls_liquid_volume(phi);
 	w->st.dv_spray += v0 - v1;
 	if (!w->o.particles) {  /* the plain level set method, as before */
@@ -264,6 +268,8 @@ pls_water_load(pls_water *w, const slc_rec *recs, size_t nrec,
 	spray_init(&w->spr);
 	memset(&w->st, 0, sizeof w->st);
 	w->have_u0 = 0;
+	w->solid = NULL;
+	w->live = NULL;
 	rng_init(&g, seed ^ (uint64_t)(frame + 1) * SEED_MIX);
 	if (rs && spray_from_rec(&w->spr, rs, err))
 		return -1;

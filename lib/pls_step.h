@@ -42,6 +42,7 @@ typedef struct pls_step_stats {
 	size_t removed;         /* marker particles pruned */
 	size_t sprayed;         /* negative particles turned into spray */
 	size_t landed;          /* spray particles rejoined the liquid */
+	size_t collided;        /* marker particles removed at solids */
 	/* where the liquid volume went (pls_liquid_volume, m^3, summed over
 	 * substeps): advection of phi, spray landing, the two particle
 	 * corrections, redistancing */
@@ -56,6 +57,11 @@ typedef struct pls_water {
 	pls_step_stats st;
 	macgrid u0;             /* the frame's velocity (pls_water_freeze) */
 	int have_u0;
+	/* set by the caller after pls_water_load, may stay NULL: */
+	const field *solid;     /* solid level set on phi's cells, negative
+				   inside: particles and spray kept out */
+	macgrid *live;          /* the velocity being advanced: landed spray
+				   gives its momentum to it */
 } pls_water;
 
 /* Defaults: pls_default particles, particle level set on, redistance in
@@ -94,7 +100,10 @@ int pls_water_freeze(pls_water *w, const macgrid *vel, slc_err *err);
  * it (pls_redistance: the zero crossing stays; the level set alone uses
  * redistance.h), correct again, adjust the
  * radii, prune; escaped negative particles become spray with the grid
- * velocity at their place.  The volume change of each stage is added to
+ * velocity at their place.  With w->solid, marker particles are collided
+ * with it after they move (pls_collide) and spray is kept out of it; with
+ * w->live, landed spray gives its momentum to that velocity
+ * (spray_give_momentum).  The volume change of each stage is added to
  * w->st.dv_*.  phi is changed in
  * place.  w->st accumulates.  0, or -1 with err (memory). */
 int pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,

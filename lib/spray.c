@@ -1,6 +1,8 @@
 /* spray.c: ballistic spray particles that rejoin the liquid (see spray.h). */
 #include "spray.h"
 
+#include "pls_solid.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,8 +106,73 @@ union_ball(field *phi, const double x[3], double r)
 			}
 }
 
+void
+spray_give_momentum(macgrid *vel, const double x[3], const double v[3],
+		    double m)
+{
+	int a;
+
+	for (a = 0; a < 3; a++) {
+		field *f = mac_comp(vel, a);
+		double off[3], fr[3], M = SPRAY_WATER_DENSITY * f->dx * f->dx * f->dx;
+		int n[3] = { f->ni, f->nj, f->nk }, base[3], top[3], b, di, dj, dk;
+
+		field_offset(f, off);
+		for (b = 0; b < 3; b++) {
+			double c = (x[b] - f->origin[b]) / f->dx - off[b];
+
+			if (n[b] < 2 || c <= 0) {
+				base[b] = 0, fr[b] = 0;
+			} else if (c >= n[b] - 1) {
+				base[b] = n[b] - 2, fr[b] = 1;
+			} else {
+				base[b] = (int)floor(c);
+				fr[b] = c - base[b];
+			}
+			top[b] = n[b] < 2 ? 0 : 1;
+		}
+		for (dk = 0; dk <= top[2]; dk++)
+			for (dj = 0; dj <= top[1]; dj++)
+				for (di = 0; di <= top[0]; di++) {
+					double w = (di ? fr[0] : 1 - fr[0]) * (dj ? fr[1] : 1 - fr[1]) *
+						   (dk ? fr[2] : 1 - fr[2]);
+					float *u = &f->a[FIELD_IDX(f, base[0] + di, base[1] + dj,
+								   base[2] + dk)];
+
+					if (w > 0)
+						*u = (float)((M * *u + w * m * v[a]) / (M + w * m));
+				}
+	}
+}
+
+/* Keep particle q out of the solid: pushed out along the normal, the
+ * velocity into the solid removed; back at x0 at rest if that fails. */
+static void
+collide_one(spray *s, size_t q, const field *solid, const double x0[3])
+{
+	double x[3] = { s->x[3 * q], s->x[3 * q + 1], s->x[3 * q + 2] }, n[3], vn = 0;
+	int rc = pls_solid_push(solid, x, 0, n), a;
+
+	if (rc == 0)
+		return;
+	if (rc < 0)
+		for (a = 0; a < 3; a++) {
+			x[a] = x0[a];
+			s->v[3 * q + a] = 0;
+		}
+	else
+		for (a = 0; a < 3; a++)
+			vn += s->v[3 * q + a] * n[a];
+	for (a = 0; a < 3; a++) {
+		if (vn < 0)
+			s->v[3 * q + a] -= (float)(vn * n[a]);
+		s->x[3 * q + a] = (float)x[a];
+	}
+}
+
 size_t
-spray_step(spray *s, field *phi, const double g[3], double dt)
+spray_step(spray *s, field *phi, const field *solid, macgrid *vel,
+	   const double g[3], double dt)
 {
 	int nc[3], a;
 	double lo[3], hi[3];
@@ -117,7 +184,7 @@ spray_step(spray *s, field *phi, const double g[3], double dt)
 		hi[a] = phi->origin[a] + nc[a] * phi->dx;
 	}
 	while (q < s->n) {
-		double x[3];
+		double x[3], x0[3] = { s->x[3 * q], s->x[3 * q + 1], s->x[3 * q + 2] };
 
 		for (a = 0; a < 3; a++) {
 			float *v = &s->v[3 * q + a], *p = &s->x[3 * q + a];
@@ -128,10 +195,17 @@ spray_step(spray *s, field *phi, const double g[3], double dt)
 				*p = (float)(*p < lo[a] ? lo[a] : hi[a]);
 				*v = 0;
 			}
-			x[a] = *p;
 		}
+		if (solid)
+			collide_one(s, q, solid, x0);
+		for (a = 0; a < 3; a++)
+			x[a] = s->x[3 * q + a];
 		if (field_sample(phi, x) < 0) {
+			double v[3] = { s->v[3 * q], s->v[3 * q + 1], s->v[3 * q + 2] };
+
 			union_ball(phi, x, s->r[q]);
+			if (vel)
+				spray_give_momentum(vel, x, v, spray_mass(s->r[q]));
 			remove_at(s, q);
 			landed++;
 			continue;

@@ -255,6 +255,8 @@ main(int argc, char **argv)
 		water.o.ao.walls = !open_box;
 		if (pls_water_load(&water, recs, nrec, &phi, (uint64_t)seed, (long)frame, (int)reseed, &err))
 			die("%s: %s", in_label(in), err.msg);
+		water.solid = sol;      /* particles stay out, spray momentum to vel */
+		water.live = &vel;
 	}
 	if (mac_alloc_like(&nvel, &vel, &err))
 		die("%s", err.msg);

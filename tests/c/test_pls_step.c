@@ -167,7 +167,7 @@ test_spray(void)
 	spray_init(&s);
 	CHECK(spray_push(&s, x0, v0, 0.02, &err) == 0, "push");
 	for (q = 0; q < n; q++)
-		spray_step(&s, &phi, g, dt);
+		spray_step(&s, &phi, NULL, NULL, g, dt);
 	/* symplectic Euler: y_n = y0 + g dt^2 n (n + 1) / 2 */
 	y = x0[1] + g[1] * dt * dt * n * (n + 1) / 2;
 	CHECK(s.n == 1 && fabs(s.x[1] - y) < 1e-5 && fabs(s.x[0] - (0.5 + 0.1 * n * dt)) < 1e-5 &&
@@ -177,7 +177,7 @@ test_spray(void)
 	      spray_mass(0.02));
 	before = phi.a[FIELD_IDX(&phi, 8, 4, 8)];
 	for (t = 0; t < 1 && s.n; t += dt)
-		landed += spray_step(&s, &phi, g, dt);
+		landed += spray_step(&s, &phi, NULL, NULL, g, dt);
 	CHECK(s.n == 0 && landed == 1, "the particle lands in the pool after %.2f s", t);
 	CHECK(phi.a[FIELD_IDX(&phi, 8, 4, 8)] <= before, "the ball is unioned into phi");
 	spray_free(&s);
