@@ -67,6 +67,27 @@ int prim_torus(prim_mesh *m, double R, double r, int nmaj, int nmin,
 int prim_cup(prim_mesh *m, double rtop, double rbot, double height, int nseg,
 	     int nwall, const double c[3], slc_err *err);
 
+/* Paddle wheel (the batty2007 §3.3 scene, after Klingner et al. 2006): a
+ * hub of radius rhub and nblades (1..PRIM_BLADES_MAX) flat blades of
+ * thickness `thick` reaching `R` from the axis (rhub < R, thick < 2 rhub,
+ * blades not overlapping on the hub), all `width` long along the axis.
+ * The cross-section (the hub circle, nseg segments around, joined to the
+ * blade rectangles) is star-shaped about the axis and is extruded along
+ * it: one closed, outward mesh with no inner surfaces.  The axis runs
+ * through c along x, y or z (axis 0, 1, 2); blade 0 points along the next
+ * axis (y for x, z for y, x for z) turned by `angle` radians about the
+ * axis, right-handed.  0 or -1 with err. */
+#define PRIM_BLADES_MAX 64
+int prim_paddle(prim_mesh *m, int nblades, double R, double rhub, double thick,
+		double width, int nseg, int axis, double angle, const double c[3],
+		slc_err *err);
+
+/* Velocity of every vertex of m turning rigidly at omega rad/s about the
+ * axis (0, 1, 2 for x, y, z) through c: v = omega e_axis x (P - c).
+ * v holds 3*m->nv values. */
+void prim_mesh_spin(const prim_mesh *m, int axis, double omega, const double c[3],
+		    double *v);
+
 /* --- cloth ------------------------------------------------------------ */
 
 enum prim_pin { PRIM_PIN_NONE, PRIM_PIN_CORNERS, PRIM_PIN_EDGE };
@@ -166,6 +187,11 @@ void prim_smoke_fill(field *source, field *density, field *temperature,
  * not NULL, a constant "v" f32x3 point.  r must be empty. */
 int prim_mesh_rec(const prim_mesh *m, const char *name, double time,
 		  const double *vel, slc_rec *r, slc_err *err);
+
+/* Mesh record like prim_mesh_rec with a per-vertex velocity: "v" f32x3
+ * point from v[3*i..] (3*m->nv values). */
+int prim_mesh_rec_v(const prim_mesh *m, const char *name, double time,
+		    const double *v, slc_rec *r, slc_err *err);
 
 /* Cloth mesh record: P, tri, v (vel or zero), rest (= P), mass f32 point,
  * pinned u8 point. */

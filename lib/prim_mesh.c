@@ -1,5 +1,5 @@
-/* prim_mesh.c: closed procedural meshes (icosphere, box, torus) and the
- * open cup, outward-oriented (see prim.h). */
+/* prim_mesh.c: closed procedural meshes (icosphere, box, torus, paddle
+ * wheel) and the open cup, outward-oriented (see prim.h). */
 #include "prim.h"
 
 #include <math.h>
@@ -362,4 +362,116 @@ prim_cup(prim_mesh *m, double rtop, double rbot, double height, int nseg,
 	m->nv = 1 + (size_t)nring * nseg;
 	m->nt = t;
 	return 0;
+}
+
+/* --- paddle wheel ------------------------------------------------------ */
+
+/* Put the point (a, b) of the cross-section plane at height h along the
+ * axis into p: (a, b, axis) is a right-handed frame, (x,y,z) for axis z,
+ * (y,z,x) for x and (z,x,y) for y. */
+static void
+paddle_point(double *p, int axis, const double c[3], double a, double b,
+	     double h)
+{
+	p[(axis + 1) % 3] = c[(axis + 1) % 3] + a;
+	p[(axis + 2) % 3] = c[(axis + 2) % 3] + b;
+	p[axis] = c[axis] + h;
+}
+
+int
+prim_paddle(prim_mesh *m, int nblades, double R, double rhub, double thick,
+	    double width, int nseg, int axis, double angle, const double c[3],
+	    slc_err *err)
+{
+	double h = thick / 2, half, gap, sh, (*o)[2];
+	int k, q, ngap, nout = 0;
+	size_t t = 0, M;
+
+	memset(m, 0, sizeof *m);
+	if (nblades < 1 || nblades > PRIM_BLADES_MAX || nseg < 3 ||
+	    nseg > PRIM_RES_MAX || axis < 0 || axis > 2)
+		return slc_fail(err, "paddle: %d blades, %d segments, axis %d: expected "
+				"1..%d, 3..%d, 0..2", nblades, nseg, axis,
+				PRIM_BLADES_MAX, PRIM_RES_MAX);
+	if (!(rhub > 0) || !(R > rhub) || !(h > 0) || !(h < rhub) || !(width > 0) ||
+	    !isfinite(angle))
+		return slc_fail(err, "paddle: radii %g,%g, thickness %g, width %g: "
+				"expected R > hub > thickness/2 > 0", R, rhub, thick,
+				width);
+	half = asin(h / rhub);          /* half the hub angle a blade covers */
+	gap = 2 * M_PI / nblades - 2 * half;
+	if (!(gap > 0))
+		return slc_fail(err, "paddle: %d blades of thickness %g overlap on a hub "
+				"of radius %g", nblades, thick, rhub);
+	/* hub arc segments between two blades, about nseg around in all */
+	ngap = (int)ceil(nseg * gap / (2 * M_PI) - 1e-9);
+	if (ngap < 1)
+		ngap = 1;
+	M = (size_t)nblades * (size_t)(4 + ngap - 1);
+	o = malloc(M * sizeof *o);
+	if (!o)
+		return slc_fail(err, "out of memory");
+	sh = sqrt(rhub * rhub - h * h);
+	/* the cross-section, counter-clockwise about the axis: for each blade
+	 * its right side, tip and left side, then the hub arc to the next */
+	for (k = 0; k < nblades; k++) {
+		double ph = angle + 2 * M_PI * k / nblades;
+		double e[2] = { cos(ph), sin(ph) }, n[2] = { -sin(ph), cos(ph) };
+		const double sd[4][2] = { { sh, -h }, { R, -h }, { R, h }, { sh, h } };
+
+		for (q = 0; q < 4; q++, nout++) {
+			o[nout][0] = sd[q][0] * e[0] + sd[q][1] * n[0];
+			o[nout][1] = sd[q][0] * e[1] + sd[q][1] * n[1];
+		}
+		for (q = 1; q < ngap; q++, nout++) {
+			double th = ph + half + gap * q / ngap;
+
+			o[nout][0] = rhub * cos(th);
+			o[nout][1] = rhub * sin(th);
+		}
+	}
+	/* back ring 0..M-1 at -width/2, front ring M..2M-1 at +width/2, then
+	 * the centres of the back and front caps */
+	if (mesh_alloc(m, 2 * M + 2, 4 * M, err)) {
+		free(o);
+		return -1;
+	}
+	for (q = 0; q < (int)M; q++) {
+		paddle_point(m->P + 3 * (size_t)q, axis, c, o[q][0], o[q][1], -width / 2);
+		paddle_point(m->P + 3 * (M + (size_t)q), axis, c, o[q][0], o[q][1],
+			     width / 2);
+	}
+	paddle_point(m->P + 3 * (2 * M), axis, c, 0, 0, -width / 2);
+	paddle_point(m->P + 3 * (2 * M + 1), axis, c, 0, 0, width / 2);
+	free(o);
+	for (q = 0; q < (int)M; q++) {
+		uint32_t b0 = (uint32_t)q, b1 = (uint32_t)((q + 1) % M);
+		uint32_t f0 = b0 + (uint32_t)M, f1 = b1 + (uint32_t)M;
+
+		/* the outline runs counter-clockwise, so tangent x axis points out */
+		set_tri(m->tri, t++, b0, b1, f1);
+		set_tri(m->tri, t++, b0, f1, f0);
+		set_tri(m->tri, t++, (uint32_t)(2 * M + 1), f0, f1);   /* front: +axis */
+		set_tri(m->tri, t++, (uint32_t)(2 * M), b1, b0);       /* back: -axis */
+	}
+	m->nv = 2 * M + 2;
+	m->nt = t;
+	return 0;
+}
+
+void
+prim_mesh_spin(const prim_mesh *m, int axis, double omega, const double c[3],
+	       double *v)
+{
+	int a = (axis + 1) % 3, b = (axis + 2) % 3;
+	size_t i;
+
+	for (i = 0; i < m->nv; i++) {
+		const double *p = m->P + 3 * i;
+
+		/* e_axis x r: (a, b) -> (-r_b, r_a) in the right-handed frame */
+		v[3 * i + a] = -omega * (p[b] - c[b]);
+		v[3 * i + b] = omega * (p[a] - c[a]);
+		v[3 * i + axis] = 0;
+	}
 }

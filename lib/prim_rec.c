@@ -51,6 +51,18 @@ prim_mesh_rec(const prim_mesh *m, const char *name, double time,
 }
 
 int
+prim_mesh_rec_v(const prim_mesh *m, const char *name, double time,
+		const double *v, slc_rec *r, slc_err *err)
+{
+	if (mesh_chans(m, name, time, r, err) ||
+	    add_vec(r, "v", m->nv, v, NULL, err)) {
+		slc_rec_free(r);
+		return -1;
+	}
+	return 0;
+}
+
+int
 prim_cloth_rec(const prim_cloth *cl, const char *name, double time,
 	       const double *vel, slc_rec *r, slc_err *err)
 {

@@ -11,11 +11,11 @@ load common
 	for o in --subdiv --radii --res --pin --strands --drop-center --source; do
 		assert_output --partial -- "$o"
 	done
-	assert_output --partial "sphere, box, torus, cup, cloth, hair"
+	assert_output --partial "sphere, box, torus, cup, paddle, cloth, hair"
 }
 
 @test "mkprim: every shape writes a stream that slcinfo validates" {
-	for s in sphere box torus cup cloth hair pool smoke; do
+	for s in sphere box torus cup paddle cloth hair pool smoke; do
 		run sh -c "mkprim $s | slcinfo"
 		assert_success
 	done
@@ -85,6 +85,76 @@ PY
 	run mkprim cloth --count 500 --size 0.1 --box 0.2,0.2,0.2
 	assert_failure 1
 	assert_output --partial "no room for sheet"
+}
+
+@test "mkprim paddle: closed, outward, the volume of hub and blades; turned by --rate x --time" {
+	# hub radius 0.1, 5 blades 0.04 thick reaching 0.5, 0.3 long along x
+	mkprim paddle --blades 5 --radii 0.5,0.1 --size 0.04,0.3 --res 4096 --axis x \
+	    --center 1,2,3 > "$T/p.slc"
+	slcconv --ascii "$T/p.slc" -o "$T/p.ply"
+	python3 - "$T/p.ply" <<'PY'
+import math, sys
+L = open(sys.argv[1]).read().split("end_header\n")[1].split("\n")
+
+P, F = [], []
+for l in L:
+    w = l.split()
+    if len(w) == 3:
+        P.append([float(t) for t in w])
+    elif len(w) == 4 and w[0] == "3":
+        F.append([int(t) for t in w[1:]])# every edge once in each direction: closed, 2-manifold, consistently oriented
+E = {}
+for f in F:
+    for a, b in ((f[0], f[1]), (f[1], f[2]), (f[2], f[0])):
+        E[(a, b)] = E.get((a, b), 0) + 1
+assert all(n == 1 and E.get((b, a)) == 1 for (a, b), n in E.items())
+assert len(P) - len(E) // 2 + len(F) == 2                     # a sphere's Euler number
+vol = sum(
+    (P[a][0] * (P[b][1] * P[c][2] - P[b][2] * P[c][1]) -
+     P[a][1] * (P[b][0] * P[c][2] - P[b][2] * P[c][0]) +
+     P[a][2] * (P[b][0] * P[c][1] - P[b][1] * P[c][0])) / 6 for a, b, c in F)
+# the cross-section: the hub disk and, per blade, its rectangle outside the disk
+r, h, R, n = 0.1, 0.02, 0.5, 5
+area = math.pi * r * r + n * (2 * h * R - h * math.sqrt(r * r - h * h) - r * r * math.asin(h / r))
+assert abs(vol - 0.3 * area) < 1e-5 * 0.3 * area, (vol, 0.3 * area)
+xs = [p[0] for p in P]
+assert abs(min(xs) - 0.85) < 1e-6 and abs(max(xs) - 1.15) < 1e-6
+# blade 0 along +y from the axis: its tip reaches y = 2.5
+assert abs(max(p[1] for p in P) - 2.5) < 1e-6
+PY
+	# 90 degrees/s for 0.5 s is the wheel turned by 45 degrees, moving with
+	# v = omega e_z x (P - c)
+	mkprim paddle --rate 90 --time 0.5 --center 1,0,0 > "$T/s.slc"
+	mkprim paddle --angle 45 --center 1,0,0 > "$T/a.slc"
+	slcconv --ascii "$T/s.slc" -o "$T/s.ply"
+	slcconv --ascii "$T/a.slc" -o "$T/a.ply"
+	python3 - "$T/s.ply" "$T/a.ply" <<'PY'
+import math, sys
+def rows(f):
+    return [[float(t) for t in l.split()] for l in open(f).read().split("end_header\n")[1].split("\n")
+            if len(l.split()) in (3, 6)]
+S, A = rows(sys.argv[1]), rows(sys.argv[2])
+assert len(S) == len(A) == 66 and len(S[0]) == 6 and len(A[0]) == 3
+w = math.pi / 2
+for s, a in zip(S, A):
+    assert all(abs(s[q] - a[q]) < 1e-6 for q in range(3))
+    assert abs(s[3] + w * s[1]) < 1e-6 and abs(s[4] - w * (s[0] - 1)) < 1e-6 and s[5] == 0
+# blade 0 points along x turned by 45 degrees
+tips = [p for p in S if math.hypot(p[0] - 1, p[1]) > 0.39 and p[0] > 1 and p[1] > 0]
+assert len(tips) == 4 and max(abs(p[0] - 1 - p[1]) for p in tips) < 0.05, tips
+PY
+	run mkprim paddle --rate 10 --velocity 0,1,0
+	assert_failure 2
+	run mkprim paddle --blades 0
+	assert_failure 2
+	run mkprim paddle --radii 0.1,0.2
+	assert_failure 2
+	run mkprim paddle --blades 8 --size 0.15,0.5
+	assert_failure 2
+	assert_output --partial "not overlapping"
+	run mkprim sphere --rate 10
+	assert_failure 2
+	assert_output --partial "--rate does not apply to sphere"
 }
 
 @test "mkprim hair: strands, deterministic by seed" {

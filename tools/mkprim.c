@@ -1,5 +1,5 @@
 /* mkprim: procedural meshes and initial states (sphere, box, torus, cup,
- * cloth, hair, pool, smoke), so that every pipeline runs with no asset
+ * paddle, cloth, hair, pool, smoke), so that every pipeline runs with no asset
  * from outside the repository.  Geometry lives in lib/prim*.c; this file
  * parses options, checks values and writes the records. */
 #include <math.h>
@@ -18,12 +18,13 @@ struct list { int n; double v[3]; };
 static struct list subdiv, radius, center, size, radii, res, height, velocity,
 	density, strands, segments, length, seed, box, count, origin, dx, depth,
 	drop_center, drop_radius, src_density, temperature, dt, fps, gravity,
-	rtime, spin, stop;
-static int pin = -1, source = -1, motion = -1;
+	rtime, spin, stop, blades, angle, rate;
+static int pin = -1, source = -1, motion = -1, axis = -1;
 static const char *name;
 static const char *const pin_modes[] = { "none", "corners", "edge", NULL };
 static const char *const source_shapes[] = { "sphere", "box", NULL };
 static const char *const motions[] = { "dynamic", "scripted", "thrown", NULL };
+static const char *const axes[] = { "x", "y", "z", NULL };
 
 static int
 parse_list(const char *arg, void *dst)
@@ -48,10 +49,15 @@ static const struct tool_opt opts[] = {
 	NUM("subdiv", subdiv, "N", "sphere: icosphere subdivisions, 0..9 (3)"),
 	NUM("radius", radius, "R", "sphere (0.5), hair scalp (0.1), smoke source (0.12) radius"),
 	NUM("center", center, "X,Y,Z", "centre; of the cup's bottom (0,0,0; smoke source 0.5,0.25,0.5)"),
-	NUM("size", size, "X[,Y[,Z]]", "box edges (1); cloth W,D (1); smoke box source (0.3,0.1,0.3)"),
-	NUM("radii", radii, "A,B", "torus R,r (0.5,0.2); cup TOP,BOTTOM (0.4,0.3)"),
-	NUM("res", res, "N[,M[,K]]", "segments: box X[,Y,Z] (1), torus (48), cup (32), cloth NX[,NZ]\n"
-	    "                            (32); grids: cells along the box's longest side (32)"),
+	NUM("size", size, "X[,Y[,Z]]", "box edges (1); cloth W,D (1); smoke box source (0.3,0.1,0.3);\n"
+	    "                            paddle blade thickness,length along the axis (0.06,0.5)"),
+	NUM("radii", radii, "A,B", "torus R,r (0.5,0.2); cup TOP,BOTTOM (0.4,0.3); paddle R,HUB (0.4,0.08)"),
+	NUM("res", res, "N[,M[,K]]", "segments: box X[,Y,Z] (1), torus (48), cup (32), paddle hub (32),\n"
+	    "                            cloth NX[,NZ] (32); grids: cells along the box's longest side (32)"),
+	NUM("blades", blades, "N", "paddle: number of blades, 1..64 (4)"),
+	{ "axis", 0, OPT_CHOICE, &axis, "A", "paddle: axis through --center (z)", axes, 0 },
+	NUM("angle", angle, "DEG", "paddle: turn about the axis at time 0, degrees (0)"),
+	NUM("rate", rate, "DEG", "paddle: turning rate about the axis, degrees/s; adds channel v"),
 	NUM("height", height, "H", "cup height (0.5)"),
 	NUM("velocity", velocity, "X,Y,Z", "adds channel v to a mesh; cloth and hair velocity (0,0,0)"),
 	NUM("density", density, "KG", "cloth areal density, kg/m^2 (0.1); ball density, kg/m^3 (500)"),
@@ -86,7 +92,7 @@ static const struct tool_opt opts[] = {
 static const struct tool_info tinfo = {
 	"mkprim", "Write a procedural shape or initial state as a sluice stream.",
 	"SHAPE",
-	"SHAPE is one of sphere, box, torus, cup, cloth, hair (a mesh or strands record),\n"
+	"SHAPE is one of sphere, box, torus, cup, paddle, cloth, hair (a mesh or strands record),\n"
 	"pool or smoke (grids: scene, u, v, w and phi, or density, temperature and source),\n"
 	"ball (a rigid body: records rigid, rigid_phi0 and rigid_phi on the grid of --box,\n"
 	"--res; slccat it after a pool on the same grid).\n"
@@ -189,6 +195,42 @@ mk_cup(void)
 	want(&res, "res", 2);
 	put_mesh(&m, prim_cup(&m, radii.v[0], radii.v[1], V(height), ires(0, 3),
 			      ires(1, 1), center.v, &err), "cup");
+}
+
+/* The paddle wheel at --time: turned by angle + rate * time about its
+ * axis, with the velocity of that rotation when --rate is given. */
+static void
+mk_paddle(void)
+{
+	double deg = M_PI / 180, turn = (V(angle) + (rate.n ? V(rate) : 0) * V(rtime)) * deg;
+	double *v;
+	prim_mesh m;
+	slc_rec r;
+
+	want(&size, "size", 2);
+	if (velocity.n && rate.n)
+		usage_die("--velocity and --rate: give one (rate writes the velocity)");
+	if (V(blades) < 1 || V(blades) > PRIM_BLADES_MAX)
+		usage_die("--blades: %g, expected 1..%d", V(blades), PRIM_BLADES_MAX);
+	if (radii.v[1] >= radii.v[0] || size.v[0] / 2 >= radii.v[1] ||
+	    asin(size.v[0] / 2 / radii.v[1]) >= M_PI / V(blades))
+		usage_die("--radii %g,%g, --size %g, --blades %g: expected R > HUB, blades "
+			  "thinner than the hub and not overlapping on it", radii.v[0],
+			  radii.v[1], size.v[0], V(blades));
+	if (prim_paddle(&m, (int)V(blades), radii.v[0], radii.v[1], size.v[0], size.v[1],
+			ires(0, 3), axis, turn, center.v, &err))
+		die("%s", err.msg);
+	if (!rate.n) {
+		put_mesh(&m, 0, "paddle");
+		return;
+	}
+	v = malloc(3 * m.nv * sizeof *v);
+	if (!v)
+		die("out of memory");
+	prim_mesh_spin(&m, axis, V(rate) * deg, center.v, v);
+	put(&r, prim_mesh_rec_v(&m, name ? name : "paddle", V(rtime), v, &r, &err));
+	free(v);
+	prim_mesh_free(&m);
 }
 
 static void
@@ -323,6 +365,8 @@ static const struct shape {
 	{ "box", "size=1 res=1 center=0,0,0", MESH_OPT, mk_box },
 	{ "torus", "radii=0.5,0.2 res=48 center=0,0,0", MESH_OPT, mk_torus },
 	{ "cup", "radii=0.4,0.3 height=0.5 res=32 center=0,0,0", MESH_OPT, mk_cup },
+	{ "paddle", "blades=4 radii=0.4,0.08 size=0.06,0.5 res=32 axis=z angle=0 center=0,0,0",
+	  MESH_OPT " rate=", mk_paddle },
 	{ "cloth", "size=1 res=32 density=0.1 pin=none center=0,0,0 velocity=0,0,0 "
 	  "count=1 seed=1 box=1,1,1",
 	  MESH_OPT, mk_cloth },
@@ -338,7 +382,7 @@ static const struct shape {
 };
 
 /* Options whose every number must be > 0. */
-static const char positive[] = " radius size radii res height density strands count "
+static const char positive[] = " radius size radii res height density strands count blades "
 	"segments length box dx drop-radius dt fps ";
 
 /* The value text of option lng in a list of "name=value" words, or NULL. */
