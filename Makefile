@@ -4,14 +4,15 @@
 #   make check      every test (C tests of lib/ under ASan+UBSan, Bats tests
 #                   of every program and pipeline, a short fuzz run); ends
 #                   with the line "N passed, N failed"
-#   make demo       build and run the default scene (pipelines/$(DEMO))
+#   make demo       build and run the default scenes, one after the other
+#                   (DEMO: pipelines/smoke, then pipelines/drop)
 #   make bench      run bench/*.sh and print their tables
 #   make deps       install missing Debian packages (as root), or say how
 #   make fuzz SECONDS=N   fuzz the stream and mesh readers for N seconds
 #   make install PREFIX=/usr/local
 
 PREFIX ?= /usr/local
-DEMO ?= gallery
+DEMO ?= smoke drop
 SECONDS ?= 60
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -81,7 +82,7 @@ bench: all
 	@sh bench/run
 
 demo: all
-	$(MAKE) -C pipelines/$(DEMO)
+	$(foreach d,$(DEMO),$(MAKE) -C pipelines/$(d) &&) true
 
 deps:
 	@sh scripts/deps
