@@ -1,55 +1,65 @@
-/* mg.c: the multigrid V-cycle preconditioner (see mg.h). */
+/* mg.c: the multigrid V-cycle preconditioner (see mg.h).
+ *
+ * Storage is single precision (the preconditioner only has to be close to
+ * A^-1; conjugate gradient keeps its vectors and residual in double), and
+ * every sweep runs row by row with the neighbour rows as pointers (a row
+ * of zeros outside the grid), so the inner loop over i has no branch and
+ * vectorizes. */
 #include "mg.h"
 
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MG_MAXLEV 16
-/* Damped Jacobi weight 2/3 (optimal smoothing factor for the 7-point
- * Laplacian) and sweeps before / after the coarse correction on the finest
- * level (twice as many on the coarser ones). */
-#define MG_OMEGA (2.0 / 3.0)
+/* Damped Jacobi weight 2/3 and sweeps before / after the coarse
+ * correction on the finest level (twice as many on the coarser ones,
+ * which cost an eighth as much). */
+#define MG_OMEGA 0.6666667f
 #define MG_PRE 2
-#define MG_POST 2
 /* Symmetric Gauss-Seidel sweep pairs that solve the coarsest level, and
  * its largest size. */
 #define MG_COARSE_SWEEPS 20
 #define MG_COARSE_CELLS 64
-/* Width of the boundary band (cells) and its Gauss-Seidel sweeps. */
+/* Width of the boundary band (cells) and its Gauss-Seidel sweeps before
+ * and after the coarse correction (McAdams et al. 2010 §4: boundary
+ * smoothing). */
 #define MG_BAND 1
-#define MG_BAND_SWEEPS 4
+#define MG_BAND_SWEEPS 2
 
 typedef struct level {
 	int ni, nj, nk;
-	size_t n;
-	uint8_t *type;
-	float *rw[3];       /* face weight between c and c+1 (any types) */
-	float *cw[3];       /* coupling: rw if both cells are fluid */
-	uint8_t *full;      /* coarse levels: the 3x3x3 cells around are fluid */
-	int open;           /* box faces open (PS_BC_OPEN): p = 0 outside */
-	double *diag;
-	double *x, *b, *t;
-	size_t nband;       /* fluid cells near a boundary, in grid order */
+	size_t n, sj, sk;
+	const uint8_t *type;        /* PS_* (level 0: the system's) */
+	uint8_t *otype;             /* owned type of a coarse level */
+	float *rw[3];               /* face weight between c and c+1 (setup) */
+	const float *cw[3];         /* coupling to c+1 when both are fluid */
+	float *ocw[3];              /* owned couplings of a coarse level */
+	float *diag;                /* 0 off the fluid cells */
+	uint8_t *full;              /* coarse levels: the 3x3x3 cells around are fluid */
+	int open;                   /* box faces open (PS_BC_OPEN): p = 0 outside */
+	float *x, *b, *t;
+	size_t nband;               /* fluid cells near a boundary, in grid order */
 	size_t *band;
-	int owned;          /* level > 0: type, cw, diag are ours */
 } level;
 
 struct mg {
 	int nl;
+	float *zero;                /* a row of zeros, the longest level's */
+	float *rowbuf;              /* two finest-level rows per thread */
+	int nthread;
 	level lv[MG_MAXLEV];
 };
 
 static void
 level_free(level *L)
 {
-	if (L->owned) {
-		free(L->type);
-		free(L->diag);
-		for (int a = 0; a < 3; a++)
-			free(L->cw[a]);
-	}
-	for (int a = 0; a < 3; a++)
+	free(L->otype);
+	free(L->diag);
+	for (int a = 0; a < 3; a++) {
+		free(L->ocw[a]);
 		free(L->rw[a]);
+	}
 	free(L->band);
 	free(L->full);
 	free(L->x);
@@ -58,26 +68,31 @@ level_free(level *L)
 	memset(L, 0, sizeof *L);
 }
 
+static void
+level_dims(level *L, int ni, int nj, int nk)
+{
+	L->ni = ni, L->nj = nj, L->nk = nk;
+	L->sj = (size_t)ni, L->sk = (size_t)ni * nj;
+	L->n = L->sk * nk;
+}
+
 /* Build level C from the finer level F (rw and type of F are needed). */
 static int
 coarsen(const level *F, level *C, slc_err *err)
 {
-	C->ni = (F->ni + 1) / 2, C->nj = (F->nj + 1) / 2, C->nk = (F->nk + 1) / 2;
-	C->n = (size_t)C->ni * C->nj * C->nk;
-	C->owned = 1;
+	level_dims(C, (F->ni + 1) / 2, (F->nj + 1) / 2, (F->nk + 1) / 2);
 	C->open = F->open;
-	C->type = slc_calloc(C->n, 1, err);
+	C->type = C->otype = slc_calloc(C->n, 1, err);
 	C->diag = slc_calloc(C->n, sizeof *C->diag, err);
 	for (int a = 0; a < 3; a++) {
 		C->rw[a] = slc_calloc(C->n, sizeof *C->rw[a], err);
-		C->cw[a] = slc_calloc(C->n, sizeof *C->cw[a], err);
-		if (!C->rw[a] || !C->cw[a])
+		C->cw[a] = C->ocw[a] = slc_calloc(C->n, sizeof *C->ocw[a], err);
+		if (!C->rw[a] || !C->ocw[a])
 			return -1;
 	}
-	if (!C->type || !C->diag)
+	if (!C->otype || !C->diag)
 		return -1;
-	size_t fj = (size_t)F->ni, fk = (size_t)F->ni * F->nj;
-	size_t cj = (size_t)C->ni, ck = (size_t)C->ni * C->nj;
+	size_t fj = F->sj, fk = F->sk, cj = C->sj, ck = C->sk;
 #pragma omp parallel for schedule(static) if (C->n > PS_PAR_MIN)
 	for (int K = 0; K < C->nk; K++)
 		for (int J = 0; J < C->nj; J++)
@@ -93,7 +108,7 @@ coarsen(const level *F, level *C, slc_err *err)
 					air |= t == PS_AIR;
 					fluid |= t == PS_FLUID;
 				}
-				C->type[c] = air ? PS_AIR : fluid ? PS_FLUID : PS_OFF;
+				C->otype[c] = air ? PS_AIR : fluid ? PS_FLUID : PS_OFF;
 				/* coarse face to the +a neighbour: the fluid fraction
 				 * of its (2dx)^3 control volume (batty2007 §2.1's
 				 * weight, one level up), which the fine face control
@@ -135,21 +150,21 @@ coarsen(const level *F, level *C, slc_err *err)
 		for (int J = 0; J < C->nj; J++)
 			for (int I = 0; I < C->ni; I++) {
 				size_t c = (size_t)I + cj * J + ck * K;
-				if (C->type[c] != PS_FLUID)
+				if (C->otype[c] != PS_FLUID)
 					continue;
 				int P[3] = {I, J, K}, N[3] = {C->ni, C->nj, C->nk};
 				size_t st[3] = {1, cj, ck};
 				double d = 0;
 				for (int a = 0; a < 3; a++) {
 					if (P[a] + 1 < N[a]) {
-						uint8_t t = C->type[c + st[a]];
+						uint8_t t = C->otype[c + st[a]];
 						if (t != PS_OFF)
 							d += C->rw[a][c];
 						if (t == PS_FLUID)
-							C->cw[a][c] = C->rw[a][c];
+							C->ocw[a][c] = C->rw[a][c];
 					}
 					if (P[a] > 0) {
-						uint8_t t = C->type[c - st[a]];
+						uint8_t t = C->otype[c - st[a]];
 						if (t != PS_OFF)
 							d += C->rw[a][c - st[a]];
 					}
@@ -157,7 +172,7 @@ coarsen(const level *F, level *C, slc_err *err)
 					if (C->open && N[a] > 1)
 						d += (P[a] == 0) + (P[a] + 1 == N[a]);
 				}
-				C->diag[c] = d;
+				C->diag[c] = (float)d;
 			}
 	if (!(C->full = slc_calloc(C->n, 1, err)))
 		return -1;
@@ -167,8 +182,8 @@ coarsen(const level *F, level *C, slc_err *err)
 			for (int I = 1; I < C->ni - 1; I++) {
 				int all = 1;
 				for (int e = 0; e < 27 && all; e++)
-					all = C->type[(size_t)(I + e % 3 - 1) + cj * (size_t)(J + e / 3 % 3 - 1) +
-						      ck * (size_t)(K + e / 9 - 1)] == PS_FLUID;
+					all = C->otype[(size_t)(I + e % 3 - 1) + cj * (size_t)(J + e / 3 % 3 - 1) +
+						       ck * (size_t)(K + e / 9 - 1)] == PS_FLUID;
 				C->full[(size_t)I + cj * J + ck * K] = (uint8_t)all;
 			}
 	return 0;
@@ -181,7 +196,7 @@ coarsen(const level *F, level *C, slc_err *err)
 static int
 band_build(level *L, slc_err *err)
 {
-	size_t sj = (size_t)L->ni, sk = (size_t)L->ni * L->nj;
+	size_t sj = L->sj, sk = L->sk;
 	uint8_t *mark = slc_calloc(L->n, 1, err);
 
 	if (!mark)
@@ -214,7 +229,7 @@ band_build(level *L, slc_err *err)
 			}
 	size_t m = 0;
 	for (size_t c = 0; c < L->n; c++)
-		m += mark[c] && L->type[c] == PS_FLUID;
+		m += mark[c] && L->type[c] == PS_FLUID && L->diag[c] > 0;
 	L->band = slc_calloc(m ? m : 1, sizeof *L->band, err);
 	if (!L->band) {
 		free(mark);
@@ -222,7 +237,7 @@ band_build(level *L, slc_err *err)
 	}
 	L->nband = 0;
 	for (size_t c = 0; c < L->n; c++)
-		if (mark[c] && L->type[c] == PS_FLUID)
+		if (mark[c] && L->type[c] == PS_FLUID && L->diag[c] > 0)
 			L->band[L->nband++] = c;
 	free(mark);
 	return 0;
@@ -235,21 +250,28 @@ mg_new(const psys *ps, slc_err *err)
 	if (!m)
 		return NULL;
 	level *L = &m->lv[0];
-	L->ni = ps->ni, L->nj = ps->nj, L->nk = ps->nk, L->n = ps->n;
-	L->type = ps->type, L->diag = ps->diag;
+	level_dims(L, ps->ni, ps->nj, ps->nk);
+	L->type = ps->type;
 	L->open = ps->bc == PS_BC_OPEN;
 	L->cw[0] = ps->cx, L->cw[1] = ps->cy, L->cw[2] = ps->cz;
 	m->nl = 1;
+	m->nthread = omp_get_max_threads();
+	if (!(m->zero = slc_calloc((size_t)ps->ni, sizeof *m->zero, err)) ||
+	    !(m->rowbuf = slc_calloc(2 * (size_t)ps->ni * (size_t)m->nthread,
+				     sizeof *m->rowbuf, err)) ||
+	    !(L->diag = slc_calloc(L->n, sizeof *L->diag, err)))
+		goto fail;
 	for (int a = 0; a < 3; a++)
 		if (!(L->rw[a] = slc_calloc(L->n, sizeof *L->rw[a], err)))
 			goto fail;
 	const float *w[3] = {ps->wx, ps->wy, ps->wz};
 	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
-#pragma omp parallel for schedule(static) if ((size_t)ni * nj * nk > PS_PAR_MIN)
+#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
 	for (int k = 0; k < nk; k++)
 		for (int j = 0; j < nj; j++)
 			for (int i = 0; i < ni; i++) {
 				size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				L->diag[c] = ps->type[c] == PS_FLUID ? (float)ps->diag[c] : 0;
 				if (i + 1 < ni)
 					L->rw[0][c] = w[0][(size_t)(i + 1) + (size_t)(ni + 1) * ((size_t)j + (size_t)nj * k)];
 				if (j + 1 < nj)
@@ -297,68 +319,98 @@ mg_free(mg *m)
 		return;
 	for (int l = 0; l < m->nl; l++)
 		level_free(&m->lv[l]);
+	free(m->zero);
+	free(m->rowbuf);
 	free(m);
 }
 
-/* y = A_L x on fluid cells. */
-static double
-row(const level *L, const double *x, size_t c, int i, int j, int k)
+/* The rows around row (j, k) of level L: x and the couplings of the rows
+ * j-1, j+1, k-1, k+1, or the zero row outside the grid. */
+typedef struct rows {
+	const float *x, *xjm, *xjp, *xkm, *xkp;
+	const float *cx, *cy, *cz, *cym, *czm;
+} rows;
+
+static inline void
+rows_at(const level *L, const float *zero, const float *x, int j, int k, rows *R)
 {
-	size_t sj = (size_t)L->ni, sk = (size_t)L->ni * L->nj;
-	double s = L->diag[c] * x[c];
+	size_t c = L->sj * j + L->sk * k;
+
+	R->x = x + c;
+	R->xjm = j > 0 ? x + c - L->sj : zero;
+	R->xjp = j < L->nj - 1 ? x + c + L->sj : zero;
+	R->xkm = k > 0 ? x + c - L->sk : zero;
+	R->xkp = k < L->nk - 1 ? x + c + L->sk : zero;
+	R->cx = L->cw[0] + c;
+	R->cy = L->cw[1] + c;
+	R->cz = L->cw[2] + c;
+	R->cym = j > 0 ? L->cw[1] + c - L->sj : zero;
+	R->czm = k > 0 ? L->cw[2] + c - L->sk : zero;
+}
+
+/* Sum of the couplings times the neighbours' x at cell i of the row
+ * (without the i-1, i+1 terms). */
+#define MG_OFF_JK(R, i) ((R)->cym[i] * (R)->xjm[i] + (R)->cy[i] * (R)->xjp[i] + \
+			 (R)->czm[i] * (R)->xkm[i] + (R)->cz[i] * (R)->xkp[i])
+
+static inline float
+off_edge(const rows *R, int i, int ni)
+{
+	float s = MG_OFF_JK(R, i);
 
 	if (i > 0)
-		s -= L->cw[0][c - 1] * x[c - 1];
-	if (i < L->ni - 1)
-		s -= L->cw[0][c] * x[c + 1];
-	if (j > 0)
-		s -= L->cw[1][c - sj] * x[c - sj];
-	if (j < L->nj - 1)
-		s -= L->cw[1][c] * x[c + sj];
-	if (k > 0)
-		s -= L->cw[2][c - sk] * x[c - sk];
-	if (k < L->nk - 1)
-		s -= L->cw[2][c] * x[c + sk];
+		s += R->cx[i - 1] * R->x[i - 1];
+	if (i < ni - 1)
+		s += R->cx[i] * R->x[i + 1];
 	return s;
 }
 
-/* One damped Jacobi sweep: x += omega D^-1 (b - A x); zero: x was 0. */
+/* One damped Jacobi sweep: t = x + omega D^-1 (b - A x), then x <-> t. */
 static void
-jacobi(level *L, int zero)
+jacobi(level *L, const float *zero)
 {
-	size_t sj = (size_t)L->ni, sk = (size_t)L->ni * L->nj;
+	int ni = L->ni;
 
 #pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
 	for (int k = 0; k < L->nk; k++)
-		for (int j = 0; j < L->nj; j++)
-			for (int i = 0; i < L->ni; i++) {
-				size_t c = (size_t)i + sj * j + sk * k;
-				if (L->type[c] != PS_FLUID || !(L->diag[c] > 0)) {
-					L->t[c] = 0;
-					continue;
-				}
-				double r = zero ? L->b[c] : L->b[c] - row(L, L->x, c, i, j, k);
-				L->t[c] = (zero ? 0 : L->x[c]) + MG_OMEGA * r / L->diag[c];
+		for (int j = 0; j < L->nj; j++) {
+			rows R;
+			rows_at(L, zero, L->x, j, k, &R);
+			size_t c0 = L->sj * j + L->sk * k;
+			const float *d = L->diag + c0, *b = L->b + c0, *x = R.x;
+			float *t = L->t + c0;
+			for (int i = 0; i < ni; i += ni - 1 > 0 ? ni - 1 : 1) {
+				float s = off_edge(&R, i, ni);
+				t[i] = d[i] > 0 ? x[i] + MG_OMEGA * (b[i] - d[i] * x[i] + s) / d[i] : 0;
 			}
-	double *s = L->x;
+#pragma omp simd
+			for (int i = 1; i < ni - 1; i++) {
+				float s = MG_OFF_JK(&R, i) + R.cx[i - 1] * x[i - 1] + R.cx[i] * x[i + 1];
+				t[i] = d[i] > 0 ? x[i] + MG_OMEGA * (b[i] - d[i] * x[i] + s) / d[i] : 0;
+			}
+		}
+	float *s = L->x;
 	L->x = L->t;
 	L->t = s;
 }
 
-/* Residual t = b - A x. */
-static void
-residual(level *L)
+/* Residual of the row (j, k) into out[0..ni). */
+static inline void
+residual_row(const level *L, const float *zero, int j, int k, float *out)
 {
-	size_t sj = (size_t)L->ni, sk = (size_t)L->ni * L->nj;
+	int ni = L->ni;
+	rows R;
 
-#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
-	for (int k = 0; k < L->nk; k++)
-		for (int j = 0; j < L->nj; j++)
-			for (int i = 0; i < L->ni; i++) {
-				size_t c = (size_t)i + sj * j + sk * k;
-				L->t[c] = L->type[c] == PS_FLUID ?
-					  L->b[c] - row(L, L->x, c, i, j, k) : 0;
-			}
+	rows_at(L, zero, L->x, j, k, &R);
+	size_t c0 = L->sj * j + L->sk * k;
+	const float *d = L->diag + c0, *b = L->b + c0, *x = R.x;
+	for (int i = 0; i < ni; i += ni - 1 > 0 ? ni - 1 : 1)
+		out[i] = d[i] > 0 ? b[i] - d[i] * x[i] + off_edge(&R, i, ni) : 0;
+#pragma omp simd
+	for (int i = 1; i < ni - 1; i++) {
+		float s = MG_OFF_JK(&R, i) + R.cx[i - 1] * x[i - 1] + R.cx[i] * x[i + 1];
+		out[i] = d[i] > 0 ? b[i] - d[i] * x[i] + s : 0;
+	}
 }
 
 /* Trilinear prolongation stencil of fine cell (i,j,k) onto coarse level C:
@@ -367,10 +419,10 @@ residual(level *L)
  * contributes 0 (p = 0 there); a solid or out-of-grid corner is replaced
  * by the parent (a Neumann wall reflects). */
 static inline int
-stencil(const level *C, int i, int j, int k, size_t tg[8], double wt[8])
+stencil(const level *C, int i, int j, int k, size_t tg[8], float wt[8])
 {
 	int I[2], J[2], K[2], m = 0;
-	size_t sj = (size_t)C->ni, sk = (size_t)C->ni * C->nj;
+	size_t sj = C->sj, sk = C->sk;
 
 	I[0] = i >> 1, J[0] = j >> 1, K[0] = k >> 1;
 	I[1] = I[0] + (i & 1 ? 1 : -1);
@@ -380,8 +432,8 @@ stencil(const level *C, int i, int j, int k, size_t tg[8], double wt[8])
 	if (C->full[parent]) {          /* every corner is a fluid cell */
 		size_t di = (size_t)(I[1] - I[0]), dj = sj * (size_t)(J[1] - J[0]);
 		size_t dk = sk * (size_t)(K[1] - K[0]);
-		static const double w[8] = {27.0 / 64, 9.0 / 64, 9.0 / 64, 3.0 / 64,
-					    9.0 / 64, 3.0 / 64, 3.0 / 64, 1.0 / 64};
+		static const float w[8] = {27.0f / 64, 9.0f / 64, 9.0f / 64, 3.0f / 64,
+					   9.0f / 64, 3.0f / 64, 3.0f / 64, 1.0f / 64};
 		for (int e = 0; e < 8; e++) {
 			tg[e] = parent + (e & 1 ? di : 0) + (e & 2 ? dj : 0) + (e & 4 ? dk : 0);
 			wt[e] = w[e];
@@ -390,11 +442,11 @@ stencil(const level *C, int i, int j, int k, size_t tg[8], double wt[8])
 	}
 	int oi = I[1] >= 0 && I[1] < C->ni, oj = J[1] >= 0 && J[1] < C->nj;
 	int ok = K[1] >= 0 && K[1] < C->nk;
-	static const double w1[2] = {0.75, 0.25};
+	static const float w1[2] = {0.75f, 0.25f};
 
 	for (int e = 0; e < 8; e++) {
 		int a = e & 1, b = e >> 1 & 1, c = e >> 2;
-		double w = w1[a] * w1[b] * w1[c];
+		float w = w1[a] * w1[b] * w1[c];
 		size_t q = parent;
 		if ((!a || oi) && (!b || oj) && (!c || ok)) {
 			q = (size_t)I[a] + sj * J[b] + sk * K[c];
@@ -412,58 +464,148 @@ stencil(const level *C, int i, int j, int k, size_t tg[8], double wt[8])
 	return m;
 }
 
-/* Coarse right-hand side: 4 R r with R = P^T / 2^d (the factor 4 = (2dx)^2
- * / dx^2 since every level's operator is the unscaled rediscretization).
- * Scattered in three passes over the parents' k mod 3 so that no two
- * threads write the same coarse cell and each coarse sum has a fixed
- * order. */
-static void
-restrict_(const level *F, level *C)
+/* The coarse rows a fine row (j, k) interpolates from: (J0, K0) its
+ * parents' row and (J1, K1) the next towards it; 1 when every one of them
+ * is inside the grid (otherwise no parent of the row is full). */
+static inline int
+coarse_rows(const level *C, int j, int k, size_t cr[4])
 {
-	size_t fj = (size_t)F->ni, fk = (size_t)F->ni * F->nj;
+	int J0 = j >> 1, K0 = k >> 1;
+	int J1 = J0 + (j & 1 ? 1 : -1), K1 = K0 + (k & 1 ? 1 : -1);
 
+	if (J1 < 0 || J1 >= C->nj || K1 < 0 || K1 >= C->nk)
+		return 0;
+	cr[0] = C->sj * J0 + C->sk * K0, cr[1] = C->sj * J1 + C->sk * K0;
+	cr[2] = C->sj * J0 + C->sk * K1, cr[3] = C->sj * J1 + C->sk * K1;
+	return 1;
+}
+
+/* Weights of the four coarse rows of coarse_rows (3/4 or 1/4 per axis). */
+static const float row_w[4] = {9.0f / 16, 3.0f / 16, 3.0f / 16, 1.0f / 16};
+
+/* Residual of F, restricted: C->b = 4 R (b - A x) with R = P^T / 2^d (the
+ * factor 4 = (2dx)^2 / dx^2 since every level's operator is the unscaled
+ * rediscretization).  The residual of a fine row is formed where it is
+ * scattered, in three passes over the parents' K mod 3 so that no two
+ * threads write the same coarse cell and each coarse sum has a fixed
+ * order.  Where the parent is full, the trilinear weights are applied
+ * along i first into a coarse row, then to the four coarse rows.  buf:
+ * 2 F->ni floats per thread. */
+static void
+restrict_residual(const level *F, level *C, const float *zero, float *rowbuf,
+		  int nthread)
+{
 	/* 4 / 2^d over the d axes that are coarsened: 0.5 in 3D, 1 in 2D */
 	int d = (F->ni > 1) + (F->nj > 1) + (F->nk > 1);
-	double sc = 4.0 / (double)(1 << d);
+	float sc = 4.0f / (float)(1 << d);
 
 	memset(C->b, 0, C->n * sizeof *C->b);
 	for (int pass = 0; pass < 3; pass++) {
 #pragma omp parallel for schedule(static) if (C->n > PS_PAR_MIN)
-		for (int K = pass; K < C->nk; K += 3)
+		for (int K = pass; K < C->nk; K += 3) {
+			int th = omp_get_thread_num();
+			float *r = rowbuf + 2 * (size_t)F->ni * (size_t)(th < nthread ? th : 0);
+			float *acc = r + F->ni;
 			for (int k = 2 * K; k < 2 * K + 2 && k < F->nk; k++)
-				for (int j = 0; j < F->nj; j++)
+				for (int j = 0; j < F->nj; j++) {
+					size_t cr[4];
+					int fast = coarse_rows(C, j, k, cr);
+					const uint8_t *full = C->full + (fast ? cr[0] : 0);
+					residual_row(F, zero, j, k, r);
+					if (fast)
+						memset(acc, 0, (size_t)C->ni * sizeof *acc);
 					for (int i = 0; i < F->ni; i++) {
-						size_t c = (size_t)i + fj * j + fk * k;
-						if (F->type[c] != PS_FLUID || F->t[c] == 0)
+						if (r[i] == 0)
 							continue;
+						if (fast && full[i >> 1]) {
+							acc[i >> 1] += 0.75f * r[i];
+							acc[(i >> 1) + (i & 1 ? 1 : -1)] += 0.25f * r[i];
+							continue;
+						}
 						size_t tg[8];
-						double wt[8];
+						float wt[8];
 						int m = stencil(C, i, j, k, tg, wt);
 						for (int e = 0; e < m; e++)
-							C->b[tg[e]] += sc * wt[e] * F->t[c];
+							C->b[tg[e]] += sc * wt[e] * r[i];
 					}
+					if (!fast)
+						continue;
+					for (int e = 0; e < 4; e++) {
+						float *cb = C->b + cr[e], we = sc * row_w[e];
+#pragma omp simd
+						for (int I = 0; I < C->ni; I++)
+							cb[I] += we * acc[I];
+					}
+				}
+		}
 	}
 }
 
+/* F->x += P C->x; where the parent is full, the four coarse rows are
+ * combined first and then interpolated along i.  buf: F->ni floats per
+ * thread. */
 static void
-prolong_add(level *F, const level *C)
+prolong_add(level *F, const level *C, float *rowbuf, int nthread)
 {
-	size_t fj = (size_t)F->ni, fk = (size_t)F->ni * F->nj;
-
 #pragma omp parallel for schedule(static) if (F->n > PS_PAR_MIN)
-	for (int k = 0; k < F->nk; k++)
-		for (int j = 0; j < F->nj; j++)
+	for (int k = 0; k < F->nk; k++) {
+		int th = omp_get_thread_num();
+		float *cx = rowbuf + 2 * (size_t)F->ni * (size_t)(th < nthread ? th : 0);
+		for (int j = 0; j < F->nj; j++) {
+			size_t c0 = F->sj * j + F->sk * k, cr[4];
+			int fast = coarse_rows(C, j, k, cr);
+			const uint8_t *full = C->full + (fast ? cr[0] : 0);
+			const float *d = F->diag + c0;
+			float *x = F->x + c0;
+			if (fast) {
+				const float *a = C->x + cr[0], *b = C->x + cr[1];
+				const float *e = C->x + cr[2], *f = C->x + cr[3];
+#pragma omp simd
+				for (int I = 0; I < C->ni; I++)
+					cx[I] = row_w[0] * a[I] + row_w[1] * b[I] +
+						row_w[2] * e[I] + row_w[3] * f[I];
+			}
 			for (int i = 0; i < F->ni; i++) {
-				size_t c = (size_t)i + fj * j + fk * k;
-				if (F->type[c] != PS_FLUID)
+				if (!(d[i] > 0))
 					continue;
+				if (fast && full[i >> 1]) {
+					x[i] += 0.75f * cx[i >> 1] + 0.25f * cx[(i >> 1) + (i & 1 ? 1 : -1)];
+					continue;
+				}
 				size_t tg[8];
-				double wt[8], s = 0;
+				float wt[8], s = 0;
 				int m = stencil(C, i, j, k, tg, wt);
 				for (int e = 0; e < m; e++)
 					s += wt[e] * C->x[tg[e]];
-				F->x[c] += s;
+				x[i] += s;
 			}
+		}
+	}
+}
+
+/* One Gauss-Seidel update of cell c. */
+static inline void
+gs_cell(level *L, size_t c)
+{
+	int i = (int)(c % L->sj);
+	int j = (int)(c / L->sj % (size_t)L->nj);
+	int k = (int)(c / L->sk);
+	const float *x = L->x;
+	float s = L->b[c] - L->diag[c] * x[c];
+
+	if (i > 0)
+		s += L->cw[0][c - 1] * x[c - 1];
+	if (i < L->ni - 1)
+		s += L->cw[0][c] * x[c + 1];
+	if (j > 0)
+		s += L->cw[1][c - L->sj] * x[c - L->sj];
+	if (j < L->nj - 1)
+		s += L->cw[1][c] * x[c + L->sj];
+	if (k > 0)
+		s += L->cw[2][c - L->sk] * x[c - L->sk];
+	if (k < L->nk - 1)
+		s += L->cw[2][c] * x[c + L->sk];
+	L->x[c] += s / L->diag[c];
 }
 
 /* Gauss-Seidel over the boundary band, forward or backward (the adjoint):
@@ -473,15 +615,8 @@ static void
 band_gs(level *L, int backward)
 {
 	for (int s = 0; s < MG_BAND_SWEEPS; s++)
-		for (size_t q = 0; q < L->nband; q++) {
-			size_t c = L->band[backward ? L->nband - 1 - q : q];
-			if (!(L->diag[c] > 0))
-				continue;
-			int i = (int)(c % (size_t)L->ni);
-			int j = (int)(c / (size_t)L->ni % (size_t)L->nj);
-			int k = (int)(c / ((size_t)L->ni * L->nj));
-			L->x[c] += (L->b[c] - row(L, L->x, c, i, j, k)) / L->diag[c];
-		}
+		for (size_t q = 0; q < L->nband; q++)
+			gs_cell(L, L->band[backward ? L->nband - 1 - q : q]);
 }
 
 /* Coarsest level: symmetric Gauss-Seidel from zero, a fixed number of
@@ -493,13 +628,8 @@ coarse_solve(level *L)
 	for (int s = 0; s < 2 * MG_COARSE_SWEEPS; s++)
 		for (size_t q = 0; q < L->n; q++) {
 			size_t c = s & 1 ? L->n - 1 - q : q;
-			if (L->type[c] != PS_FLUID || !(L->diag[c] > 0))
-				continue;
-			int i = (int)(c % (size_t)L->ni);
-			int j = (int)(c / (size_t)L->ni % (size_t)L->nj);
-			int k = (int)(c / ((size_t)L->ni * L->nj));
-			double r = L->b[c] - row(L, L->x, c, i, j, k);
-			L->x[c] += r / L->diag[c];
+			if (L->diag[c] > 0)
+				gs_cell(L, c);
 		}
 }
 
@@ -515,13 +645,12 @@ vcycle(mg *m, int l)
 	memset(L->x, 0, L->n * sizeof *L->x);
 	band_gs(L, 0);
 	for (int s = 0; s < MG_PRE << (l > 0); s++)   /* coarse sweeps are cheap */
-		jacobi(L, 0);
-	residual(L);
-	restrict_(L, &m->lv[l + 1]);
+		jacobi(L, m->zero);
+	restrict_residual(L, &m->lv[l + 1], m->zero, m->rowbuf, m->nthread);
 	vcycle(m, l + 1);
-	prolong_add(L, &m->lv[l + 1]);
-	for (int s = 0; s < MG_POST << (l > 0); s++)
-		jacobi(L, 0);
+	prolong_add(L, &m->lv[l + 1], m->rowbuf, m->nthread);
+	for (int s = 0; s < MG_PRE << (l > 0); s++)
+		jacobi(L, m->zero);
 	band_gs(L, 1);
 }
 
@@ -530,7 +659,11 @@ mg_apply(mg *m, const double *r, double *z)
 {
 	level *L = &m->lv[0];
 
-	memcpy(L->b, r, L->n * sizeof *r);
+#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
+	for (size_t c = 0; c < L->n; c++)
+		L->b[c] = (float)r[c];
 	vcycle(m, 0);
-	memcpy(z, L->x, L->n * sizeof *z);
+#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
+	for (size_t c = 0; c < L->n; c++)
+		z[c] = L->x[c];
 }

@@ -24,8 +24,16 @@ pc_apply(const psys *ps, precond *P, const double *r, double *z)
 		mic0_apply(P->mic, r, z);
 	else
 		memcpy(z, r, ps->n * sizeof *z);
-	psys_null(ps, z);
+	/* z keeps its null-space part (constants on enclosed regions): A
+	 * ignores it and r, kept free of it, is orthogonal to it, so the
+	 * iterates are those of the projected preconditioner but for a
+	 * constant in x, removed at the end. */
+	(void)ps;
 }
+
+/* Restarts allowed when the recurrence says converged but the residual
+ * recomputed from x does not. */
+#define PCG_RESTARTS 2
 
 int
 pcg_solve(const psys *ps, const double *b, double *x, const pcg_opts *o,
@@ -61,34 +69,44 @@ pcg_solve(const psys *ps, const double *b, double *x, const pcg_opts *o,
 		st->converged = 1;
 		goto done;
 	}
-	pc_apply(ps, &P, r, z);
-	memcpy(s, z, n * sizeof *s);
-	double rz = psys_dot(ps, r, z);
 	st->residual = 1;
-	for (int it = 1; it <= o->maxiter; it++) {
-		psys_apply(ps, s, q);
-		double sq = psys_dot(ps, s, q);
-		if (!(sq > 0))
-			break;  /* breakdown: s in the null space */
-		double alpha = rz / sq;
-#pragma omp parallel for schedule(static) if (n > PS_PAR_MIN)
-		for (size_t c = 0; c < n; c++) {
-			x[c] += alpha * s[c];
-			r[c] -= alpha * q[c];
+	for (int restart = 0; restart <= PCG_RESTARTS && st->iters < o->maxiter; restart++) {
+		/* s = z = M r, q = A s */
+		pc_apply(ps, &P, r, z);
+		double rz = psys_dot(ps, r, z);
+		double sq = psys_apply_cg(ps, z, 0, s, q);
+		int done = 0;
+		while (st->iters < o->maxiter) {
+			if (!(sq > 0))
+				break;  /* breakdown: s in the null space */
+			double alpha = rz / sq;
+			double rmax = psys_cg_step(ps, alpha, s, q, x, r);
+			st->iters++;
+			st->residual = rmax / bnorm;
+			if (st->residual <= o->tol) {
+				done = 1;
+				break;
+			}
+			pc_apply(ps, &P, r, z);
+			double rz1 = psys_dot(ps, r, z);
+			double beta = rz1 / rz;
+			rz = rz1;
+			/* s = z + beta s, q = A s (as A z + beta q), s.q */
+			sq = psys_apply_cg(ps, z, beta, s, q);
 		}
-		st->iters = it;
+		/* the residual reported is recomputed from x: r = b - A x */
+		psys_apply(ps, x, q);
+#pragma omp parallel for schedule(static) if (n > PS_PAR_MIN)
+		for (size_t c = 0; c < n; c++)
+			r[c] = b[c] - q[c];
+		psys_null(ps, r);
 		st->residual = psys_maxabs(ps, r) / bnorm;
 		if (st->residual <= o->tol) {
 			st->converged = 1;
 			break;
 		}
-		pc_apply(ps, &P, r, z);
-		double rz1 = psys_dot(ps, r, z);
-		double beta = rz1 / rz;
-		rz = rz1;
-#pragma omp parallel for schedule(static) if (n > PS_PAR_MIN)
-		for (size_t c = 0; c < n; c++)
-			s[c] = z[c] + beta * s[c];
+		if (!done)
+			break;  /* out of iterations, or breakdown */
 	}
 	psys_null(ps, x);
 done:

@@ -4,8 +4,7 @@
  * with MIC(0) (lib/mic0.h) or a multigrid V-cycle (lib/mg.h, McAdams et
  * al. 2010) as the preconditioner.  Enclosed regions are singular: the
  * right-hand side must satisfy the compatibility condition (psys_rhs does
- * this) and the residual and preconditioned vectors are kept free of the
- * null space (selle2008 §4.4.2, "a version of the conjugate gradient
+ * this) and the residual and the result are kept free of the null space (selle2008 §4.4.2, "a version of the conjugate gradient
  * algorithm that can be applied to this matrix").  Convergence: the max
  * norm of the residual at most tol times the max norm of b.  The result
  * does not depend on the number of threads.

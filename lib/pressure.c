@@ -155,45 +155,65 @@ find(int32_t *par, int32_t a)
 	return a;
 }
 
-/* selle2008 §4.4.2: flood fill over the fluid cells with the Neumann and
- * Dirichlet faces as fill boundaries; rigid bodies join the regions they
- * touch (their J couples them).  A region with no Dirichlet face is
- * enclosed. */
-static int
-regions(psys *ps, slc_err *err)
+static size_t
+root(size_t *up, size_t c)
 {
-	size_t *stack = slc_calloc(ps->n, sizeof *stack, err);
+	while (up[c] != c)
+		c = up[c] = up[up[c]];
+	return c;
+}
+
+/* Join the sets of a and b under the smaller root (so every root is the
+ * first cell of its set in grid order). */
+static void
+join(size_t *up, size_t a, size_t b)
+{
+	a = root(up, a), b = root(up, b);
+	if (a < b)
+		up[b] = a;
+	else if (b < a)
+		up[a] = b;
+}
+
+/* selle2008 §4.4.2: flood fill over the fluid cells with the Neumann and
+ * Dirichlet faces as fill boundaries (the couplings cx, cy, cz are
+ * nonzero exactly across the open faces between fluid cells), as a
+ * union-find in grid order: regions are numbered in the order of their
+ * first cell.  Rigid bodies join the regions they touch (their J couples
+ * them).  A region with no Dirichlet face (dir[c] set by the assembly)
+ * is enclosed. */
+static int
+regions(psys *ps, const uint8_t *dir, slc_err *err)
+{
+	size_t *up = slc_calloc(ps->n, sizeof *up, err);
+	size_t sj = (size_t)ps->ni, sk = sj * (size_t)ps->nj;
 	int32_t nr = 0;
 
-	if (!stack)
+	if (!up)
 		return -1;
-	for (size_t c = 0; c < ps->n; c++)
-		ps->region[c] = -1;
-	for (size_t c0 = 0; c0 < ps->n; c0++) {
-		if (ps->type[c0] != PS_FLUID || ps->region[c0] >= 0)
+	for (int k = 0; k < ps->nk; k++)
+		for (int j = 0; j < ps->nj; j++)
+			for (int i = 0; i < ps->ni; i++) {
+				size_t c = (size_t)i + sj * j + sk * k;
+				up[c] = c;
+				if (ps->type[c] != PS_FLUID)
+					continue;
+				if (i > 0 && ps->cx[c - 1] > 0)
+					join(up, c, c - 1);
+				if (j > 0 && ps->cy[c - sj] > 0)
+					join(up, c, c - sj);
+				if (k > 0 && ps->cz[c - sk] > 0)
+					join(up, c, c - sk);
+			}
+	for (size_t c = 0; c < ps->n; c++) {
+		if (ps->type[c] != PS_FLUID) {
+			ps->region[c] = -1;
 			continue;
-		size_t top = 0;
-		stack[top++] = c0;
-		ps->region[c0] = nr;
-		while (top) {
-			size_t c = stack[--top];
-			int i = (int)(c % (size_t)ps->ni);
-			int j = (int)(c / (size_t)ps->ni % (size_t)ps->nj);
-			int k = (int)(c / ((size_t)ps->ni * ps->nj));
-			for (int ax = 0; ax < 3; ax++)
-				for (int s = 0; s < 2; s++) {
-					size_t f;
-					long long nb = neighbour(ps, i, j, k, ax, s, &f);
-					if (nb < 0 || !(face_arr(ps, ax)[f] > 0) ||
-					    ps->type[nb] != PS_FLUID || ps->region[nb] >= 0)
-						continue;
-					ps->region[nb] = nr;
-					stack[top++] = (size_t)nb;
-				}
 		}
-		nr++;
+		size_t r = root(up, c);
+		ps->region[c] = r == c ? nr++ : ps->region[r];
 	}
-	free(stack);
+	free(up);
 	int32_t *par = slc_calloc(nr ? (size_t)nr : 1, sizeof *par, err);
 	int32_t *map = slc_calloc(nr ? (size_t)nr : 1, sizeof *map, err);
 	if (!par || !map) {
@@ -225,25 +245,43 @@ regions(psys *ps, slc_err *err)
 	if (!ps->enclosed)
 		return -1;
 	memset(ps->enclosed, 1, m ? (size_t)m : 1);
-	for (int k = 0; k < ps->nk; k++)
-		for (int j = 0; j < ps->nj; j++)
-			for (int i = 0; i < ps->ni; i++) {
-				size_t c = (size_t)i + (size_t)ps->ni * ((size_t)j + (size_t)ps->nj * k);
-				if (ps->type[c] != PS_FLUID)
-					continue;
-				for (int ax = 0; ax < 3; ax++)
-					for (int s = 0; s < 2; s++) {
-						size_t f;
-						long long nb = neighbour(ps, i, j, k, ax, s, &f);
-						if (face_arr(ps, ax)[f] > 0 &&
-						    (nb >= 0 ? ps->type[nb] == PS_AIR : ps->bc == PS_BC_OPEN))
-							ps->enclosed[ps->region[c]] = 0;
-					}
-			}
+	for (size_t c = 0; c < ps->n; c++)
+		if (dir[c])
+			ps->enclosed[ps->region[c]] = 0;
 	ps->nenclosed = 0;
 	for (int r = 0; r < m; r++)
 		ps->nenclosed += ps->enclosed[r];
 	return 0;
+}
+
+/* The six faces of cell (i,j,k), in the order -x, +x, -y, +y, -z, +z:
+ * index f in its axis' face grid and neighbour cell (or -1 outside the
+ * grid). */
+static inline void
+face_cells(const psys *ps, int i, int j, int k, size_t f[6], long long nb[6])
+{
+	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
+	long long c = (long long)i + (long long)ni * ((long long)j + (long long)nj * k);
+	long long sj = ni, sk = (long long)ni * nj;
+
+	f[0] = FX(ps, i, j, k), f[1] = FX(ps, i + 1, j, k);
+	f[2] = FY(ps, i, j, k), f[3] = FY(ps, i, j + 1, k);
+	f[4] = FZ(ps, i, j, k), f[5] = FZ(ps, i, j, k + 1);
+	nb[0] = i > 0 ? c - 1 : -1, nb[1] = i < ni - 1 ? c + 1 : -1;
+	nb[2] = j > 0 ? c - sj : -1, nb[3] = j < nj - 1 ? c + sj : -1;
+	nb[4] = k > 0 ? c - sk : -1, nb[5] = k < nk - 1 ? c + sk : -1;
+}
+
+/* The same with the fluid fraction w of each face (0 for a box face
+ * unless open is set). */
+static inline void
+faces6(const psys *ps, int i, int j, int k, int open, float w[6], long long nb[6])
+{
+	size_t f[6];
+
+	face_cells(ps, i, j, k, f, nb);
+	for (int e = 0; e < 6; e++)
+		w[e] = nb[e] < 0 && !open ? 0 : face_arr(ps, e >> 1)[f[e]];
 }
 
 int
@@ -260,6 +298,8 @@ psys_init_bc(psys *ps, int ni, int nj, int nk, double dx, const double origin[3]
 	     double rho, const float *wx, const float *wy, const float *wz,
 	     const float *phi, ps_body *body, int nbody, int bc, slc_err *err)
 {
+	uint8_t *dir = NULL;    /* cells with a Dirichlet face */
+
 	memset(ps, 0, sizeof *ps);
 	ps->bc = bc;
 	if (ni < 1 || nj < 1 || nk < 1)
@@ -279,9 +319,15 @@ psys_init_bc(psys *ps, int ni, int nj, int nk, double dx, const double origin[3]
 	ps->cy = ps->cx ? slc_calloc(ps->n, sizeof *ps->cy, err) : NULL;
 	ps->cz = ps->cy ? slc_calloc(ps->n, sizeof *ps->cz, err) : NULL;
 	ps->region = ps->cz ? slc_calloc(ps->n, sizeof *ps->region, err) : NULL;
-	if (!ps->region)
+	ps->part = ps->region ? slc_calloc(2 * PS_PART_REGIONS * (size_t)nk,
+					   sizeof *ps->part, err) : NULL;
+	if (!ps->part)
 		goto fail;
 
+	dir = slc_calloc(ps->n, 1, err);
+	if (!dir)
+		goto fail;
+	int open = bc == PS_BC_OPEN;
 #pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
 	for (int k = 0; k < nk; k++)
 		for (int j = 0; j < nj; j++)
@@ -291,16 +337,13 @@ psys_init_bc(psys *ps, int ni, int nj, int nk, double dx, const double origin[3]
 					ps->type[c] = PS_AIR;
 					continue;
 				}
-				double open = 0;
-				for (int ax = 0; ax < 3; ax++)
-					for (int s = 0; s < 2; s++) {
-						size_t f;
-						if (neighbour(ps, i, j, k, ax, s, &f) >= 0 ||
-						    bc == PS_BC_OPEN)
-							open += face_arr(ps, ax)[f];
-					}
-				ps->type[c] = open > 0 ? PS_FLUID : PS_OFF;
+				float w[6];
+				long long nb[6];
+				faces6(ps, i, j, k, open, w, nb);
+				double o = (double)w[0] + w[1] + w[2] + w[3] + w[4] + w[5];
+				ps->type[c] = o > 0 ? PS_FLUID : PS_OFF;
 			}
+	float *cc[3] = {ps->cx, ps->cy, ps->cz};
 #pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
 	for (int k = 0; k < nk; k++)
 		for (int j = 0; j < nj; j++)
@@ -308,28 +351,25 @@ psys_init_bc(psys *ps, int ni, int nj, int nk, double dx, const double origin[3]
 				size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
 				if (ps->type[c] != PS_FLUID)
 					continue;
+				float w[6];
+				long long nb[6];
+				faces6(ps, i, j, k, open, w, nb);
 				double d = 0;
-				for (int ax = 0; ax < 3; ax++)
-					for (int s = 0; s < 2; s++) {
-						size_t f;
-						long long nb = neighbour(ps, i, j, k, ax, s, &f);
-						float w = nb >= 0 || bc == PS_BC_OPEN ? face_arr(ps, ax)[f] : 0;
-						if (!(w > 0))
-							continue;
-						if (nb < 0) {   /* open box face: p = 0 outside */
-							d += w;
-							continue;
-						}
-						if (ps->type[nb] == PS_FLUID) {
-							d += w;
-							if (s) {
-								float *cc = ax == 0 ? ps->cx : ax == 1 ? ps->cy : ps->cz;
-								cc[c] = w;
-							}
-						} else if (ps->type[nb] == PS_AIR) {
-							d += w / ghost_theta(phi, c, (size_t)nb);
-						}
+				for (int f = 0; f < 6; f++) {
+					if (!(w[f] > 0))
+						continue;
+					if (nb[f] < 0) {        /* open box face: p = 0 outside */
+						d += w[f];
+						dir[c] = 1;
+					} else if (ps->type[nb[f]] == PS_FLUID) {
+						d += w[f];
+						if (f & 1)
+							cc[f >> 1][c] = w[f];
+					} else if (ps->type[nb[f]] == PS_AIR) {
+						d += w[f] / ghost_theta(phi, c, (size_t)nb[f]);
+						dir[c] = 1;
 					}
+				}
 				ps->diag[c] = d;
 			}
 	for (int b = 0; b < nbody; b++) {
@@ -350,10 +390,12 @@ psys_init_bc(psys *ps, int ni, int nj, int nk, double dx, const double origin[3]
 		if (body_columns(ps, bd, err))
 			goto fail;
 	}
-	if (regions(ps, err))
+	if (regions(ps, dir, err))
 		goto fail;
+	free(dir);
 	return 0;
 fail:
+	free(dir);
 	psys_free(ps);
 	return -1;
 }
@@ -375,6 +417,7 @@ psys_free(psys *ps)
 	free(ps->cz);
 	free(ps->region);
 	free(ps->enclosed);
+	free(ps->part);
 	memset(ps, 0, sizeof *ps);
 }
 
@@ -408,23 +451,25 @@ psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 					b[c] = 0;
 					continue;
 				}
-				for (int ax = 0; ax < 3; ax++)
-					for (int s = 0; s < 2; s++) {
-						size_t f;
-						long long nb = neighbour(ps, i, j, k, ax, s, &f);
-						double flux = vel[ax][f];
-						if (nb < 0 && ps->bc == PS_BC_WALL)
-							flux = us ? us[3 * c + ax] : 0;
-						else if (nb < 0 && ps->bc == PS_BC_OPEN && !ps->voxelized)
-							flux *= face_arr(ps, ax)[f];
-						if (nb >= 0 && !ps->voxelized) {
-							flux *= face_arr(ps, ax)[f];
-							if (us)
-								flux += static_fraction(ps, ax, f) * 0.5 *
-									((double)us[3 * c + ax] + us[3 * (size_t)nb + ax]);
-						}
-						out += s ? flux : -flux;
+				size_t f6[6];
+				long long nb[6];
+				face_cells(ps, i, j, k, f6, nb);
+				for (int e = 0; e < 6; e++) {
+					int ax = e >> 1, s = e & 1;
+					size_t f = f6[e];
+					double flux = vel[ax][f];
+					if (nb[e] < 0 && ps->bc == PS_BC_WALL)
+						flux = us ? us[3 * c + ax] : 0;
+					else if (nb[e] < 0 && ps->bc == PS_BC_OPEN && !ps->voxelized)
+						flux *= face_arr(ps, ax)[f];
+					if (nb[e] >= 0 && !ps->voxelized) {
+						flux *= face_arr(ps, ax)[f];
+						if (us)
+							flux += static_fraction(ps, ax, f) * 0.5 *
+								((double)us[3 * c + ax] + us[3 * (size_t)nb[e] + ax]);
 					}
+					out += s ? flux : -flux;
+				}
 				b[c] = -out;
 			}
 	/* the solid part of faces covered by rigid bodies moves with V */
@@ -462,15 +507,14 @@ psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 				acell[c] = 0;
 				if (ps->type[c] != PS_FLUID || !ps->enclosed[ps->region[c]])
 					continue;
-				for (int ax = 0; ax < 3; ax++)
-					for (int s = 0; s < 2; s++) {
-						size_t f;
-						long long nb = neighbour(ps, i, j, k, ax, s, &f);
-						if (nb < 0)
-							a += 1;
-						else if (ps->region[nb] != ps->region[c])
-							a += 1 - face_arr(ps, ax)[f];
-					}
+				size_t f6[6];
+				long long nb[6];
+				face_cells(ps, i, j, k, f6, nb);
+				for (int e = 0; e < 6; e++)
+					if (nb[e] < 0)
+						a += 1;
+					else if (ps->region[nb[e]] != ps->region[c])
+						a += 1 - face_arr(ps, e >> 1)[f6[e]];
 				acell[c] = a;
 			}
 	long long *count = calloc((size_t)nr, sizeof *count);
@@ -501,71 +545,117 @@ psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 	return removed;
 }
 
-void
-psys_apply(const psys *ps, const double *x, double *y)
+/* One row (j, k) of the grid part of A: y[i] = (A x)[c0 + i] + beta y[i]
+ * for the fluid cells, 0 elsewhere (y is not read when beta is 0). */
+static inline void
+apply_row(const psys *ps, const double *x, int j, int k, double beta, double *y)
 {
-	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
-	size_t sj = (size_t)ni, sk = (size_t)ni * nj;
+	int ni = ps->ni;
+	size_t sj = (size_t)ni, sk = sj * (size_t)ps->nj, c0 = sj * j + sk * k;
+	const uint8_t *type = ps->type + c0;
+	const double *d = ps->diag + c0, *xr = x + c0;
+	const float *cx = ps->cx + c0, *cy = ps->cy + c0, *cz = ps->cz + c0;
+	const float *cym = j > 0 ? cy - sj : NULL, *czm = k > 0 ? cz - sk : NULL;
+	int jp = j < ps->nj - 1, kp = k < ps->nk - 1;
 
-#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
-	for (int k = 0; k < nk; k++)
-		for (int j = 0; j < nj; j++) {
-			size_t c = sj * j + sk * k;
-			for (int i = 0; i < ni; i++, c++) {
-				if (ps->type[c] != PS_FLUID) {
-					y[c] = 0;
-					continue;
-				}
-				double s = ps->diag[c] * x[c];
-				if (i > 0)
-					s -= ps->cx[c - 1] * x[c - 1];
-				if (i < ni - 1)
-					s -= ps->cx[c] * x[c + 1];
-				if (j > 0)
-					s -= ps->cy[c - sj] * x[c - sj];
-				if (j < nj - 1)
-					s -= ps->cy[c] * x[c + sj];
-				if (k > 0)
-					s -= ps->cz[c - sk] * x[c - sk];
-				if (k < nk - 1)
-					s -= ps->cz[c] * x[c + sk];
-				y[c] = s;
-			}
+	for (int i = 0; i < ni; i++) {
+		if (type[i] != PS_FLUID) {
+			y[i] = 0;
+			continue;
 		}
-	/* batty2007 §3.1: + dt J^T M^-1 J, in x units rho*dx^3 g^T M^-1 g
-	 * (a rank-6 term per body, applied as two sums over its cells). */
-	double kappa = ps->rho * ps->dx * ps->dx * ps->dx;
+		double s = d[i] * xr[i];
+		if (i > 0)
+			s -= cx[i - 1] * xr[i - 1];
+		if (i < ni - 1)
+			s -= cx[i] * xr[i + 1];
+		if (cym)
+			s -= cym[i] * xr[(long)i - (long)sj];
+		if (jp)
+			s -= cy[i] * xr[i + sj];
+		if (czm)
+			s -= czm[i] * xr[(long)i - (long)sk];
+		if (kp)
+			s -= cz[i] * xr[i + sk];
+		y[i] = beta != 0 ? s + beta * y[i] : s;
+	}
+}
+
+/* batty2007 §3.1: the bodies' part of A, + dt J^T M^-1 J, in x units
+ * rho*dx^3 g^T M^-1 g (a rank-6 term per body, applied as two sums over
+ * its cells), added to y.  With s given, returns sum s_c (added)_c. */
+static double
+apply_bodies(const psys *ps, const double *x, double *y, const double *s)
+{
+	double kappa = ps->rho * ps->dx * ps->dx * ps->dx, dot = 0;
+
 	for (int q = 0; q < ps->nbody; q++) {
 		const ps_body *bd = &ps->body[q];
-		double t[6] = {0, 0, 0, 0, 0, 0}, s[6];
+		double t[6] = {0, 0, 0, 0, 0, 0}, u[6];
 		for (size_t m = 0; m < bd->ncell; m++)
 			for (int r = 0; r < 6; r++)
 				t[r] += bd->g[6 * m + r] * x[bd->cell[m]];
 		for (int r = 0; r < 6; r++) {
-			s[r] = 0;
+			u[r] = 0;
 			for (int e = 0; e < 6; e++)
-				s[r] += kappa * bd->Minv[6 * r + e] * t[e];
+				u[r] += kappa * bd->Minv[6 * r + e] * t[e];
 		}
 		for (size_t m = 0; m < bd->ncell; m++) {
 			double d = 0;
 			for (int r = 0; r < 6; r++)
-				d += bd->g[6 * m + r] * s[r];
+				d += bd->g[6 * m + r] * u[r];
 			y[bd->cell[m]] += d;
+			if (s)
+				dot += s[bd->cell[m]] * d;
 		}
 	}
+	return dot;
+}
+
+void
+psys_apply(const psys *ps, const double *x, double *y)
+{
+	size_t sj = (size_t)ps->ni, sk = sj * (size_t)ps->nj;
+
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < ps->nk; k++)
+		for (int j = 0; j < ps->nj; j++)
+			apply_row(ps, x, j, k, 0, y + sj * j + sk * k);
+	apply_bodies(ps, x, y, NULL);
+}
+
+double
+psys_apply_cg(const psys *ps, const double *z, double beta, double *s, double *q)
+{
+	size_t sj = (size_t)ps->ni, sk = sj * (size_t)ps->nj;
+	double *part = ps->part;
+
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < ps->nk; k++) {
+		double t = 0;
+		for (int j = 0; j < ps->nj; j++) {
+			size_t c0 = sj * j + sk * k;
+			double *qr = q + c0, *sr = s + c0;
+			const double *zr = z + c0;
+			apply_row(ps, z, j, k, beta, qr);
+			for (int i = 0; i < ps->ni; i++) {
+				sr[i] = beta != 0 ? zr[i] + beta * sr[i] : zr[i];
+				t += sr[i] * qr[i];
+			}
+		}
+		part[k] = t;
+	}
+	double dot = 0;
+	for (int k = 0; k < ps->nk; k++)
+		dot += part[k];
+	return dot + apply_bodies(ps, z, q, s);
 }
 
 double
 psys_dot(const psys *ps, const double *a, const double *b)
 {
 	size_t sk = (size_t)ps->ni * ps->nj;
-	double *part = malloc((size_t)ps->nk * sizeof *part), s = 0;
+	double *part = ps->part, s = 0;
 
-	if (!part) {
-		for (size_t c = 0; c < ps->n; c++)
-			s += a[c] * b[c];
-		return s;
-	}
 #pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
 	for (int k = 0; k < ps->nk; k++) {
 		double t = 0;
@@ -575,8 +665,24 @@ psys_dot(const psys *ps, const double *a, const double *b)
 	}
 	for (int k = 0; k < ps->nk; k++)
 		s += part[k];
-	free(part);
 	return s;
+}
+
+double
+psys_cg_step(const psys *ps, double alpha, const double *s, const double *q,
+	     double *x, double *r)
+{
+	double m = 0;
+
+#pragma omp parallel for schedule(static) reduction(max : m) if (ps->n > PS_PAR_MIN)
+	for (size_t c = 0; c < ps->n; c++) {
+		x[c] += alpha * s[c];
+		r[c] -= alpha * q[c];
+		double a = fabs(r[c]);
+		if (a > m)
+			m = a;
+	}
+	return m;
 }
 
 double
@@ -596,7 +702,8 @@ psys_null(const psys *ps, double *x)
 {
 	if (!ps->nenclosed)
 		return;
-	int nr = ps->nregion;
+	int nr = ps->nregion, nk = ps->nk;
+	size_t sk = (size_t)ps->ni * ps->nj;
 	double *sum = calloc((size_t)nr, sizeof *sum);
 	double *cnt = calloc((size_t)nr, sizeof *cnt);
 	if (!sum || !cnt) {
@@ -604,11 +711,34 @@ psys_null(const psys *ps, double *x)
 		free(cnt);
 		return;
 	}
-	for (size_t c = 0; c < ps->n; c++) {
-		int32_t r = ps->region[c];
-		if (r >= 0 && ps->enclosed[r]) {
-			sum[r] += x[c];
-			cnt[r] += 1;
+	if (nr <= PS_PART_REGIONS) {
+		/* per-slab partial sums, added in slab order */
+		double *part = ps->part;
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+		for (int k = 0; k < nk; k++) {
+			double *p = part + 2 * PS_PART_REGIONS * (size_t)k;
+			for (int r = 0; r < 2 * PS_PART_REGIONS; r++)
+				p[r] = 0;
+			for (size_t c = sk * k; c < sk * (k + 1); c++) {
+				int32_t r = ps->region[c];
+				if (r >= 0 && ps->enclosed[r]) {
+					p[r] += x[c];
+					p[PS_PART_REGIONS + r] += 1;
+				}
+			}
+		}
+		for (int k = 0; k < nk; k++)
+			for (int r = 0; r < nr; r++) {
+				sum[r] += part[2 * PS_PART_REGIONS * (size_t)k + r];
+				cnt[r] += part[2 * PS_PART_REGIONS * (size_t)k + PS_PART_REGIONS + r];
+			}
+	} else {
+		for (size_t c = 0; c < ps->n; c++) {
+			int32_t r = ps->region[c];
+			if (r >= 0 && ps->enclosed[r]) {
+				sum[r] += x[c];
+				cnt[r] += 1;
+			}
 		}
 	}
 	for (int r = 0; r < nr; r++)
@@ -637,12 +767,14 @@ psys_update(psys *ps, const double *x, float *u, float *v, float *w,
 		for (int j = 0; j < nj; j++)
 			for (int i = 0; i < ni; i++) {
 				size_t a = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				size_t f6[6];
+				long long nb6[6];
+				face_cells(ps, i, j, k, f6, nb6);
 				for (int ax = 0; ax < 3; ax++) {
-					size_t f;
-					long long nb = neighbour(ps, i, j, k, ax, 1, &f);
-					if (nb < 0 || !(face_arr(ps, ax)[f] > 0))
+					size_t f = f6[2 * ax + 1];
+					if (nb6[2 * ax + 1] < 0 || !(face_arr(ps, ax)[f] > 0))
 						continue;
-					size_t bb = (size_t)nb;
+					size_t bb = (size_t)nb6[2 * ax + 1];
 					int ta = ps->type[a], tb = ps->type[bb];
 					double d;
 					if (ta == PS_FLUID && tb == PS_FLUID)
@@ -662,11 +794,17 @@ psys_update(psys *ps, const double *x, float *u, float *v, float *w,
 		for (int k = 0; k < nk; k++)
 			for (int j = 0; j < nj; j++)
 				for (int i = 0; i < ni; i++) {
+					if (i > 0 && i < ni - 1 && j > 0 && j < nj - 1 &&
+					    k > 0 && k < nk - 1)
+						continue;       /* no face on the box */
 					size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+					size_t f6[6];
+					long long nb[6];
+					face_cells(ps, i, j, k, f6, nb);
 					for (int ax = 0; ax < 3; ax++)
 						for (int s = 0; s < 2; s++) {
-							size_t f;
-							if (neighbour(ps, i, j, k, ax, s, &f) >= 0)
+							size_t f = f6[2 * ax + s];
+							if (nb[2 * ax + s] >= 0)
 								continue;
 							if (ps->bc == PS_BC_WALL)
 								vel[ax][f] = us ? us[3 * c + ax] : 0.0f;

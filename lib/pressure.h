@@ -84,7 +84,13 @@ typedef struct psys {
 	int voxelized;              /* closed faces keep their stored velocity */
 	int bc;                     /* PS_BC_*, set before psys_init via the
 				       argument of the same name */
+	double *part;               /* per-k-slab partial sums (workspace of
+				       the reductions below) */
 } psys;
+
+/* Enclosed regions whose means psys_null sums in parallel (more are
+ * summed on one thread). */
+#define PS_PART_REGIONS 8
 
 /* Build the system for an ni x nj x nk grid of cell size dx (m) and
  * minimum corner origin: classify cells, assemble the fluid operator,
@@ -129,6 +135,15 @@ double psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 
 /* y = A x over all cells (y = 0 on non-fluid cells). */
 void psys_apply(const psys *ps, const double *x, double *y);
+
+/* The fused step of conjugate gradient: s = z + beta s, q = A z + beta q
+ * (= A s), returns s.q.  With beta = 0, s and q are only written. */
+double psys_apply_cg(const psys *ps, const double *z, double beta, double *s,
+		     double *q);
+
+/* x += alpha s, r -= alpha q; returns the max norm of the new r. */
+double psys_cg_step(const psys *ps, double alpha, const double *s,
+		    const double *q, double *x, double *r);
 
 /* Remove the mean of x over each enclosed region (the null space). */
 void psys_null(const psys *ps, double *x);
