@@ -54,10 +54,12 @@ cloth_free(cloth *c)
 	collide_self_free(c->cs);
 	cloth_mesh_free(&c->mesh);
 	spring_free(&c->spr);
+	cloth_sys_free(&c->sys);
 	free(c->x); free(c->v); free(c->m); free(c->fixed); free(c->vfix);
 	free(c->x0); free(c->vn); free(c->vs); free(c->vh); free(c->xt);
 	free(c->F); free(c->b); free(c->r); free(c->z); free(c->p);
 	free(c->q); free(c->diag); free(c->cN); free(c->cvB); free(c->cmu);
+	free(c->acc);
 	free(c->contact); free(c->nrm); free(c->area);
 	memset(c, 0, sizeof *c);
 }
@@ -85,14 +87,24 @@ cloth_init(cloth *c, size_t np, size_t nt, const uint32_t *tri,
 		cloth_free(c);
 		return -1;
 	}
+	if (cloth_sys_build(&c->sys, &c->spr, err)) {
+		cloth_free(c);
+		return -1;
+	}
 	double **vec[] = { &c->x, &c->v, &c->vfix, &c->x0, &c->vn, &c->vs,
 		&c->vh, &c->xt, &c->F, &c->b, &c->r, &c->z, &c->p, &c->q,
-		&c->diag, &c->cN, &c->cvB, &c->nrm };
+		&c->cN, &c->cvB, &c->nrm, &c->acc };
 	for (size_t k = 0; k < sizeof vec / sizeof *vec; k++)
 		if (!(*vec[k] = slc_calloc(n3 + 1, sizeof(double), err))) {
 			cloth_free(c);
 			return -1;
 		}
+	size_t n9;
+	if (slc_mul(np, 9, &n9) ||
+	    !(c->diag = slc_calloc(n9 + 1, sizeof *c->diag, err))) {
+		cloth_free(c);
+		return slc_fail(err, "point count overflows");
+	}
 	c->m = slc_calloc(np + 1, sizeof *c->m, err);
 	c->area = slc_calloc(np + 1, sizeof *c->area, err);
 	c->cmu = slc_calloc(np + 1, sizeof *c->cmu, err);
@@ -106,6 +118,8 @@ cloth_init(cloth *c, size_t np, size_t nt, const uint32_t *tri,
 	if (v)
 		memcpy(c->v, v, n3 * sizeof *v);
 	memcpy(c->m, m, np * sizeof *m);
+	for (size_t i = 0; i < np; i++)
+		memcpy(c->acc + 3 * i, par->g, sizeof par->g);
 	if (par->self && !(c->cs = collide_self_new(c, err))) {
 		cloth_free(c);
 		return -1;
@@ -203,21 +217,47 @@ damp_force(cloth *c, const double *v, double *F)
 static void
 apply_A(cloth *c, double h, const double *v, double *y)
 {
-	const ptrdiff_t n3 = (ptrdiff_t)(3 * c->np);
+	cloth_sys_apply(&c->sys, c->m, h, v, y);
+}
 
-	memset(y, 0, (size_t)n3 * sizeof *y);
-	damp_force(c, v, y);
-#pragma omp parallel for schedule(static) if (n3 > CLOTH_OMP_MIN)
-	for (ptrdiff_t k = 0; k < n3; k++)
-		y[k] = c->m[k / 3] * v[k] - h * y[k];
+/* Invert the symmetric positive definite 3x3 block B (row-major) in
+ * place, by cofactors. */
+static inline void
+inv3_sym(double *B)
+{
+	double a = B[0], b = B[1], c = B[2], d = B[4], e = B[5], f = B[8];
+	double A0 = d * f - e * e, A1 = c * e - b * f, A2 = b * e - c * d;
+	double det = a * A0 + b * A1 + c * A2, id = 1 / det;
+
+	B[0] = A0 * id;
+	B[1] = B[3] = A1 * id;
+	B[2] = B[6] = A2 * id;
+	B[4] = (a * f - c * c) * id;
+	B[5] = B[7] = (b * c - a * e) * id;
+	B[8] = (a * d - b * b) * id;
+}
+
+/* z = P B^{-1} r on particle i: the block-Jacobi preconditioner. */
+static inline void
+precond(const cloth *c, size_t i, const double *r, double *z, int use_contact)
+{
+	const double *B = c->diag + 9 * i, *ri = r + 3 * i;
+	double *zi = z + 3 * i;
+
+	for (int k = 0; k < 3; k++)
+		zi[k] = B[3 * k] * ri[0] + B[3 * k + 1] * ri[1] + B[3 * k + 2] * ri[2];
+	project(c, i, zi, use_contact);
 }
 
 /* Solve (M - h D) v = rhs by preconditioned CG projected onto the free
  * velocities (constrained particles keep vfix, particles in contact keep
  * their initial normal velocity when use_contact).  v holds the initial
- * guess on entry.  Jacobi preconditioner; CG stops when every residual
- * over its particle's mass (the velocity the unbalanced impulse would give
- * a free particle, m/s) is below par.cg_tol. */
+ * guess on entry.  Block-Jacobi preconditioner: the 3x3 diagonal block of
+ * each particle, which holds the direction of its stiff springs (a
+ * diagonal preconditioner sees only their axis-aligned parts).  CG stops
+ * when every residual over its particle's mass (the velocity the
+ * unbalanced impulse would give a free particle, m/s) is below
+ * par.cg_tol. */
 static void
 cg_solve(cloth *c, double h, const double *rhs, double *v, int use_contact)
 {
@@ -225,16 +265,13 @@ cg_solve(cloth *c, double h, const double *rhs, double *v, int use_contact)
 	double *r = c->r, *z = c->z, *p = c->p, *q = c->q, *d = c->diag;
 	double rz, tol = c->par.cg_tol;
 
-	memset(d, 0, (size_t)n3 * sizeof *d);
-	spring_damp_diag(&c->spr, d);
 #pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
 	for (ptrdiff_t i = 0; i < np; i++) {
-		for (int a = 0; a < 3; a++) {
-			ptrdiff_t k = 3 * i + a;
-			double w = c->par.wind_drag > 0 ? wind_coef(c, (size_t)i) *
-				c->nrm[k] * c->nrm[k] : 0;
-			d[k] = 1 / (c->m[i] + h * (d[k] + w));
-		}
+		double *B = d + 9 * i;
+		const double *Dii = c->sys.D + 9 * c->sys.dpos[i];
+		for (int k = 0; k < 9; k++)
+			B[k] = (k % 4 ? 0 : c->m[i]) - h * Dii[k];
+		inv3_sym(B);
 		if (c->fixed[i])
 			memcpy(v + 3 * i, c->vfix + 3 * i, 3 * sizeof *v);
 	}
@@ -244,10 +281,8 @@ cg_solve(cloth *c, double h, const double *rhs, double *v, int use_contact)
 		for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++)
 			r[k] = rhs[k] - q[k];
 		project(c, (size_t)i, r + 3 * i, use_contact);
-		for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++)
-			p[k] = z[k] = d[k] * r[k];
-		project(c, (size_t)i, z + 3 * i, use_contact);
-		project(c, (size_t)i, p + 3 * i, use_contact);
+		precond(c, (size_t)i, r, z, use_contact);
+		memcpy(p + 3 * i, z + 3 * i, 3 * sizeof *p);
 	}
 	rz = dot(r, z, (size_t)n3);
 	for (int it = 0; it < c->par.cg_max; it++) {
@@ -274,9 +309,8 @@ cg_solve(cloth *c, double h, const double *rhs, double *v, int use_contact)
 			for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++) {
 				v[k] += al * p[k];
 				r[k] -= al * q[k];
-				z[k] = d[k] * r[k];
 			}
-			project(c, (size_t)i, z + 3 * i, use_contact);
+			precond(c, (size_t)i, r, z, use_contact);
 		}
 		double rz1 = dot(r, z, (size_t)n3);
 		double be = rz1 / rz;
@@ -295,6 +329,7 @@ linearize(cloth *c, const double *x, double tau)
 	spring_linearize(&c->spr, x, c->m, c->par.implicit_springs ? tau : 0);
 	if (c->par.wind_drag > 0)
 		cloth_mesh_normals(&c->mesh, x, c->nrm, c->area);
+	cloth_sys_assemble(&c->sys, &c->spr, c->par.wind_drag, c->area, c->nrm);
 }
 
 /* Step B.4 for particle i (§6.5): find where the level set changes sign
@@ -362,7 +397,10 @@ cloth_step(cloth *c, double t, double dt, const cloth_body *bodies, int nb)
 	forces(c, c->F);
 	for (size_t k = 0; k < n3; k++)
 		c->b[k] = c->m[k / 3] * c->vn[k] + h * c->F[k];
-	memcpy(c->vh, c->vn, n3 * sizeof *v);
+	/* first guess: the last step's acceleration over the half step (in
+	 * a free fall the answer; at rest no change) */
+	for (size_t k = 0; k < n3; k++)
+		c->vh[k] = c->vn[k] + h * c->acc[k];
 	cg_solve(c, h, c->b, c->vh, 0);
 
 	/* B.2: self-repulsions change the velocity that moves the points */
@@ -440,6 +478,8 @@ cloth_step(cloth *c, double t, double dt, const cloth_body *bodies, int nb)
 		collide_self_repulse(c->cs, x, v, dt, 0);
 		c->st.t_repulsion += cloth_clock() - t0;
 	}
+	for (size_t k = 0; k < n3; k++)
+		c->acc[k] = (v[k] - c->vn[k]) / dt;
 }
 
 double

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "cloth_mesh.h"
+#include "cloth_sys.h"
 #include "collide_body.h"
 #include "err.h"
 #include "spring.h"
@@ -58,12 +59,16 @@ typedef struct cloth {
 	cloth_params par;
 	cloth_mesh mesh;
 	spring_set spr;
+	cloth_sys sys;          /* M - h D in blocks (cloth_sys.h) */
 	size_t np;
 	double *x, *v, *m;      /* 3np, 3np, np (owned) */
 	uint8_t *fixed;         /* np: 1 = velocity prescribed by vfix */
 	double *vfix;           /* 3np */
 	/* work */
-	double *x0, *vn, *vs, *vh, *xt, *F, *b, *r, *z, *p, *q, *diag;
+	double *x0, *vn, *vs, *vh, *xt, *F, *b, *r, *z, *p, *q;
+	double *diag;           /* 9np: inverse diagonal blocks of M - h D */
+	double *acc;            /* 3np: acceleration of the last step, for
+				   the first CG guess of the next */
 	double *cN, *cvB, *cmu; /* per particle contact normal, body vel, mu */
 	uint8_t *contact;
 	double *nrm, *area;
