@@ -86,7 +86,8 @@ static const struct tool_info tinfo = {
 	"advected, and the points P of every particle record moved; 'vortex' particles are also\n"
 	"stretched and drive the velocity (selle2008 §3.4).  With a 'solid' level set the velocity\n"
 	"is first extended into the solid under its boundary condition (houston2003 §4.2;\n"
-	"solid_vel, solid_slip).  Pipe into project.",
+	"solid_vel, solid_slip).  Rigid bodies ('rigid', 'rigid_phi0') move with their own\n"
+	"velocity and their level sets 'rigid_phi' with them.  Pipe into project.",
 	opts
 };
 
