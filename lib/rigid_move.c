@@ -266,13 +266,19 @@ rigid_phi_at(const field *phi0, const rigid_body *b, const double x[3])
 void
 rigid_phi_place(field *phi, const field *phi0, const rigid_body *b)
 {
+	double reach = rigid_reach(phi0), near = reach + RIGID_NEAR_CELLS * phi->dx;
+
 #pragma omp parallel for schedule(static)
 	for (int k = 0; k < phi->nk; k++)
 		for (int j = 0; j < phi->nj; j++)
 			for (int i = 0; i < phi->ni; i++) {
 				double x[3];
 				field_pos(phi, i, j, k, x);
-				phi->a[FIELD_IDX(phi, i, j, k)] = (float)rigid_phi_at(phi0, b, x);
+				double d = sqrt((x[0] - b->P[0]) * (x[0] - b->P[0]) +
+						(x[1] - b->P[1]) * (x[1] - b->P[1]) +
+						(x[2] - b->P[2]) * (x[2] - b->P[2]));
+				phi->a[FIELD_IDX(phi, i, j, k)] =
+					(float)(d < near ? rigid_phi_at(phi0, b, x) : d - reach);
 			}
 }
 

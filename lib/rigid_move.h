@@ -86,8 +86,17 @@ void rigid_rotate_inv(const double q[4], const double x[3], double y[3]);
  * positive away from the body). */
 double rigid_phi_at(const field *phi0, const rigid_body *b, const double x[3]);
 
+/* Cells farther than this many cells beyond a body's reach get a cheap
+ * lower bound of the distance instead of the sampled level set: more than
+ * the band any reader of rigid_phi looks at (RIGID_BAND_CELLS, the face
+ * weights' one cell). */
+#define RIGID_NEAR_CELLS 4.0
+
 /* Fill the cell-centred field phi (allocated, any placement) with body
- * b's level set at its current pose.  OpenMP over k; deterministic. */
+ * b's level set at its current pose: rigid_phi_at within RIGID_NEAR_CELLS
+ * of the sphere of radius rigid_reach(phi0) around P, beyond it the
+ * distance to that sphere (positive, at most the distance to the body).
+ * The cost is in the body's neighbourhood.  OpenMP over k; deterministic. */
 void rigid_phi_place(field *phi, const field *phi0, const rigid_body *b);
 
 /* The largest distance from the centre of mass to a corner of phi0's
