@@ -6,6 +6,8 @@
  *            random in (-1, 1);
  *            water: a spherical container half full of water (free
  *            surface, variational weights), velocity random
+ *            (built by bench/project_system.h, shared with the hypre
+ *            comparison bench/hypre/hypre_pcg.c)
  *     N      cells per axis;  PRECOND mg | mic0;  TOL default 1e-6
  *   prints: system n precond fluid_cells levels iterations residual
  *           setup_s solve_s ns/(cell*iteration) peak_rss_bytes/cell, then
@@ -25,16 +27,7 @@
 #include <unistd.h>
 
 #include "pcg.h"
-#include "pressure.h"
-#include "weights.h"
-
-static unsigned long rng = 2024;
-static float
-urand(void)
-{
-	rng = rng * 6364136223846793005UL + 1442695040888963407UL;
-	return (float)((double)(rng >> 11) / 9007199254740992.0 * 2 - 1);
-}
+#include "project_system.h"
 
 static int
 rss(char **argv)
@@ -66,58 +59,26 @@ main(int argc, char **argv)
 	}
 	int water = !strcmp(argv[1], "water"), n = atoi(argv[2]);
 	int pc = !strcmp(argv[3], "mic0") ? PCG_MIC0 : PCG_MG;
-	double tol = argc > 4 ? atof(argv[4]) : 1e-6, dx = 1.0 / n;
-	size_t nc = (size_t)n * n * n, nf = (size_t)(n + 1) * n * n;
-	float *solid = malloc(nc * sizeof *solid), *phi = water ? malloc(nc * sizeof *phi) : NULL;
-	float *u[3], *w[3];
-
-	if (n < 4 || !solid)
-		return 2;
-	for (int k = 0; k < n; k++)
-		for (int j = 0; j < n; j++)
-			for (int i = 0; i < n; i++) {
-				double x = (i + .5) * dx - .5, y = (j + .5) * dx - .5, z = (k + .5) * dx - .5;
-				size_t c = (size_t)i + (size_t)n * ((size_t)j + (size_t)n * k);
-				double r = sqrt(x * x + y * y + z * z);
-				double yb = y + 0.1;
-				solid[c] = (float)(water ? 0.48 - r : sqrt(x * x + yb * yb + z * z) - 0.15);
-				if (phi)
-					phi[c] = (float)(y - 0.013);
-			}
-	for (int a = 0; a < 3; a++) {
-		u[a] = malloc(nf * sizeof(float));
-		w[a] = malloc(nf * sizeof(float));
-		for (size_t f = 0; f < nf; f++)
-			u[a][f] = urand();
-	}
-	/* walls of the box at rest */
-	for (int k = 0; k < n; k++)
-		for (int j = 0; j < n; j++) {
-			size_t r = (size_t)(n + 1) * ((size_t)j + (size_t)n * k);
-			u[0][r] = u[0][r + n] = 0;
-			size_t q = (size_t)j + (size_t)n * ((size_t)(n + 1) * k);
-			u[1][q] = u[1][q + (size_t)n * n] = 0;
-			size_t s = (size_t)k + (size_t)n * j;
-			u[2][s] = u[2][s + (size_t)n * n * n] = 0;
-		}
-	weights_variational(solid, n, n, n, w[0], w[1], w[2]);
-	psys ps;
-	double o[3] = {0, 0, 0};
+	double tol = argc > 4 ? atof(argv[4]) : 1e-6;
+	bench_sys sy;
 	slc_err err;
-	if (psys_init(&ps, n, n, n, dx, o, 1000, w[0], w[1], w[2], phi, NULL, 0, &err)) {
+	if (bench_sys_build(&sy, water, n, &err)) {
 		fprintf(stderr, "bench_project: %s\n", err.msg);
 		return 1;
 	}
-	double *b = malloc(nc * sizeof *b), *x = malloc(nc * sizeof *x);
-	psys_rhs(&ps, u[0], u[1], u[2], NULL, b);
+	size_t nc = sy.nc;
+	const psys *ps = &sy.ps;
+	double *b = sy.b, *x = malloc(nc * sizeof *x);
+	if (!x)
+		return 1;
 	size_t fluid = 0;
 	for (size_t c = 0; c < nc; c++)
-		fluid += ps.type[c] == PS_FLUID;
+		fluid += ps->type[c] == PS_FLUID;
 	pcg_opts po = {pc, tol, 3000};
 	pcg_stats st;
 	struct timespec c0, c1;
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
-	int rc = pcg_solve(&ps, b, x, &po, &st, &err);
+	int rc = pcg_solve(ps, b, x, &po, &st, &err);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
 	double cpu = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
 	if (rc) {
@@ -131,6 +92,7 @@ main(int argc, char **argv)
 	       1e9 * st.t_solve / ((double)nc * (st.iters ? st.iters : 1)),
 	       ru.ru_maxrss * 1024.0 / (double)nc, cpu,
 	       1e9 * cpu / ((double)nc * (st.iters ? st.iters : 1)));
-	psys_free(&ps);
+	free(x);
+	bench_sys_free(&sy);
 	return st.converged ? 0 : 1;
 }
