@@ -33,6 +33,9 @@ awk '{ it[$1" "$2" "$3] = $6; t[$1" "$2" "$3] = $12; if (!($1 in first)) first[$
 		printf "  %-6s %4d: mg %3d  mic0 %4d  (x%.1f iterations, x%.2f CPU time)  mg growth %+d\n", s, n,
 		       it[s" "n" mg"], it[s" "n" mic0"], it[s" "n" mic0"] / it[s" "n" mg"],
 		       t[s" "n" mic0"] / t[s" "n" mg"], it[s" "n" mg"] - it[s" "first[s]" mg"] }' "$out" | sort -k1,1 -k2n
+awk '$3 == "mg" { if (!($1 in lo) || $6 < lo[$1]) lo[$1] = $6; if ($6 > hi[$1]) hi[$1] = $6; ns[$1] = ns[$1] " " $2 }
+     END { for (s in lo) printf "  %-6s mg %d..%d iterations over n =%s: goal %s\n", s, lo[s], hi[s], ns[s],
+		(hi[s] <= 15 && hi[s] - lo[s] <= 2) ? "met" : "missed" }' "$out" | sort
 echo
 echo "peak memory of the project program (a smoke frame, mg):"
 for n in $sizes; do
