@@ -63,7 +63,7 @@ $(BUILD)/tests/%: tests/c/%.c tests/c/ctest.h $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/c -o $@ $< $(LIBA) $(LDLIBS)
 
-$(BUILD)/bench/%: bench/%.c $(LIBA)
+$(BUILD)/bench/%: bench/%.c $(wildcard bench/*.h) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 
