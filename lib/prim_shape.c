@@ -1,21 +1,20 @@
-/* prim_shape: from mkprim's parameters to the records of each shape
- * (sphere, box, torus, cup, paddle, cloth, hair, pool, smoke, ball): the
+/* prim_shape: from mkprim's parameters to the records of each shape: the
  * defaults, the checks that make a bad value a usage error before anything
- * is built, and the building, one record at a time. */
+ * is built, and the building, one record at a time.  The meshes and
+ * strands (sphere, box, torus, cup, paddle, cloth, hair) are here, the
+ * grid shapes (pool, smoke, ball) in prim_shape_grid.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "field.h"
 #include "prim.h"
-#include "prim_rigid.h"
 #include "prim_shape.h"
 
 #define V(s, k) ((s)->p[k].v[0])
+#define RES(s, a) ((int)(s)->p[PP_RES].v[a])
 
-/* One value of a list parameter stands for all n. */
-static int
-want(prim_spec *s, int k, const char *opt, int n, slc_err *err)
+int
+prim_spec_want(prim_spec *s, int k, const char *opt, int n, slc_err *err)
 {
 	prim_list *l = &s->p[k];
 	int a;
@@ -27,9 +26,8 @@ want(prim_spec *s, int k, const char *opt, int n, slc_err *err)
 	return 0;
 }
 
-/* Segment count a of --res, checked against lo..PRIM_RES_MAX. */
-static int
-res_ok(const prim_spec *s, int a, int lo, slc_err *err)
+int
+prim_spec_res(const prim_spec *s, int a, int lo, slc_err *err)
 {
 	double n = s->p[PP_RES].v[a];
 
@@ -38,15 +36,8 @@ res_ok(const prim_spec *s, int a, int lo, slc_err *err)
 	return 0;
 }
 
-static int
-res_int(const prim_spec *s, int a)
-{
-	return (int)s->p[PP_RES].v[a];
-}
-
-/* Hand r, built with status rc, to emit and free it. */
-static int
-emit_rec(slc_rec *r, int rc, prim_emit emit, void *arg, slc_err *err)
+int
+prim_emit_rec(slc_rec *r, int rc, prim_emit emit, void *arg, slc_err *err)
 {
 	if (rc)
 		return -1;
@@ -66,9 +57,9 @@ emit_mesh(const prim_spec *s, prim_mesh *m, int rc, const char *dname,
 
 	if (rc)
 		return -1;
-	rc = emit_rec(&r, prim_mesh_rec(m, s->name ? s->name : dname, V(s, PP_TIME),
-					vel->n ? vel->v : NULL, &r, err),
-		      emit, arg, err);
+	rc = prim_mesh_rec(m, s->name ? s->name : dname, V(s, PP_TIME),
+			   vel->n ? vel->v : NULL, &r, err);
+	rc = prim_emit_rec(&r, rc, emit, arg, err);
 	prim_mesh_free(m);
 	return rc;
 }
@@ -95,15 +86,17 @@ make_sphere(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
 static int
 check_box(prim_spec *s, slc_err *err)
 {
-	if (want(s, PP_SIZE, "size", 3, err) || want(s, PP_RES, "res", 3, err))
+	if (prim_spec_want(s, PP_SIZE, "size", 3, err) ||
+	    prim_spec_want(s, PP_RES, "res", 3, err) || prim_spec_res(s, 0, 1, err) ||
+	    prim_spec_res(s, 1, 1, err) || prim_spec_res(s, 2, 1, err))
 		return -1;
-	return res_ok(s, 0, 1, err) || res_ok(s, 1, 1, err) || res_ok(s, 2, 1, err) ? -1 : 0;
+	return 0;
 }
 
 static int
 make_box(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
 {
-	int n[3] = { res_int(s, 0), res_int(s, 1), res_int(s, 2) };
+	int n[3] = { RES(s, 0), RES(s, 1), RES(s, 2) };
 	prim_mesh m;
 
 	return emit_mesh(s, &m, prim_box(&m, s->p[PP_SIZE].v, n, s->p[PP_CENTER].v, err),
@@ -121,9 +114,9 @@ check_torus(prim_spec *s, slc_err *err)
 				radii[1]);
 	if (res->n == 1)   /* about equal spacing around and along the tube */
 		res->v[res->n++] = fmax(3, round(res->v[0] * radii[1] / radii[0]));
-	if (want(s, PP_RES, "res", 2, err))
+	if (prim_spec_want(s, PP_RES, "res", 2, err))
 		return -1;
-	return res_ok(s, 0, 3, err) || res_ok(s, 1, 3, err) ? -1 : 0;
+	return prim_spec_res(s, 0, 3, err) || prim_spec_res(s, 1, 3, err) ? -1 : 0;
 }
 
 static int
@@ -132,8 +125,8 @@ make_torus(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
 	const double *radii = s->p[PP_RADII].v;
 	prim_mesh m;
 
-	return emit_mesh(s, &m, prim_torus(&m, radii[0], radii[1], res_int(s, 0),
-					   res_int(s, 1), s->p[PP_CENTER].v, err),
+	return emit_mesh(s, &m, prim_torus(&m, radii[0], radii[1], RES(s, 0),
+					   RES(s, 1), s->p[PP_CENTER].v, err),
 			 "torus", emit, arg, err);
 }
 
@@ -148,9 +141,9 @@ check_cup(prim_spec *s, slc_err *err)
 
 		res->v[res->n++] = fmax(1, ceil(wall * res->v[0] / (2 * M_PI * radii[0])));
 	}
-	if (want(s, PP_RES, "res", 2, err))
+	if (prim_spec_want(s, PP_RES, "res", 2, err))
 		return -1;
-	return res_ok(s, 0, 3, err) || res_ok(s, 1, 1, err) ? -1 : 0;
+	return prim_spec_res(s, 0, 3, err) || prim_spec_res(s, 1, 1, err) ? -1 : 0;
 }
 
 static int
@@ -160,7 +153,7 @@ make_cup(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
 	prim_mesh m;
 
 	return emit_mesh(s, &m, prim_cup(&m, radii[0], radii[1], V(s, PP_HEIGHT),
-					 res_int(s, 0), res_int(s, 1), s->p[PP_CENTER].v, err),
+					 RES(s, 0), RES(s, 1), s->p[PP_CENTER].v, err),
 			 "cup", emit, arg, err);
 }
 
@@ -170,7 +163,7 @@ check_paddle(prim_spec *s, slc_err *err)
 	const double *radii = s->p[PP_RADII].v, *size = s->p[PP_SIZE].v;
 	double blades = V(s, PP_BLADES);
 
-	if (want(s, PP_SIZE, "size", 2, err))
+	if (prim_spec_want(s, PP_SIZE, "size", 2, err))
 		return -1;
 	if (s->p[PP_VELOCITY].n && s->p[PP_RATE].n)
 		return slc_fail(err, "--velocity and --rate: give one (rate writes the velocity)");
@@ -181,7 +174,7 @@ check_paddle(prim_spec *s, slc_err *err)
 		return slc_fail(err, "--radii %g,%g, --size %g, --blades %g: expected R > HUB, "
 				"blades thinner than the hub and not overlapping on it",
 				radii[0], radii[1], size[0], blades);
-	return res_ok(s, 0, 3, err);
+	return prim_spec_res(s, 0, 3, err);
 }
 
 /* The paddle wheel at --time: turned by angle + rate * time about its
@@ -198,7 +191,7 @@ make_paddle(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
 	int rc;
 
 	if (prim_paddle(&m, (int)V(s, PP_BLADES), radii[0], radii[1], size[0], size[1],
-			res_int(s, 0), s->axis, turn, s->p[PP_CENTER].v, err))
+			RES(s, 0), s->axis, turn, s->p[PP_CENTER].v, err))
 		return -1;
 	if (!s->p[PP_RATE].n)
 		return emit_mesh(s, &m, 0, "paddle", emit, arg, err);
@@ -208,9 +201,8 @@ make_paddle(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
 		return -1;
 	}
 	prim_mesh_spin(&m, s->axis, rate * deg, s->p[PP_CENTER].v, v);
-	rc = emit_rec(&r, prim_mesh_rec_v(&m, s->name ? s->name : "paddle", V(s, PP_TIME),
-					  v, &r, err),
-		      emit, arg, err);
+	rc = prim_mesh_rec_v(&m, s->name ? s->name : "paddle", V(s, PP_TIME), v, &r, err);
+	rc = prim_emit_rec(&r, rc, emit, arg, err);
 	free(v);
 	prim_mesh_free(&m);
 	return rc;
@@ -219,8 +211,9 @@ make_paddle(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
 static int
 check_cloth(prim_spec *s, slc_err *err)
 {
-	if (want(s, PP_SIZE, "size", 2, err) || want(s, PP_RES, "res", 2, err) ||
-	    res_ok(s, 0, 1, err) || res_ok(s, 1, 1, err))
+	if (prim_spec_want(s, PP_SIZE, "size", 2, err) ||
+	    prim_spec_want(s, PP_RES, "res", 2, err) || prim_spec_res(s, 0, 1, err) ||
+	    prim_spec_res(s, 1, 1, err))
 		return -1;
 	if (V(s, PP_SEED) < 0 || V(s, PP_COUNT) > 1e7)
 		return slc_fail(err, "--seed %g, --count %g: expected a seed >= 0 and at most "
@@ -236,16 +229,17 @@ make_cloth(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
 	slc_rec r;
 	int rc;
 
-	if (prim_cloth_make(&cl, size[0], size[1], res_int(s, 0), res_int(s, 1), c,
+	if (prim_cloth_make(&cl, size[0], size[1], RES(s, 0), RES(s, 1), c,
 			    V(s, PP_DENSITY), s->pin, err))
 		return -1;
 	rc = V(s, PP_COUNT) > 1 &&
 	     prim_cloth_scatter(&cl, (size_t)V(s, PP_COUNT), s->p[PP_BOX].v, c,
 				(uint64_t)V(s, PP_SEED), err);
 	if (!rc)
-		rc = emit_rec(&r, prim_cloth_rec(&cl, s->name ? s->name : "cloth",
-						 V(s, PP_TIME), s->p[PP_VELOCITY].v, &r, err),
-			      emit, arg, err);
+		rc = prim_emit_rec(&r, prim_cloth_rec(&cl, s->name ? s->name : "cloth",
+						      V(s, PP_TIME), s->p[PP_VELOCITY].v,
+						      &r, err),
+				   emit, arg, err);
 	prim_cloth_free(&cl);
 	return rc ? -1 : 0;
 }
@@ -270,159 +264,15 @@ make_hair(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
 			   (int)fmin(V(s, PP_SEGMENTS), INT32_MAX), V(s, PP_LENGTH),
 			   V(s, PP_RADIUS), s->p[PP_CENTER].v, (uint64_t)V(s, PP_SEED), err))
 		return -1;
-	rc = emit_rec(&r, prim_hair_rec(&h, s->name ? s->name : "hair", V(s, PP_TIME),
-					s->p[PP_VELOCITY].v, &r, err),
-		      emit, arg, err);
+	rc = prim_hair_rec(&h, s->name ? s->name : "hair", V(s, PP_TIME),
+			   s->p[PP_VELOCITY].v, &r, err);
+	rc = prim_emit_rec(&r, rc, emit, arg, err);
 	prim_hair_free(&h);
-	return rc;
-}
-
-/* The cell counts n and size h of the domain grid: --box with --dx, or
- * cut in --res cells along its longest side. */
-static int
-grid_place(const prim_spec *s, int n[3], double *h, slc_err *err)
-{
-	int dx = s->p[PP_DX].n > 0;
-
-	if (!dx && res_ok(s, 0, 1, err))
-		return -1;
-	return prim_grid_place(s->p[PP_BOX].v, dx ? 0 : res_int(s, 0),
-			       dx ? V(s, PP_DX) : 0, n, h, err);
-}
-
-/* Emit the scene record and the zero MAC velocity u, v, w of the domain,
- * and allocate a zero cell field *cell on it. */
-static int
-grid_begin(const prim_spec *s, field *cell, prim_emit emit, void *arg, slc_err *err)
-{
-	const double *o = s->p[PP_ORIGIN].v;
-	double h, t = V(s, PP_TIME);
-	int n[3], a;
-	slc_rec r;
-
-	if (grid_place(s, n, &h, err) ||
-	    emit_rec(&r, prim_scene_rec(&r, t, s->p[PP_DT].n ? V(s, PP_DT) : 1 / V(s, PP_FPS),
-					s->p[PP_GRAVITY].v, V(s, PP_FPS), err),
-		     emit, arg, err))
-		return -1;
-	for (a = 0; a < 3; a++)
-		if (emit_rec(&r, prim_face_rec(&r, a, n, o, h, t, err), emit, arg, err))
-			return -1;
-	return field_alloc(cell, n[0], n[1], n[2], SLC_CELL, o, h, err);
-}
-
-/* Emit field f as grid record fname and free it. */
-static int
-emit_field(const prim_spec *s, field *f, const char *fname, prim_emit emit,
-	   void *arg, slc_err *err)
-{
-	slc_rec r;
-	int rc = emit_rec(&r, field_to_rec(f, &r, fname, V(s, PP_TIME), err), emit, arg,
-			  err);
-
-	field_free(f);
-	return rc;
-}
-
-static int
-check_grid(prim_spec *s, slc_err *err)
-{
-	int n[3];
-	double h;
-
-	return grid_place(s, n, &h, err);
-}
-
-static int
-check_pool(prim_spec *s, slc_err *err)
-{
-	if (V(s, PP_DEPTH) < 0)
-		return slc_fail(err, "--depth: %g, expected >= 0", V(s, PP_DEPTH));
-	return check_grid(s, err);
-}
-
-static int
-make_pool(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
-{
-	field phi;
-
-	if (grid_begin(s, &phi, emit, arg, err))
-		return -1;
-	prim_pool_fill(&phi, s->p[PP_ORIGIN].v[1] + V(s, PP_DEPTH),
-		       s->p[PP_DROP_CENTER].v, V(s, PP_DROP_RADIUS));
-	return emit_field(s, &phi, "phi", emit, arg, err);
-}
-
-static int
-check_smoke(prim_spec *s, slc_err *err)
-{
-	return want(s, PP_SIZE, "size", 3, err) || check_grid(s, err) ? -1 : 0;
-}
-
-static int
-make_smoke(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
-{
-	const double *size = s->p[PP_SIZE].v;
-	field src, den = { 0 }, tem = { 0 };
-	int rc;
-
-	if (grid_begin(s, &src, emit, arg, err))
-		return -1;
-	rc = field_alloc_like(&den, &src, err) || field_alloc_like(&tem, &src, err);
-	if (!rc) {
-		prim_smoke_fill(&src, &den, &tem, s->source, s->p[PP_CENTER].v,
-				V(s, PP_RADIUS),
-				(double[3]){ size[0] / 2, size[1] / 2, size[2] / 2 },
-				V(s, PP_SRC_DENSITY), V(s, PP_TEMPERATURE));
-		rc = emit_field(s, &den, "density", emit, arg, err) ||
-		     emit_field(s, &tem, "temperature", emit, arg, err) ||
-		     emit_field(s, &src, "source", emit, arg, err);
-	}
-	field_free(&den);
-	field_free(&tem);
-	field_free(&src);
-	return rc ? -1 : 0;
-}
-
-static int
-check_ball(prim_spec *s, slc_err *err)
-{
-	if (s->p[PP_STOP].n && !s->motion)
-		return slc_fail(err, "--stop: only a scripted or thrown ball comes to rest");
-	return check_grid(s, err);
-}
-
-static int
-make_ball(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
-{
-	const double *c = s->p[PP_CENTER].v, *v = s->p[PP_VELOCITY].v;
-	const double *w = s->p[PP_SPIN].v, *o = s->p[PP_ORIGIN].v;
-	prim_ball b = { V(s, PP_RADIUS), { c[0], c[1], c[2] }, { v[0], v[1], v[2] },
-			{ w[0], w[1], w[2] }, V(s, PP_DENSITY), s->motion > 0, { 0, 0, 0 },
-			s->p[PP_STOP].n ? V(s, PP_STOP) : INFINITY };
-	slc_rec r[3];
-	int n[3], a, rc = 0;
-	double h;
-	field cells;
-
-	for (a = 0; a < 3 && s->motion == 2; a++)
-		b.accel[a] = s->p[PP_GRAVITY].v[a];
-	if (grid_place(s, n, &h, err))
-		return -1;
-	cells = (field){ n[0], n[1], n[2], SLC_CELL, { o[0], o[1], o[2] }, h, NULL, 0 };
-	if (prim_ball_recs(&b, &cells, V(s, PP_TIME), r, err))
-		return -1;
-	for (a = 0; a < 3; a++)
-		if (rc)
-			slc_rec_free(&r[a]);
-		else
-			rc = emit_rec(&r[a], 0, emit, arg, err);
 	return rc;
 }
 
 /* The defaults name every parameter that applies to a shape. */
 #define MESH_OPT " velocity= name= time="
-#define GRID_DEF " origin=0,0,0 res=32 fps=24 gravity=0,-9.81,0 time=0"
 static const prim_shape shapes[] = {
 	{ "sphere", "subdiv=3 radius=0.5 center=0,0,0", MESH_OPT, check_sphere,
 	  make_sphere },
@@ -436,14 +286,6 @@ static const prim_shape shapes[] = {
 	  "count=1 seed=1 box=1,1,1", MESH_OPT, check_cloth, make_cloth },
 	{ "hair", "strands=200 segments=16 length=0.3 seed=1 radius=0.1 center=0,0,0 "
 	  "velocity=0,0,0", MESH_OPT, check_hair, make_hair },
-	{ "pool", "depth=0.3 drop-center=0.5,0.65,0.5 drop-radius=0.15 box=1,1,1" GRID_DEF,
-	  " dx= dt=", check_pool, make_pool },
-	{ "smoke", "source=sphere center=0.5,0.25,0.5 radius=0.12 size=0.3,0.1,0.3 "
-	  "source-density=1 temperature=1 box=1,2,1" GRID_DEF, " dx= dt=", check_smoke,
-	  make_smoke },
-	{ "ball", "radius=0.15 center=0.5,0.5,0.5 velocity=0,0,0 spin=0,0,0 density=500 "
-	  "motion=dynamic box=1,1,1 origin=0,0,0 res=32 gravity=0,-9.81,0 time=0", " dx= stop=",
-	  check_ball, make_ball },
 };
 
 const prim_shape *
@@ -454,6 +296,9 @@ prim_shape_find(const char *name)
 	for (q = 0; q < sizeof shapes / sizeof *shapes; q++)
 		if (!strcmp(shapes[q].name, name))
 			return &shapes[q];
+	for (q = 0; q < prim_grid_nshapes; q++)
+		if (!strcmp(prim_grid_shapes[q].name, name))
+			return &prim_grid_shapes[q];
 	return NULL;
 }
 

@@ -59,4 +59,21 @@ const prim_shape *prim_shape_find(const char *name);
 const char *prim_shape_param(const prim_shape *sh, const char *param,
 			     int *takes);
 
+/* --- for the shape files (prim_shape*.c) ------------------------------ */
+
+/* Parameter k given as one value stands for all n; any count other than
+ * 1 or n is an error naming option opt. */
+int prim_spec_want(prim_spec *s, int k, const char *opt, int n, slc_err *err);
+
+/* Check --res value a against lo..PRIM_RES_MAX. */
+int prim_spec_res(const prim_spec *s, int a, int lo, slc_err *err);
+
+/* Hand r, built with status rc (nonzero: r is empty, err set), to emit
+ * and free it.  0, or -1 with err. */
+int prim_emit_rec(slc_rec *r, int rc, prim_emit emit, void *arg, slc_err *err);
+
+/* The grid shapes, from prim_shape_grid.c. */
+extern const prim_shape prim_grid_shapes[];
+extern const size_t prim_grid_nshapes;
+
 #endif
