@@ -87,3 +87,34 @@ mk() { "$ROOT/build/tests/gen_stream" "$@"; }
 	run ls "$T"
 	refute_output --partial ".tmp."  # no temp file left beside it
 }
+
+@test "slccat passes a record of an unknown kind on byte for byte" {
+	mk "$T/a.slc" 6
+	# make record 1 (grid 'u') kind 9, which no 1.0 reader knows, and
+	# recompute its crc (formats/slc.md, "Record layout")
+	python3 - "$T/a.slc" <<'PY'
+import struct, sys, zlib
+b = bytearray(open(sys.argv[1], "rb").read())
+dl, = struct.unpack_from("<I", b, 24)
+sl, = struct.unpack_from("<Q", b, 32)
+at = 48 + dl + sl + 4
+dl, = struct.unpack_from("<I", b, at + 24)
+sl, = struct.unpack_from("<Q", b, at + 32)
+n = 48 + dl + sl
+struct.pack_into("<I", b, at + 8, 9)
+struct.pack_into("<I", b, at + n, zlib.crc32(bytes(b[at:at + n])))
+open(sys.argv[1], "wb").write(b)
+PY
+	run slcinfo "$T/a.slc"
+	assert_success
+	assert_output --partial "1 unknown 'u'"
+	slccat "$T/a.slc" > "$T/b.slc"
+	size=$(stat -c %s "$T/a.slc")
+	# everything before a's end record (68 bytes) is unchanged in b
+	cmp -n $((size - 68)) "$T/a.slc" "$T/b.slc"
+	slccat --only u "$T/a.slc" | slccat --drop provenance > "$T/c.slc"
+	run slcinfo "$T/c.slc"
+	assert_success
+	assert_output --partial "0 unknown 'u'"
+	refute_output --partial "mesh 'tri'"
+}

@@ -2,6 +2,7 @@
 # slcinfo: lists records, verifies checksums, and refuses damage with exit 1.
 
 load common
+bats_require_minimum_version 1.5.0
 
 # A small stream with a grid, built by the C round-trip test's writer is not
 # available here, so use slcinfo's own input: a stream made by mkprim when
@@ -15,6 +16,7 @@ make_stream() {
 	assert_success
 	assert_output --partial "Usage: slcinfo"
 	assert_output --partial "--json"
+	assert_output --partial "--output FILE"
 	run slcinfo --version
 	assert_success
 	assert_output --partial "sluice"
@@ -74,6 +76,47 @@ make_stream() {
 	run slcinfo "$T/missing.slc"
 	assert_failure 1
 	assert_output --partial "missing.slc"
+}
+
+@test "slcinfo: a header declaring a payload past the data gives exit 1" {
+	make_stream "$T/a.slc"
+	# stored_len and raw_len of record 0: u64 at bytes 32 and 40
+	# (formats/slc.md, "Record layout"), set to 1 MiB in a 576-byte file
+	python3 - "$T/a.slc" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+struct.pack_into("<QQ", b, 32, 1 << 20, 1 << 20)
+open(sys.argv[1], "wb").write(b)
+PY
+	run_split slcinfo "$T/a.slc"
+	assert_failure 1
+	[[ "$stderr" =~ ^slcinfo:\ .*a\.slc:\ record\ 0\ at\ byte\ 0:\ truncated ]]
+	run_split sh -c "cat '$T/a.slc' | slcinfo"
+	assert_failure 1
+	[[ "$stderr" =~ ^slcinfo:\ \<stdin\>:\ record\ 0.*truncated ]]
+}
+
+@test "slcinfo -o writes the listing atomically, never from damage" {
+	make_stream "$T/a.slc"
+	run slcinfo -o "$T/list.txt" "$T/a.slc"
+	assert_success
+	assert_output ""
+	slcinfo "$T/a.slc" > "$T/stdout.txt"
+	cmp "$T/list.txt" "$T/stdout.txt"
+	run slcinfo --json --zlib 9 --output "$T/list.json" "$T/a.slc"
+	assert_success
+	python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["streams"][0]["ok"]' "$T/list.json"
+	cp "$T/a.slc" "$T/bad.slc"
+	flip_byte "$T/bad.slc" 100
+	run slcinfo -o "$T/new.txt" "$T/a.slc" "$T/bad.slc"
+	assert_failure 1
+	assert_output --partial "bad.slc: record"
+	assert_output --partial "new.txt: not written"
+	[ ! -e "$T/new.txt" ]
+	run slcinfo -o "$T/list.txt" "$T/bad.slc"
+	assert_failure 1
+	cmp "$T/list.txt" "$T/stdout.txt"
+	[ -z "$(ls "$T" | grep '\.tmp\.')" ]
 }
 
 @test "slcinfo: usage errors exit 2" {

@@ -12,6 +12,7 @@
 #include "../lib/meta.h"
 
 static int json, no_stats;
+static FILE *out;       /* the listing: stdout, or the temp file of -o */
 
 static const struct tool_opt opts[] = {
 	{ "json", 'j', OPT_FLAG, &json, NULL, "print JSON for scripts", 0, 0 },
@@ -24,8 +25,10 @@ static const struct tool_info tinfo = {
 	"slcinfo", "List and verify the records of sluice streams.",
 	"[FILE]...",
 	"With no FILE, or FILE -, read standard input.  The listing goes to "
-	"standard output; a damaged\nor truncated stream is reported on "
-	"standard error and exits 1.",
+	"standard output, or to\n-o FILE, which is left unwritten when an "
+	"input is damaged; a damaged or truncated\nstream is reported on "
+	"standard error and exits 1.  slcinfo writes no records: --zlib has "
+	"no\neffect.",
 	opts
 };
 
@@ -74,16 +77,16 @@ chan_stats(const slc_chan *c, struct stats *s)
 static void
 json_str(const char *s)
 {
-	putchar('"');
+	fputc('"', out);
 	for (; *s; s++) {
 		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
+			fprintf(out, "\\%c", *s);
 		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", (unsigned char)*s);
+			fprintf(out, "\\u%04x", (unsigned char)*s);
 		else
-			putchar(*s);
+			fputc(*s, out);
 	}
-	putchar('"');
+	fputc('"', out);
 }
 
 /* JSON has no NaN or Inf: a channel with no finite value reports null. */
@@ -91,9 +94,9 @@ static void
 json_num(double v)
 {
 	if (isfinite(v))
-		printf("%.9g", v);
+		fprintf(out, "%.9g", v);
 	else
-		printf("null");
+		fprintf(out, "null");
 }
 
 static int
@@ -102,12 +105,12 @@ print_meta_line(const char *key, const char *value, void *arg)
 	int *first = arg;
 
 	if (json) {
-		printf("%s", *first ? "" : ",");
+		fprintf(out, "%s", *first ? "" : ",");
 		json_str(key);
-		putchar(':');
+		fputc(':', out);
 		json_str(value);
 	} else {
-		printf("    %s=%s\n", key, value);
+		fprintf(out, "    %s=%s\n", key, value);
 	}
 	*first = 0;
 	return 0;
@@ -119,38 +122,38 @@ print_record(const slc_rec *r, uint64_t index, int first)
 	uint32_t c;
 
 	if (json) {
-		printf("%s\n    {\"index\":%llu,\"kind\":", first ? "" : ",",
-		       (unsigned long long)index);
+		fprintf(out, "%s\n    {\"index\":%llu,\"kind\":", first ? "" : ",",
+		        (unsigned long long)index);
 		json_str(slc_kind_name(r->kind));
-		printf(",\"kind_code\":%u,\"name\":", r->kind);
+		fprintf(out, ",\"kind_code\":%u,\"name\":", r->kind);
 		json_str(r->name);
-		printf(",\"time\":");
+		fprintf(out, ",\"time\":");
 		json_num(r->time);
-		printf(",\"encoding\":\"%s\",\"bytes\":%zu",
-		       r->encoding == SLC_ZLIB ? "zlib" : "raw", r->stored_len);
+		fprintf(out, ",\"encoding\":\"%s\",\"bytes\":%zu",
+		        r->encoding == SLC_ZLIB ? "zlib" : "raw", r->stored_len);
 		if (r->kind == SLC_GRID)
-			printf(",\"dims\":[%d,%d,%d],\"stagger\":\"%s\",\"origin\":[%.17g,%.17g,%.17g],\"dx\":%.17g",
-			       r->grid.ni, r->grid.nj, r->grid.nk,
-			       slc_stagger_name(r->grid.stagger), r->grid.origin[0],
-			       r->grid.origin[1], r->grid.origin[2], r->grid.dx);
+			fprintf(out, ",\"dims\":[%d,%d,%d],\"stagger\":\"%s\",\"origin\":[%.17g,%.17g,%.17g],\"dx\":%.17g",
+			        r->grid.ni, r->grid.nj, r->grid.nk,
+			        slc_stagger_name(r->grid.stagger), r->grid.origin[0],
+			        r->grid.origin[1], r->grid.origin[2], r->grid.dx);
 		if (r->kind == SLC_META) {
 			int f = 1;
 
-			printf(",\"meta\":{");
+			fprintf(out, ",\"meta\":{");
 			slc_meta_each(r, print_meta_line, &f);
-			printf("}");
+			fprintf(out, "}");
 		}
-		printf(",\"channels\":[");
+		fprintf(out, ",\"channels\":[");
 	} else {
-		printf("%llu %s '%s' time %g, %s, %zu bytes\n",
-		       (unsigned long long)index, slc_kind_name(r->kind), r->name,
-		       r->time, r->encoding == SLC_ZLIB ? "zlib" : "raw",
-		       r->stored_len);
+		fprintf(out, "%llu %s '%s' time %g, %s, %zu bytes\n",
+		        (unsigned long long)index, slc_kind_name(r->kind), r->name,
+		        r->time, r->encoding == SLC_ZLIB ? "zlib" : "raw",
+		        r->stored_len);
 		if (r->kind == SLC_GRID)
-			printf("  %dx%dx%d %s, origin (%g, %g, %g), dx %g\n",
-			       r->grid.ni, r->grid.nj, r->grid.nk,
-			       slc_stagger_name(r->grid.stagger), r->grid.origin[0],
-			       r->grid.origin[1], r->grid.origin[2], r->grid.dx);
+			fprintf(out, "  %dx%dx%d %s, origin (%g, %g, %g), dx %g\n",
+			        r->grid.ni, r->grid.nj, r->grid.nk,
+			        slc_stagger_name(r->grid.stagger), r->grid.origin[0],
+			        r->grid.origin[1], r->grid.origin[2], r->grid.dx);
 	}
 	for (c = 0; c < r->nchan; c++) {
 		const slc_chan *ch = &r->chan[c];
@@ -162,39 +165,39 @@ print_record(const slc_rec *r, uint64_t index, int first)
 		if (stats)
 			chan_stats(ch, &s);
 		if (json) {
-			printf("%s{\"name\":", c ? "," : "");
+			fprintf(out, "%s{\"name\":", c ? "," : "");
 			json_str(ch->name);
-			printf(",\"type\":\"%s\",\"ncomp\":%u,\"domain\":\"%s\",\"count\":%llu",
-			       slc_type_name(ch->type), ch->ncomp,
-			       slc_domain_name(ch->domain),
-			       (unsigned long long)ch->count);
+			fprintf(out, ",\"type\":\"%s\",\"ncomp\":%u,\"domain\":\"%s\",\"count\":%llu",
+			        slc_type_name(ch->type), ch->ncomp,
+			        slc_domain_name(ch->domain),
+			        (unsigned long long)ch->count);
 			if (stats) {
-				printf(",\"min\":");
+				fprintf(out, ",\"min\":");
 				json_num(s.n ? s.min : NAN);
-				printf(",\"max\":");
+				fprintf(out, ",\"max\":");
 				json_num(s.n ? s.max : NAN);
-				printf(",\"mean\":");
+				fprintf(out, ",\"mean\":");
 				json_num(s.n ? s.sum / (double)s.n : NAN);
-				printf(",\"nan\":%llu,\"inf\":%llu",
-				       (unsigned long long)s.nnan,
-				       (unsigned long long)s.ninf);
+				fprintf(out, ",\"nan\":%llu,\"inf\":%llu",
+				        (unsigned long long)s.nnan,
+				        (unsigned long long)s.ninf);
 			}
-			printf("}");
+			fprintf(out, "}");
 			continue;
 		}
-		printf("  %-12s %s x%u %s %llu", ch->name, slc_type_name(ch->type),
-		       ch->ncomp, slc_domain_name(ch->domain),
-		       (unsigned long long)ch->count);
+		fprintf(out, "  %-12s %s x%u %s %llu", ch->name, slc_type_name(ch->type),
+		        ch->ncomp, slc_domain_name(ch->domain),
+		        (unsigned long long)ch->count);
 		if (stats && s.n)
-			printf("  min %g max %g mean %g", s.min, s.max,
-			       s.sum / (double)s.n);
+			fprintf(out, "  min %g max %g mean %g", s.min, s.max,
+			        s.sum / (double)s.n);
 		if (stats && (s.nnan || s.ninf))
-			printf("  NaN %llu Inf %llu", (unsigned long long)s.nnan,
-			       (unsigned long long)s.ninf);
-		putchar('\n');
+			fprintf(out, "  NaN %llu Inf %llu", (unsigned long long)s.nnan,
+			        (unsigned long long)s.ninf);
+		fputc('\n', out);
 	}
 	if (json)
-		printf("]}");
+		fprintf(out, "]}");
 	else if (r->kind == SLC_META)
 		slc_meta_each(r, print_meta_line, &(int){ 1 });
 }
@@ -221,11 +224,11 @@ list(const char *path, int first_file)
 	if (!rd)
 		die("%s: %s", path, err.msg);
 	if (json) {
-		printf("%s\n  {\"file\":", first_file ? "" : ",");
+		fprintf(out, "%s\n  {\"file\":", first_file ? "" : ",");
 		json_str(path);
-		printf(",\"records\":[");
+		fprintf(out, ",\"records\":[");
 	} else {
-		printf("%s:\n", path);
+		fprintf(out, "%s:\n", path);
 	}
 	while ((rc = slc_read(rd, &r, &err)) > 0) {
 		print_record(&r, slc_reader_index(rd) - 1, n == 0);
@@ -233,14 +236,14 @@ list(const char *path, int first_file)
 		n++;
 	}
 	if (json) {
-		printf("],\"ok\":%s", rc < 0 ? "false" : "true");
+		fprintf(out, "],\"ok\":%s", rc < 0 ? "false" : "true");
 		if (rc < 0) {
-			printf(",\"error\":");
+			fprintf(out, ",\"error\":");
 			json_str(err.msg);
 		}
-		printf("}");
+		fprintf(out, "}");
 	}
-	fflush(stdout);
+	fflush(out);
 	if (rc < 0)   /* damage is an error, reported even with -q */
 		fprintf(stderr, "%s: %s: %s\n", argv0, path, err.msg);
 	slc_reader_close(rd);
@@ -254,17 +257,17 @@ main(int argc, char **argv)
 {
 	int first = tool_parse(argc, argv, &tinfo), a, bad = 0;
 
-	if (out_path)
-		usage_die("-o: slcinfo writes its listing to standard output");
+	out = plain_open(out_path);
 	if (json)
-		printf("{\"streams\":[");
+		fprintf(out, "{\"streams\":[");
 	if (first == argc)
 		bad |= list(NULL, 1);
 	for (a = first; a < argc; a++)
 		bad |= list(argv[a], a == first);
 	if (json)
-		printf("\n]}\n");
-	if (fflush(stdout) != 0)
-		die("<stdout>: write error");
+		fprintf(out, "\n]}\n");
+	if (bad && out != stdout)
+		die("%s: not written: an input is damaged", out_path);
+	plain_commit(out);
 	return bad ? 1 : 0;
 }

@@ -222,6 +222,46 @@ main(void)
 		free(d);
 	}
 
+	/* a kind this version does not know is read and written back byte
+	 * for byte, raw and zlib; its name and channels are still listed */
+	for (level = 0; level <= 6; level += 6) {
+		char *a, *d = NULL;
+		size_t alen = write_all(recs, NKIND, level, &a), dlen, at = 0;
+		uint32_t desc_len, unknown = 9;
+		uint64_t stored;
+		int rc;
+
+		for (q = 0; q < 2; q++) {  /* to record 2, the mesh */
+			memcpy(&desc_len, a + at + 24, 4);
+			memcpy(&stored, a + at + 32, 8);
+			at += 48 + desc_len + (size_t)stored + 4;
+		}
+		memcpy(a + at + 8, &unknown, 4);
+		fix_crc(a + at);
+		rc = read_all(a, alen, &d, &dlen, &err);
+		CHECK(rc == 0 && dlen == alen && !memcmp(a, d, alen),
+		      "level %d: unknown kind passes through byte-identical", level);
+		free(d);
+		{
+			FILE *f = fmemopen(a, alen, "rb");
+			slc_reader *rd = slc_reader_open(f, &err);
+			slc_rec r[3];
+			int n = 0;
+
+			while (n < 3 && slc_read(rd, &r[n], &err) > 0)
+				n++;
+			CHECK(n == 3 && r[2].kind == 9 && !strcmp(r[2].name, recs[2].name) &&
+			      r[2].nchan == recs[2].nchan &&
+			      !strcmp(r[2].chan[0].name, "P"),
+			      "level %d: unknown kind keeps its name and channels", level);
+			while (n > 0)
+				slc_rec_free(&r[--n]);
+			slc_reader_close(rd);
+			fclose(f);
+		}
+		free(a);
+	}
+
 	/* an empty input and a wrong magic are errors with clear words */
 	{
 		char *d = NULL;
