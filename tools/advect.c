@@ -288,6 +288,8 @@ main(int argc, char **argv)
 		if (sol && extrapolate_solid(&vel, sol, uop, have_slip ? &slip : NULL,
 					     dt * vmax + 2 * dx, &err))
 			die("%s", err.msg);
+		if (sol)        /* guendelman2005 §4.1: stencils in a solid read clear air */
+			forces_solid_smoke(sol, have_den ? &den : NULL, have_tem ? &tem : NULL, ambient);
 		ao.vmax = vmax;
 		for (i = 0; i < nrec; i++)
 			if (liquid && pls_water_owns(&recs[i]))
@@ -309,6 +311,8 @@ main(int argc, char **argv)
 			die("%s", err.msg);
 		if (have_src)
 			inject(&src, have_den ? &den : NULL, have_tem ? &tem : NULL, &vel);
+		if (sol)        /* and no smoke stays inside it */
+			forces_solid_smoke(sol, have_den ? &den : NULL, have_tem ? &tem : NULL, ambient);
 		if (vort && ((sol && vortex_cull(vort, sol, &err)) ||
 			     (vopt.rate > 0 && vortex_seed(vort, &src, &vopt, dt, (uint64_t)seed,
 							   (uint64_t)fmax(frame + 1, 0) * MAX_SUBSTEPS + (uint64_t)nsub, &err))))
