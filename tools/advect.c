@@ -20,9 +20,13 @@
 #include "../lib/vortex.h"
 
 #define MAX_SUBSTEPS 100000     /* a frame needing more is an error */
+/* a rest of the frame this close (relative) to --substep is one whole
+ * substep, so that rounding neither leaves a vanishing last substep nor
+ * makes the last one differ from S in its last bits */
+#define SUBSTEP_SLACK 1e-9
 
 static int scheme = ADVECT_MACCORMACK, limiter = ADVECT_LIMIT_REVERT, open_box;
-static double cfl = 1, frame_dt = NAN, gravity[3] = { NAN, NAN, NAN };
+static double cfl = 1, substep, frame_dt = NAN, gravity[3] = { NAN, NAN, NAN };
 static double buoy[2], ambient, confine, src_den = 1, src_tem = 1;
 static double src_vel[3] = { NAN, NAN, NAN };
 static const char *source;
@@ -57,6 +61,7 @@ static const struct tool_opt opts[] = {
 	{ "limiter", 0, OPT_CHOICE, &limiter, "L", "at new extrema: first order, clamped, none (default revert)", limiters, 0 },
 	{ "open", 0, OPT_FLAG, &open_box, NULL, "the grid box is open: no first order band along its faces", 0, 0 },
 	{ "cfl", 0, OPT_DOUBLE, &cfl, "C", "substeps of at most C cells of travel (default 1; 0: one step)", 0, 0 },
+	{ "substep", 0, OPT_DOUBLE, &substep, "S", "substeps of S seconds, the last one shortened to end the frame (instead of --cfl)", 0, 0 },
 	{ "dt", 0, OPT_DOUBLE, &frame_dt, "S", "frame length in seconds (default: dt of the scene record)", 0, 0 },
 	{ "gravity", 0, OPT_VEC3, gravity, "X,Y,Z", "gravity, m/s^2 (default: the scene's unless --buoyancy)", 0, 0 },
 	{ "buoyancy", 0, OPT_FUNC, buoy, "ALPHA,BETA", "smoke: -ALPHA*density + BETA*(temperature - ambient), up", 0, parse_pair },
@@ -185,9 +190,9 @@ main(int argc, char **argv)
 	first = tool_parse(argc, argv, &tinfo);
 	if (argc - first > 1)
 		usage_die("one input at most");
-	if (!(cfl >= 0) || !(frame_dt > 0 || isnan(frame_dt)) || !(vopt.rate >= 0) ||
+	if (!(cfl >= 0) || !(substep >= 0) || !(frame_dt > 0 || isnan(frame_dt)) || !(vopt.rate >= 0) ||
 	    !(vopt.radius > 0) || seed < 0 || reseed < 0 || per_cell < 1 || per_cell > 1000)
-		usage_die("--cfl, --dt, --vortex-seed, --vortex-radius, --seed, --reseed and --pls-per-cell must be positive");
+		usage_die("--cfl, --substep, --dt, --vortex-seed, --vortex-radius, --seed, --reseed and --pls-per-cell must be positive");
 	in = in_open(first < argc ? argv[first] : NULL);
 	for (;;) {
 		if (nrec == cap)
@@ -268,16 +273,18 @@ main(int argc, char **argv)
 	ao.walls = !open_box;
 	T = frame_dt;
 	while (t < T) {
-		double vmax, dt = T - t;
+		double vmax, dt = T - t, rest = T - t;
 
 		if (liquid && (pls_extrapolate(&vel, &phi, EXTRAP_BAND, &err) ||
 			       (nsub == 0 && pls_water_freeze(&water, &vel, &err))))
 			die("%s: %s", in_label(in), err.msg);
-		vmax = fmax(mac_max_speed(&vel), rigid_set_max_speed(&rs));
-
-		if (!isfinite(vmax))
-			die("%s: velocity, frame %.0f: NaN or Inf", in_label(in), frame + 1);
-		if (cfl > 0 && vmax * dt > cfl * dx)
+		if (!isfinite(vmax = mac_max_speed(&vel)) && mac_check_finite(&vel, &err))
+			die("%s: frame %.0f: %s", in_label(in), frame + 1, err.msg);
+		if (!isfinite(vmax = fmax(vmax, rigid_set_max_speed(&rs))))
+			die("%s: frame %.0f: rigid body velocity NaN or Inf", in_label(in), frame + 1);
+		if (substep > 0 && rest > substep * (1 - SUBSTEP_SLACK))
+			dt = substep;
+		else if (substep == 0 && cfl > 0 && vmax * dt > cfl * dx)
 			dt = (T - t) / ceil((T - t) * vmax / (cfl * dx));
 		if (++nsub > MAX_SUBSTEPS)
 			die("%s: frame %.0f: more than %d substeps", in_label(in), frame + 1, MAX_SUBSTEPS);
@@ -332,9 +339,11 @@ main(int argc, char **argv)
 			vortex_force(vort, &vel, &vopt, dt);
 		if (liquid && !open_box)
 			pls_walls(&vel);
-		t += dt;
+		t = substep > 0 && rest < substep * (1 + SUBSTEP_SLACK) ? T : t + dt;
 		progressmsg("advect: %.0f%%", 100 * t / T);
 	}
+	if (mac_check_finite(&vel, &err))
+		die("%s: frame %.0f: %s", in_label(in), frame + 1, err.msg);
 	info("%d substeps, %zu samples advected, %zu limited, %zu first order near walls",
 	     nsub, st.samples, st.limited, st.near_wall);
 	if ((liquid && pls_water_store(&water, recs, &nrec, time0 + T, &err)) ||
