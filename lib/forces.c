@@ -161,6 +161,20 @@ forces_source(const field *region, field *f, double value, int at_least)
 }
 
 void
+forces_smoke_source(const field *region, field *rho, field *T, double d, double t,
+		    macgrid *vel, const double v[3])
+{
+	int a;
+
+	if (rho)
+		forces_source(region, rho, d, 1);
+	if (T)
+		forces_source(region, T, t, 1);
+	for (a = 0; a < 3 && v; a++)
+		forces_source(region, mac_comp(vel, a), v[a], 0);
+}
+
+void
 forces_solid_smoke(const field *solid, field *rho, field *T, double T_amb)
 {
 	/* a solid is a source of clear air: the same per-sample overwrite */

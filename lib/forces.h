@@ -39,6 +39,13 @@ int forces_confinement(macgrid *vel, double eps, double dt, slc_err *err);
  * with at_least to max(f, value).  Never fails. */
 void forces_source(const field *region, field *f, double value, int at_least);
 
+/* A smoke source: inside the region (level set, negative inside) the
+ * density rho and temperature T at least d and t (either field may be
+ * NULL: left out), and the velocity set to v (m/s) when v is not NULL.
+ * Never fails. */
+void forces_smoke_source(const field *region, field *rho, field *T, double d, double t,
+			 macgrid *vel, const double v[3]);
+
 /* guendelman2005 §4.1 and selle2008 thesis §4.4.1: smoke density and
  * temperature are treated like the velocity at solids, with "a zero
  * density and T_a for visibility rays that intersect the object".  With a
