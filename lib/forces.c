@@ -1,5 +1,6 @@
 /* forces.c: gravity, smoke buoyancy (guendelman2005 §4.1) and vorticity
- * confinement (selle2008 thesis §3.2.1) on a MAC velocity. */
+ * confinement (selle2008 thesis §3.2.1) on a MAC velocity; sources, and
+ * clear air inside solids (guendelman2005 §4.1, thesis §4.4.1). */
 #include "forces.h"
 
 #include <math.h>
@@ -157,6 +158,30 @@ forces_source(const field *region, field *f, double value, int at_least)
 					*q = (float)value;
 			}
 		}
+}
+
+void
+forces_smoke_source(const field *region, field *rho, field *T, double d, double t,
+		    macgrid *vel, const double v[3])
+{
+	int a;
+
+	if (rho)
+		forces_source(region, rho, d, 1);
+	if (T)
+		forces_source(region, T, t, 1);
+	for (a = 0; a < 3 && v; a++)
+		forces_source(region, mac_comp(vel, a), v[a], 0);
+}
+
+void
+forces_solid_smoke(const field *solid, field *rho, field *T, double T_amb)
+{
+	/* a solid is a source of clear air: the same per-sample overwrite */
+	if (rho)
+		forces_source(solid, rho, 0, 0);
+	if (T)
+		forces_source(solid, T, T_amb, 0);
 }
 
 void

@@ -39,6 +39,23 @@ int forces_confinement(macgrid *vel, double eps, double dt, slc_err *err);
  * with at_least to max(f, value).  Never fails. */
 void forces_source(const field *region, field *f, double value, int at_least);
 
+/* A smoke source: inside the region (level set, negative inside) the
+ * density rho and temperature T at least d and t (either field may be
+ * NULL: left out), and the velocity set to v (m/s) when v is not NULL.
+ * Never fails. */
+void forces_smoke_source(const field *region, field *rho, field *T, double d, double t,
+			 macgrid *vel, const double v[3]);
+
+/* guendelman2005 §4.1 and selle2008 thesis §4.4.1: smoke density and
+ * temperature are treated like the velocity at solids, with "a zero
+ * density and T_a for visibility rays that intersect the object".  With a
+ * solid level set, the samples a ray would find inside the object are
+ * those with solid < 0: set rho to 0 and T to T_amb there (either field
+ * may be NULL), so that no smoke is kept inside a solid and interpolation
+ * stencils reaching into it read clear ambient air.  solid is sampled
+ * trilinearly at the samples of rho and T.  Never fails. */
+void forces_solid_smoke(const field *solid, field *rho, field *T, double T_amb);
+
 /* Cell-centred velocity (average of the two faces of each cell) into
  * uc[3] (each with nci*ncj*nck samples, caller allocated). */
 void forces_cell_velocity(const macgrid *vel, float *uc[3]);

@@ -110,17 +110,42 @@ mac_max_speed(const macgrid *m)
 
 	for (a = 0; a < 3; a++) {
 		const field *f = mac_ccomp(m, a);
-		size_t n = field_count(f), i;
+		size_t n = field_count(f), i, nbad = 0;
 		double mx = 0;
 
-#pragma omp parallel for reduction(max : mx) schedule(static)
+		/* a NaN compares false: counted apart, so that it is not lost */
+#pragma omp parallel for reduction(max : mx) reduction(+ : nbad) schedule(static)
 		for (i = 0; i < n; i++) {
 			double s = fabs((double)f->a[i]);
 
+			nbad += s != s;
 			if (s > mx)
 				mx = s;
 		}
+		if (nbad)
+			return NAN;
 		s2 += mx * mx;
 	}
 	return sqrt(s2);
+}
+
+int
+mac_check_finite(const macgrid *m, slc_err *err)
+{
+	static const char *const name[3] = { "u", "v", "w" };
+	int a;
+
+	for (a = 0; a < 3; a++) {
+		const field *f = mac_ccomp(m, a);
+		slc_chan c = { .type = SLC_F32, .ncomp = 1, .domain = SLC_SAMPLE,
+			       .count = field_count(f), .data = f->a };
+		int64_t q = slc_chan_first_nonfinite(&c, NULL, NULL);
+
+		if (q >= 0)
+			return slc_fail(err, "field '%s': %s at cell (%lld,%lld,%lld)", name[a],
+					isnan(f->a[q]) ? "NaN" : "Inf", (long long)(q % f->ni),
+					(long long)(q / f->ni % f->nj),
+					(long long)(q / f->ni / f->nj));
+	}
+	return 0;
 }

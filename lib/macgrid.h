@@ -41,7 +41,14 @@ const field *mac_ccomp(const macgrid *m, int a);
 void mac_velocity(const macgrid *m, const double x[3], double vel[3]);
 
 /* An upper bound of the point speed: sqrt(max|u|^2 + max|v|^2 + max|w|^2)
- * over all faces (m/s).  Used to size CFL time steps. */
+ * over all faces (m/s).  Used to size CFL time steps.  NaN when any face
+ * holds a NaN, Inf when one holds an Inf (and none a NaN). */
 double mac_max_speed(const macgrid *m);
+
+/* 0 when every face velocity is finite; else -1 with err naming the
+ * first component (in the order u, v, w) holding a NaN or Inf and its
+ * first such sample: "field 'u': NaN at cell (i,j,k)" (i, j, k the
+ * sample's index on that component's grid). */
+int mac_check_finite(const macgrid *m, slc_err *err);
 
 #endif

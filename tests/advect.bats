@@ -184,6 +184,50 @@ assert r["temperature"]["channels"][0]["max"] == 1    # at least the default 1
 	assert_output --partial "1 substeps"
 }
 
+# Print the md5 of the samples of grid record $2 in stream $1 (raw records).
+grid_md5() {
+	python3 - "$1" "$2" <<'EOF'
+import hashlib, struct, sys
+data = open(sys.argv[1], "rb").read()
+pos = 0
+while pos < len(data):
+    kind, enc = struct.unpack_from("<II", data, pos + 8)
+    dlen, = struct.unpack_from("<I", data, pos + 24)
+    slen, = struct.unpack_from("<Q", data, pos + 32)
+    n, = struct.unpack_from("<H", data, pos + 48)
+    if kind == 2 and data[pos + 50:pos + 50 + n].decode() == sys.argv[2]:
+        assert enc == 0
+        print(hashlib.md5(data[pos + 48 + dlen:pos + 48 + dlen + slen]).hexdigest())
+        sys.exit(0)
+    if kind == 0 and pos + 48 + dlen + slen + 4 >= len(data):
+        break
+    pos += 48 + dlen + slen + 4
+sys.exit("no grid " + sys.argv[2])
+EOF
+}
+
+@test "advect: --substep: fixed substeps, the last one shortened; same as one advect per substep" {
+	moving 40,0,0
+	run sh -c "advect -v --substep 0.03 --gravity 0,0,0 < $T/moving.slc 2>&1 >/dev/null"
+	assert_output --partial "4 substeps"     # 0.03 0.03 0.03 0.01
+	run sh -c "advect -v --substep 0.025 --cfl 0.1 --gravity 0,0,0 < $T/moving.slc 2>&1 >/dev/null"
+	assert_output --partial "4 substeps"     # not 0.025 + rounding, and --cfl unused
+	args="--buoyancy 0.1,1 --confinement 0.3"
+	advect $args --substep 0.025 < "$T/moving.slc" > "$T/one.slc"
+	cp "$T/moving.slc" "$T/c0.slc"
+	for n in 1 2 3 4; do
+		advect $args --cfl 0 --dt 0.025 < "$T/c$((n - 1)).slc" > "$T/c$n.slc"
+	done
+	for g in u v w density temperature; do
+		[ "$(grid_md5 "$T/one.slc" $g)" = "$(grid_md5 "$T/c4.slc" $g)" ]
+	done
+	# and not what one step of the frame gives
+	advect $args --cfl 0 < "$T/moving.slc" > "$T/whole.slc"
+	[ "$(grid_md5 "$T/one.slc" u)" != "$(grid_md5 "$T/whole.slc" u)" ]
+	run_split advect --substep -1 < "$T/moving.slc"
+	assert_failure 2
+}
+
 @test "advect: no velocity, no frame length, bad velocity: exit 1" {
 	smoke > "$T/s0.slc"
 	slccat --drop v < "$T/s0.slc" > "$T/nov.slc"
@@ -203,11 +247,37 @@ assert r["temperature"]["channels"][0]["max"] == 1    # at least the default 1
 	[[ "$stderr" == *"velocity 'w' is face-x, expected face-z"* ]]
 }
 
-@test "advect: a NaN stops the run naming the field and frame, no output file" {
+@test "advect: a NaN or Inf stops the run naming the frame, field and cell, no output file" {
 	moving 1e38,0,0
 	run_split advect --cfl 0 --gravity 1e40,0,0 -o "$T/out.slc" < "$T/moving.slc"
 	assert_failure 1
-	[[ "$stderr" == *"field 'u'"*"frame 2"* ]]
+	assert_equal "$stderr" "advect: <stdin>: frame 2: field 'u': Inf at cell (0,0,0)"
+	[ ! -e "$T/out.slc" ]
+	# a NaN in v at sample (3,4,5): the substep loop must not take it for
+	# a slow velocity (a NaN compares false with every speed)
+	python3 - "$T/moving.slc" "$T/nan.slc" <<'EOF'
+import struct, sys, zlib
+data = bytearray(open(sys.argv[1], "rb").read())
+pos = 0
+while pos < len(data):
+    kind, enc = struct.unpack_from("<II", data, pos + 8)
+    dlen, = struct.unpack_from("<I", data, pos + 24)
+    slen, = struct.unpack_from("<Q", data, pos + 32)
+    n, = struct.unpack_from("<H", data, pos + 48)
+    d = pos + 50 + n
+    if kind == 2 and data[pos + 50:d] == b"v":
+        ni, nj = struct.unpack_from("<ii", data, d + 4)
+        struct.pack_into("<f", data, pos + 48 + dlen + 4 * (3 + ni * (4 + nj * 5)), float("nan"))
+        end = pos + 48 + dlen + slen
+        struct.pack_into("<I", data, end, zlib.crc32(bytes(data[pos:end])))
+    if kind == 0:
+        break
+    pos += 48 + dlen + slen + 4
+open(sys.argv[2], "wb").write(data)
+EOF
+	run_split advect --gravity 0,0,0 -o "$T/out.slc" < "$T/nan.slc"
+	assert_failure 1
+	assert_equal "$stderr" "advect: <stdin>: frame 2: field 'v': NaN at cell (3,4,5)"
 	[ ! -e "$T/out.slc" ]
 }
 

@@ -148,5 +148,54 @@ main(void)
 	      emax, fmax_);
 	mac_free(&m);
 	mac_free(&m0);
+
+	/* guendelman2005 §4.1: clear air inside a solid (a ball of radius 0.4
+	 * on the cells, the smoke on the same cells and on nodes), the smoke
+	 * outside untouched */
+	{
+		field sol, rho, T;
+		size_t in = 0, wrong = 0;
+		int k, pass;
+
+		field_alloc(&sol, 16, 16, 16, SLC_CELL, (double[3]){ -1, -1, -1 }, 0.125, &err);
+		for (s = 0; s < field_count(&sol); s++) {
+			double x[3];
+
+			field_pos(&sol, (int)(s % 16), (int)(s / 16 % 16), (int)(s / 256), x);
+			sol.a[s] = (float)(sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) - 0.4);
+		}
+		for (pass = 0; pass < 2; pass++) {
+			int st = pass ? SLC_NODE : SLC_CELL;
+
+			field_alloc(&rho, 16, 16, 16, st, (double[3]){ -1, -1, -1 }, 0.125, &err);
+			field_alloc(&T, 16, 16, 16, st, (double[3]){ -1, -1, -1 }, 0.125, &err);
+			for (s = 0; s < field_count(&rho); s++) {
+				rho.a[s] = 1 + (float)(s % 7);
+				T.a[s] = 3 + (float)(s % 5);
+			}
+			forces_solid_smoke(&sol, &rho, NULL, 0.25);
+			forces_solid_smoke(&sol, NULL, &T, 0.25);
+			for (k = 0; k < rho.nk; k++)
+				for (j = 0; j < rho.nj; j++)
+					for (i = 0; i < rho.ni; i++) {
+						double x[3];
+						int inside;
+
+						s = FIELD_IDX(&rho, i, j, k);
+						field_pos(&rho, i, j, k, x);
+						inside = field_sample(&sol, x) < 0;
+						in += (size_t)inside;
+						wrong += inside ? rho.a[s] != 0 || T.a[s] != 0.25f
+								: rho.a[s] != 1 + (float)(s % 7) ||
+								  T.a[s] != 3 + (float)(s % 5);
+					}
+			field_free(&rho);
+			field_free(&T);
+		}
+		CHECK(in > 100 && wrong == 0,
+		      "solid: density 0 and ambient temperature at the %zu samples inside, "
+		      "the rest untouched (%zu wrong)", in, wrong);
+		field_free(&sol);
+	}
 	return ctest_done();
 }
