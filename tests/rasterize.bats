@@ -195,14 +195,16 @@ bbox_near() {
 	gen nan "$T/n.slc"
 	run_split rasterize -o "$T/n.png" "$T/n.slc"
 	assert_failure 1
-	[[ "$stderr" == *"rasterize: "*"'phi'"*"NaN"* ]]
+	[[ "$stderr" == "rasterize: $T/n.slc: field 'phi'"*"NaN"* ]]
 	[ ! -e "$T/n.png" ]
 	if command -v mkprim >/dev/null; then   # named with the scene's frame
 		mkprim pool --res 8 -o "$T/p.slc"
 		cat "$T/p.slc" "$T/n.slc" >"$T/pn.slc"
 		run_split rasterize -o "$T/n.png" "$T/pn.slc"
 		assert_failure 1
-		[[ "$stderr" == *"'phi'"*"frame 0"*"NaN"* ]]
+		[[ "$stderr" == "rasterize: $T/pn.slc: "*"'phi'"*"frame 0"*"NaN"* ]]
+		run_split rasterize -o "$T/n.png" <"$T/pn.slc"
+		[[ "$stderr" == "rasterize: <stdin>: "*"'phi'"*"frame 0"*"NaN"* ]]
 	fi
 	gen velocity "$T/v.slc"
 	run_split rasterize -o "$T/v.png" "$T/v.slc"
