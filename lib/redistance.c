@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fmm.h"
 
@@ -80,5 +81,20 @@ redistance(field *phi, double width, slc_err *err)
 out:
 	free(d);
 	free(frozen);
+	return rc;
+}
+
+int
+redistance_rec(const slc_rec *r, double width, slc_rec *out, slc_err *err)
+{
+	field f, c;
+	int rc;
+
+	if (field_from_rec(&f, r, NULL, err) || field_alloc_like(&c, &f, err))
+		return -1;
+	memcpy(c.a, f.a, field_count(&f) * sizeof *f.a);
+	rc = redistance(&c, width * c.dx, err) ||
+	     field_to_rec(&c, out, r->name, r->time, err) ? -1 : 0;
+	field_free(&c);
 	return rc;
 }

@@ -25,4 +25,10 @@
  * from).  Fails only on bad sizes or memory. */
 int redistance(field *phi, double width, slc_err *err);
 
+/* The level set of the grid record r (its channel named like it, or its
+ * only channel) redistanced as above, width in cells of r, into the new
+ * record out (empty before; the caller frees it), named and timed like r.
+ * 0, or -1 with err (out left empty). */
+int redistance_rec(const slc_rec *r, double width, slc_rec *out, slc_err *err);
+
 #endif

@@ -168,7 +168,10 @@ typedef struct scene_opts {
  * density grids (their samples inside the surface or holding smoke, grown
  * by a cell, or their cell box when there are none), meshes, particles
  * and strands (their points).  Returns the number of drawable records (0: nothing to draw,
- * lo and hi unset); -1 with err, naming the record, on a malformed one. */
+ * lo and hi unset); -1 with err, naming the record, on a malformed one, or
+ * when everything drawable is one point (a lone particle) and
+ * so->radius is 0: such a box has no size (with so->radius > 0 it is
+ * grown by that radius). */
 int scene_bounds(const slc_rec *recs, size_t n, const scene_opts *so,
 		 double lo[3], double hi[3], slc_err *err);
 

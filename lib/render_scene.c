@@ -127,17 +127,28 @@ scene_bounds(const slc_rec *recs, size_t n, const scene_opts *so,
 		}
 		count++;
 	}
-	if (count && blo[0] <= bhi[0]) {
-		memcpy(lo, blo, sizeof blo);
-		memcpy(hi, bhi, sizeof bhi);
-	} else {
-		count = 0;
+	if (!count || !(blo[0] <= bhi[0]))
+		return 0;
+	/* one point (a lone particle): no size to frame a camera on or to
+	 * scale the default splat by, so the picture would be blank; a
+	 * given splat radius is its size */
+	if (blo[0] == bhi[0] && blo[1] == bhi[1] && blo[2] == bhi[2]) {
+		if (!(so->radius > 0))
+			return slc_fail(err, "the records drawn are a single point with no size "
+					"(give the particles a radius)");
+		for (a = 0; a < 3; a++) {
+			blo[a] -= so->radius;
+			bhi[a] += so->radius;
+		}
 	}
+	memcpy(lo, blo, sizeof blo);
+	memcpy(hi, bhi, sizeof bhi);
 	return count;
 }
 
 /* Linear albedo by record name: water blue, cloth red, hair brown,
- * particles pale blue, anything else (solids, bodies) light grey. */
+ * particles pale blue, anything else (solids, bodies, the level sets
+ * solid and rigid_phi) light grey. */
 static void
 albedo_for(const slc_rec *r, int item, double c[3])
 {
@@ -148,7 +159,8 @@ albedo_for(const slc_rec *r, int item, double c[3])
 	static const double solid[3] = {0.55, 0.55, 0.52};
 	const double *s = solid;
 
-	if (item == ITEM_LEVELSET && strcmp(r->name, "solid") != 0)
+	if (item == ITEM_LEVELSET && strcmp(r->name, "solid") != 0 &&
+	    strcmp(r->name, "rigid_phi") != 0)
 		s = water;
 	else if (item == ITEM_STRANDS)
 		s = hair;

@@ -24,18 +24,26 @@ need_tools() {
 	need_tools
 	run gallery -j2
 	assert_success
-	for s in sphere box torus cup cloth hair pool smoke; do
+	for s in sphere box torus paddle cup cloth hair pool smoke ball; do
 		read -r n x0 y0 x1 y1 < <(probe "$T/out/$s-shape.png" bbox $BG)
 		echo "$s shape: $n $x0 $y0 $x1 $y1"
 		[ "$n" -gt 300 ] && [ "$x0" -gt 0 ] && [ "$x1" -lt 159 ]
 	done
-	for s in sphere box torus pool; do
+	for s in sphere box torus pool ball; do
 		read -r n x0 y0 x1 y1 < <(probe "$T/out/$s-shape.png" bbox $BG)
 		read -r m u0 v0 u1 v1 < <(probe "$T/out/$s-levelset.png" bbox $BG)
 		echo "$s: shape $x0 $y0 $x1 $y1, level set $u0 $v0 $u1 $v1"
 		for d in $((u0 - x0)) $((v0 - y0)) $((u1 - x1)) $((v1 - y1)); do
 			[ "${d#-}" -le 2 ]      # same silhouette within 2 pixels
 		done
+	done
+	# the paddle's blades are 0.06 thick, under two cells at RES=24: the
+	# level set's blade tips are rounded off, inside the shape by a cell
+	read -r n x0 y0 x1 y1 < <(probe "$T/out/paddle-shape.png" bbox $BG)
+	read -r m u0 v0 u1 v1 < <(probe "$T/out/paddle-levelset.png" bbox $BG)
+	echo "paddle: shape $x0 $y0 $x1 $y1, level set $u0 $v0 $u1 $v1"
+	for d in $((u0 - x0)) $((v0 - y0)) $((x1 - u1)) $((y1 - v1)); do
+		[ "$d" -ge 0 ] && [ "$d" -le 4 ]
 	done
 	for s in cup cloth hair; do     # thin shells and strands: thickened by a cell
 		read -r n x0 y0 x1 y1 < <(probe "$T/out/$s-shape.png" bbox $BG)
@@ -44,7 +52,7 @@ need_tools() {
 		[ "$u0" -le "$x0" ] && [ "$v0" -le "$y0" ] && [ "$u1" -ge "$x1" ] && [ "$v1" -ge "$y1" ]
 		[ "$((x0 - u0))" -le 6 ] && [ "$((u1 - x1))" -le 6 ]
 	done
-	for s in sphere box torus cup cloth hair pool smoke; do
+	for s in sphere box torus paddle cup cloth hair pool smoke ball; do
 		run probe "$T/out/$s-slices.png" size
 		assert_output "240 80"
 		# a zero contour is drawn (black) in the slices of every level set
@@ -53,6 +61,7 @@ need_tools() {
 	done
 	[ -f "$T/out/index.html" ]
 	grep -q 'torus-levelset.png' "$T/out/index.html"
+	grep -q 'ball-levelset.png' "$T/out/index.html"
 }
 
 @test "gallery: resumable, rebuilds only what is missing" {
@@ -101,4 +110,42 @@ need_tools() {
 	assert_success
 	read -r n x0 y0 x1 y1 < <(probe "$T/out/obj-tet-levelset.png" bbox $BG)
 	[ "$n" -gt 300 ]
+}
+
+@test "gallery: an open OBJ gets the unsigned distance, drawn a cell thick" {
+	need_tools
+	[ -x "$ROOT/${SLUICE_BIN:-bin}/slcconv" ] || skip "slcconv not built"
+	mkprim cup | slcconv -o "$T/cup.obj"
+	run_split gallery OBJ="$T/cup.obj" "$T/out/obj-cup-levelset.png" \
+		"$T/out/obj-cup-shape.png" "$T/out/obj-cup-slices.png"
+	assert_success
+	[[ "$stderr" == *"no consistent inside"* ]]
+	[ "$(cat "$T/out/obj-cup.open")" = "--iso 1" ]
+	# unsigned: no negative sample
+	run slcinfo "$T/out/obj-cup-ls.slc"
+	assert_output --regexp "solid +f32 x1 sample [0-9]+  min [0-9]"
+	# drawn at 1 cell: the shell's silhouette, thickened by about a cell
+	read -r n x0 y0 x1 y1 < <(probe "$T/out/obj-cup-shape.png" bbox $BG)
+	read -r m u0 v0 u1 v1 < <(probe "$T/out/obj-cup-levelset.png" bbox $BG)
+	echo "open cup: shape $x0 $y0 $x1 $y1, level set $u0 $v0 $u1 $v1"
+	[ "$m" -gt 300 ]
+	[ "$u0" -le "$x0" ] && [ "$v0" -le "$y0" ] && [ "$u1" -ge "$x1" ] && [ "$v1" -ge "$y1" ]
+	[ "$((x0 - u0))" -le 6 ] && [ "$((u1 - x1))" -le 6 ]
+	# the zero contour of the 1-cell isosurface is drawn in the slices
+	read -r n rest < <(probe "$T/out/obj-cup-slices.png" bbox 0,0,0)
+	[ "$n" -lt $((240 * 80)) ]
+	# a closed OBJ after it: signed again, no leftover note
+	mkprim sphere | slcconv -o "$T/cup.obj"
+	touch -d '+1 hour' "$T/cup.obj"
+	run gallery OBJ="$T/cup.obj" "$T/out/obj-cup-levelset.png"
+	assert_success
+	[ ! -e "$T/out/obj-cup.open" ]
+}
+
+@test "gallery: make demo DEMO=gallery OBJ=... hands the mesh to the gallery" {
+	need_tools
+	touch "$T/m.obj"
+	run make -n -C "$ROOT" demo DEMO=gallery OBJ="$T/m.obj" OUT="$T/out"
+	assert_success
+	assert_output --partial "slcconv $T/m.obj -o $T/out/obj-m.slc"
 }

@@ -57,7 +57,7 @@ near() {
 	G cup cup 0.3 > "$T/c.slc"
 	run_split mklevelset --res 24 -o "$T/o.slc" "$T/c.slc"
 	assert_failure 1
-	[[ "$stderr" == "mklevelset: mesh 'cup': no consistent inside"*"--unsigned"* ]]
+	[[ "$stderr" == "mklevelset: $T/c.slc: mesh 'cup': no consistent inside"*"--unsigned"* ]]
 	[ ! -e "$T/o.slc" ]
 	run mklevelset --res 24 --unsigned -o "$T/o.slc" "$T/c.slc"
 	assert_success
@@ -208,6 +208,50 @@ near() {
 	run_split mklevelset "$T/bad.obj"
 	assert_failure 1
 	[[ "$stderr" == "mklevelset: $T/bad.obj: line 2"* ]]
+}
+
+@test "PLY and STL files are read directly: the level set of the same mesh" {
+	command -v mkprim >/dev/null && command -v slcconv >/dev/null || skip "mkprim or slcconv not built"
+	mkprim sphere --radius 0.3 --subdiv 3 -o "$T/s.slc"
+	slcconv "$T/s.slc" -o "$T/ball.ply"
+	slcconv "$T/s.slc" -o "$T/s.obj"
+	# an ascii STL of the same triangles (slcconv writes no STL)
+	awk '/^v / { x[++n] = $2; y[n] = $3; z[n] = $4 }
+	     /^f / { print "facet normal 0 0 0\n outer loop"
+		     for (k = 2; k <= 4; k++) { split($k, a, "/"); print "  vertex", x[a[1]], y[a[1]], z[a[1]] }
+		     print " endloop\nendfacet" }
+	     BEGIN { print "solid ball" } END { print "endsolid ball" }' "$T/s.obj" > "$T/ball.stl"
+	for f in s.slc ball.ply ball.stl; do
+		mklevelset --box -0.4,-0.4,-0.4,0.4,0.4,0.4 --res 32 -o "$T/$f.ls" "$T/$f"
+	done
+	run slcinfo "$T/ball.ply.ls"
+	assert_output --partial "mesh 'ball'"
+	run slcinfo "$T/ball.stl.ls"
+	assert_output --partial "mesh 'ball'"
+	# the same distances wherever probed: at the centre about -0.3 (the
+	# icosphere's faces are inscribed), outside |x| - 0.3
+	for x in 0,0,0 0.1,-0.05,0.02 0.2,0.2,0.2 -0.35,0.3,0.1; do
+		run G probe "$T/s.slc.ls" solid "$x"
+		want=$output
+		for f in ball.ply ball.stl; do
+			run G probe "$T/$f.ls" solid "$x"
+			near "$output" "$want" 1e-6
+		done
+	done
+	# at samples (cell centres, dx 0.025): in the band, the distance to
+	# the sphere (the icosphere's inscribed faces are within 0.003 of
+	# it); beyond, within a cell of it
+	run G probe "$T/ball.stl.ls" solid 0.2875,0.0125,0.0125
+	near "$output" $(awk 'BEGIN { print sqrt(0.2875^2 + 2 * 0.0125^2) - 0.3 }') 0.004
+	run G probe "$T/ball.stl.ls" solid 0.0125,0.0125,0.0125
+	near "$output" $(awk 'BEGIN { print sqrt(3) * 0.0125 - 0.3 }') 0.025
+	run G probe "$T/ball.stl.ls" solid -0.3375,0.2875,0.1125
+	near "$output" $(awk 'BEGIN { print sqrt(0.3375^2 + 0.2875^2 + 0.1125^2) - 0.3 }') 0.025
+	# a damaged STL names the file
+	head -c 200 "$T/ball.stl" > "$T/cut.stl"
+	run_split mklevelset --res 8 "$T/cut.stl"
+	assert_failure 1
+	[[ "$stderr" == "mklevelset: $T/cut.stl: "* ]]
 }
 
 @test "--help lists the options" {

@@ -15,6 +15,51 @@ CAM=(--eye 0.5,0.5,3 --target 0.5,0.5,0.5 --fov 40 --size 200x200 --background '
 # within TOL of EXPECTED?
 near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { exit !(a - b <= t && b - a <= t) }'; }
 
+# The pixels whose centres fall inside the projection of points (lines of
+# "x y z" on stdin) by the pinhole camera of lib/camera.h:
+#   proj_bbox EYE TARGET UP FOV W H  ->  "X0 Y0 X1 Y1"
+proj_bbox() {
+	awk -v eye="$1" -v tgt="$2" -v up="$3" -v fov="$4" -v w="$5" -v h="$6" '
+	function unit(v,   l) { l = sqrt(v[1]^2 + v[2]^2 + v[3]^2); v[1] /= l; v[2] /= l; v[3] /= l }
+	function cross(a, b, c) { c[1] = a[2]*b[3] - a[3]*b[2]; c[2] = a[3]*b[1] - a[1]*b[3]; c[3] = a[1]*b[2] - a[2]*b[1] }
+	BEGIN {
+		split(eye, e, ","); split(tgt, t, ","); split(up, u, ",")
+		for (a = 1; a <= 3; a++) f[a] = t[a] - e[a]
+		unit(f); cross(f, u, r); unit(r); cross(r, f, v)
+		th = sin(fov * 3.14159265358979 / 360) / cos(fov * 3.14159265358979 / 360)
+		x0 = y0 = 1e9; x1 = y1 = -1e9
+	}
+	{
+		for (a = 1; a <= 3; a++) d[a] = $a - e[a]
+		z = d[1]*f[1] + d[2]*f[2] + d[3]*f[3]; s = h / (2 * th * z)
+		sx = w / 2 + (d[1]*r[1] + d[2]*r[2] + d[3]*r[3]) * s
+		sy = h / 2 - (d[1]*v[1] + d[2]*v[2] + d[3]*v[3]) * s
+		if (sx < x0) x0 = sx; if (sx > x1) x1 = sx
+		if (sy < y0) y0 = sy; if (sy > y1) y1 = sy
+	}
+	function ceil(x) { return x == int(x) ? x : (x > 0 ? int(x) + 1 : int(x)) }
+	function floor(x) { return x == int(x) ? x : (x > 0 ? int(x) : int(x) - 1) }
+	END { print ceil(x0 - 0.5), ceil(y0 - 0.5), floor(x1 - 0.5), floor(y1 - 0.5) }'
+}
+
+# every corner of the box [X0,X1]x[Y0,Y1]x[Z0,Z1]: corners X0 X1 Y0 Y1 Z0 Z1
+corners() {
+	for x in "$1" "$2"; do for y in "$3" "$4"; do for z in "$5" "$6"; do
+		echo "$x $y $z"
+	done; done; done
+}
+
+# the picture's bbox (against background B) equals the expected one
+# ("X0 Y0 X1 Y1") within TOL pixels: bbox_near PNG B "EXPECTED" TOL
+bbox_near() {
+	local n x0 y0 x1 y1 e
+	read -r n x0 y0 x1 y1 < <(probe "$1" bbox "$2")
+	read -r -a e <<<"$3"
+	echo "$1: $x0 $y0 $x1 $y1, expected ${e[*]}"
+	near "$x0" "${e[0]}" "$4" && near "$y0" "${e[1]}" "$4" &&
+		near "$x1" "${e[2]}" "$4" && near "$y1" "${e[3]}" "$4"
+}
+
 @test "rasterize --help lists the camera and slice options" {
 	run rasterize --help
 	assert_success
@@ -150,14 +195,16 @@ near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { exit !(a - b <= t && b - a <
 	gen nan "$T/n.slc"
 	run_split rasterize -o "$T/n.png" "$T/n.slc"
 	assert_failure 1
-	[[ "$stderr" == *"rasterize: "*"'phi'"*"NaN"* ]]
+	[[ "$stderr" == "rasterize: $T/n.slc: field 'phi'"*"NaN"* ]]
 	[ ! -e "$T/n.png" ]
 	if command -v mkprim >/dev/null; then   # named with the scene's frame
 		mkprim pool --res 8 -o "$T/p.slc"
 		cat "$T/p.slc" "$T/n.slc" >"$T/pn.slc"
 		run_split rasterize -o "$T/n.png" "$T/pn.slc"
 		assert_failure 1
-		[[ "$stderr" == *"'phi'"*"frame 0"*"NaN"* ]]
+		[[ "$stderr" == "rasterize: $T/pn.slc: "*"'phi'"*"frame 0"*"NaN"* ]]
+		run_split rasterize -o "$T/n.png" <"$T/pn.slc"
+		[[ "$stderr" == "rasterize: <stdin>: "*"'phi'"*"frame 0"*"NaN"* ]]
 	fi
 	gen velocity "$T/v.slc"
 	run_split rasterize -o "$T/v.png" "$T/v.slc"
@@ -187,9 +234,11 @@ near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { exit !(a - b <= t && b - a <
 
 @test "every mkprim shape: framed in the middle, background at the border" {
 	command -v mkprim >/dev/null || skip "mkprim not built"
-	for s in sphere box torus cup cloth hair pool smoke; do
+	for s in sphere box torus paddle cup cloth hair pool smoke ball; do
 		mkprim "$s" -o "$T/$s.slc"
-		rasterize --size 120x90 --background '#000000' -o "$T/$s.png" "$T/$s.slc"
+		ls=()                   # the ball: its level set (the body is a point)
+		[ "$s" = ball ] && ls=(--levelsets rigid_phi)
+		rasterize --size 120x90 --background '#000000' "${ls[@]}" -o "$T/$s.png" "$T/$s.slc"
 		read -r n x0 y0 x1 y1 < <(probe "$T/$s.png" bbox 0,0,0)
 		echo "$s: $n pixels in $x0,$y0 .. $x1,$y1"
 		[ "$n" -gt 500 ]                        # something substantial
@@ -272,4 +321,69 @@ near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { exit !(a - b <= t && b - a <
 	run probe "$T/c.png" pixel 100 100
 	read -r r g b <<<"$output"
 	[ "$b" -gt "$r" ]
+}
+
+@test "mkprim box and torus: silhouettes where the camera geometry puts them" {
+	command -v mkprim >/dev/null || skip "mkprim not built"
+	# the unit box seen obliquely: its projected corners bound the picture
+	mkprim box -o "$T/b.slc"
+	cam=(--eye 1.5,1.2,3 --target 0,0,0 --up 0,1,0 --fov 40 --size 200x160 --background '#000000')
+	rasterize "${cam[@]}" -o "$T/b.png" "$T/b.slc"
+	want=$(corners -0.5 0.5 -0.5 0.5 -0.5 0.5 | proj_bbox 1.5,1.2,3 0,0,0 0,1,0 40 200 160)
+	bbox_near "$T/b.png" 0,0,0 "$want" 2
+	# a box twice as long in x seen from z, with up = x: the long side is
+	# vertical in the picture
+	mkprim box --size 1,0.4,0.4 -o "$T/l.slc"
+	cam=(--eye 0,0,3 --target 0,0,0 --fov 40 --size 200x200 --background '#000000')
+	rasterize "${cam[@]}" -o "$T/l0.png" "$T/l.slc"
+	rasterize "${cam[@]}" --up 1,0,0 -o "$T/l1.png" "$T/l.slc"
+	want=$(corners -0.5 0.5 -0.2 0.2 0.2 0.2 | proj_bbox 0,0,3 0,0,0 0,1,0 40 200 200)
+	bbox_near "$T/l0.png" 0,0,0 "$want" 2
+	read -r x0 y0 x1 y1 <<<"$want"
+	[ $((x1 - x0)) -gt $((2 * (y1 - y0))) ]     # wide with up = y
+	want=$(corners -0.5 0.5 -0.2 0.2 0.2 0.2 | proj_bbox 0,0,3 0,0,0 1,0,0 40 200 200)
+	bbox_near "$T/l1.png" 0,0,0 "$want" 2
+	read -r x0 y0 x1 y1 <<<"$want"
+	[ $((y1 - y0)) -gt $((2 * (x1 - x0))) ]     # tall with up = x
+	# the torus (R 0.5, r 0.2, axis y) seen down its axis: the hole is
+	# background, the ring is drawn, the outer rim where the tube's
+	# silhouette projects
+	mkprim torus -o "$T/t.slc"
+	cam=(--eye 0,3,0 --target 0,0,0 --up 0,0,-1 --fov 40 --size 200x200 --background '#000000')
+	rasterize "${cam[@]}" -o "$T/t.png" "$T/t.slc"
+	run probe "$T/t.png" pixel 100 100
+	assert_output "0 0 0"
+	# the hole's rim: rho 0.3 at the tube's top, y 0 .. 0.2: within
+	# 0.3 / 2.8 / tan(20 deg) * 100 = 29.4 px of the centre
+	for p in "100 75" "75 100" "125 100" "100 125"; do
+		run probe "$T/t.png" pixel $p
+		assert_output "0 0 0"
+	done
+	for p in "100 51" "51 100" "149 100" "100 149"; do     # the ring, 49 px out
+		run probe "$T/t.png" pixel $p
+		[ "$output" != "0 0 0" ]
+	done
+	want=$(awk 'BEGIN { for (b = 0; b < 6.2832; b += 0.001)
+		print 0.5 + 0.2 * cos(b), 0.2 * sin(b), 0 }' |
+		proj_bbox 0,3,0 0,0,0 0,0,-1 40 200 200)
+	read -r x0 y0 x1 y1 <<<"$want"
+	# the outermost point on each side, around the ring by symmetry
+	bbox_near "$T/t.png" 0,0,0 "$((200 - 1 - x1)) $((200 - 1 - x1)) $x1 $x1" 2
+}
+
+@test "mkprim ball: drawn from its level set; a lone point has no size" {
+	command -v mkprim >/dev/null || skip "mkprim not built"
+	mkprim ball -o "$T/b.slc"
+	run_split rasterize -o "$T/x.png" "$T/b.slc"
+	assert_failure 1
+	[[ "$stderr" == *"single point"* ]]
+	[ ! -e "$T/x.png" ]
+	# the ball: radius 0.15 at (0.5, 0.5, 0.5), seen from 2.5:
+	# tan(asin(0.15/2.5)) / tan(20 deg) * 100 = 16.5 px
+	rasterize "${CAM[@]}" --levelsets rigid_phi -o "$T/b.png" "$T/b.slc"
+	bbox_near "$T/b.png" 0,0,0 "84 84 115 115" 1
+	# with a particle radius, the point is a sphere of it
+	rasterize --radius 0.1 --background '#000000' --size 100x100 -o "$T/p.png" "$T/b.slc"
+	read -r n x0 y0 x1 y1 < <(probe "$T/p.png" bbox 0,0,0)
+	[ "$n" -gt 500 ]
 }

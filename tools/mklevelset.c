@@ -2,7 +2,8 @@
  * distance on a grid, with the occlusion velocity and slip fields of
  * houston2003; or
  * --redistance: grid level sets -> signed distance again.  The numerics
- * are in lib/sdf.c, lib/redistance.c and lib/occlusion.c. */
+ * are in lib/sdf.c, lib/redistance.c and lib/occlusion.c, what is done
+ * per record in lib/sdf_recs.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "../lib/occlusion.h"
 #include "../lib/redistance.h"
 #include "../lib/sdf.h"
+#include "../lib/sdf_recs.h"
 
 #define MAX_SLIP 64             /* --slip NAME=V entries */
 #define MAX_CELLS ((size_t)1 << 31)     /* samples per grid */
@@ -24,6 +26,8 @@ static const char *like, *from, *name, *prev;
 static struct { char name[SLC_NAME_MAX + 1]; double v; } slip[MAX_SLIP];
 static int nslip;
 static double slip_all;
+static const char **src;        /* the file each input record came from */
+static tool_recs in;            /* the input records */
 
 static int
 parse_box(const char *arg, void *dst)
@@ -95,7 +99,8 @@ static const struct tool_info tinfo = {
 };
 
 /* Append the records of a stream, or of an OBJ, PLY or STL file (one
- * record named after the file, without directory and extension). */
+ * record named after the file, without directory and extension); for the
+ * input records, note where each came from. */
 static void
 read_all(tool_recs *v, const char *path)
 {
@@ -103,10 +108,11 @@ read_all(tool_recs *v, const char *path)
 	char nm[SLC_NAME_MAX + 1], *dot;
 	const char *base;
 	slc_err err;
+	size_t q = v->n;
 
 	if (fmt != SLC_MF_OBJ && fmt != SLC_MF_PLY && fmt != SLC_MF_STL) {
 		recs_read(v, path);
-		return;
+		goto noted;
 	}
 	if (v->n == v->cap) {
 		v->cap = v->cap ? 2 * v->cap : 16;
@@ -120,66 +126,34 @@ read_all(tool_recs *v, const char *path)
 	if (slc_mesh_load(path, fmt, nm, &v->r[v->n], &err))
 		die("%s", err.msg);
 	v->n++;
-}
-
-static double *
-points(const slc_rec *r, const char *chan, uint64_t *n)
-{
-	slc_err err;
-	double *p = slc_rec_get_f64(r, chan, 3, n, &err);
-
-	if (!p)
-		die("record '%s': %s", r->name, err.msg);
-	return p;
+noted:
+	if (v == &in && !(src = realloc(src, (v->n + 1) * sizeof *src)))
+		die("out of memory");
+	for (; v == &in && q < v->n; q++)
+		src[q] = path ? path : "<stdin>";
 }
 
 /* Grid placement: --like, --box, or the padded bounding box of the used
  * records; dx from --dx or --res. */
 static void
-place(const tool_recs *in, const int *use, slc_grid *g)
+place(const int *use, slc_grid *g)
 {
-	double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3];
+	double lo[3], hi[3];
 	slc_err err;
-	int m;
 
 	if (like) {
 		tool_recs l = { 0 };
-		size_t q;
 		read_all(&l, like);
-		for (q = 0; q < l.n && l.r[q].kind != SLC_GRID; q++)
-			;
-		if (q == l.n)
-			die("%s: no grid record to take the placement from", like);
-		*g = l.r[q].grid;
-		g->stagger = SLC_CELL;
-		g->ni -= l.r[q].grid.stagger == SLC_NODE || l.r[q].grid.stagger == SLC_FACE_X;
-		g->nj -= l.r[q].grid.stagger == SLC_NODE || l.r[q].grid.stagger == SLC_FACE_Y;
-		g->nk -= l.r[q].grid.stagger == SLC_NODE || l.r[q].grid.stagger == SLC_FACE_Z;
+		if (sdf_recs_like(l.r, l.n, g, &err))
+			die("%s: %s", like, err.msg);
 		recs_free(&l);
 		return;
 	}
-	for (m = 0; m < 3; m++)
-		hi[m] = -INFINITY;
 	if (have_box) {
 		memcpy(lo, box, sizeof lo);
 		memcpy(hi, box + 3, sizeof hi);
-	} else {
-		for (size_t q = 0; q < in->n; q++) {
-			uint64_t n;
-			double *P, r = 0;
-			if (!use[q])
-				continue;
-			P = points(&in->r[q], "P", &n);
-			if (in->r[q].kind != SLC_MESH)
-				r = radius > 0 ? radius : 0;
-			for (uint64_t p = 0; p < 3 * n; p++) {
-				lo[p % 3] = fmin(lo[p % 3], P[p] - r);
-				hi[p % 3] = fmax(hi[p % 3], P[p] + r);
-			}
-			free(P);
-		}
-		if (!(lo[0] <= hi[0]))
-			die("the input records have no points to place a grid around");
+	} else if (sdf_recs_bounds(in.r, in.n, use, radius, lo, hi, &err)) {
+		die("%s", err.msg);
 	}
 	if (sdf_place(lo, hi, have_box ? 0 : pad, dx, res, g, &err))
 		die("%s", err.msg);
@@ -192,36 +166,6 @@ slip_of(const char *obj)
 		if (!strcmp(slip[s].name, obj))
 			return slip[s].v;
 	return slip_all;
-}
-
-/* Per-vertex velocity of mesh r: its 'v' channel, or from --prev. */
-static double *
-mesh_velocity(const slc_rec *r, const tool_recs *pv, size_t nv, const double *P)
-{
-	slc_err err;
-	uint64_t n;
-	double *V, *P0, step = dt;
-
-	if (slc_rec_find(r, "v"))
-		return points(r, "v", &n);
-	if (!pv)
-		return NULL;
-	for (size_t q = 0; q < pv->n; q++) {
-		if (pv->r[q].kind != SLC_MESH || strcmp(pv->r[q].name, r->name))
-			continue;
-		P0 = points(&pv->r[q], "P", &n);
-		if (n != nv)
-			die("%s: mesh '%s' has %llu vertices, this frame %zu", prev,
-			    r->name, (unsigned long long)n, nv);
-		if (step <= 0)
-			step = r->time - pv->r[q].time;
-		V = xcalloc(nv, 3 * sizeof *V);
-		if (occlusion_frame_velocity(P0, P, nv, step, V, &err))
-			die("mesh '%s': %s (give --dt)", r->name, err.msg);
-		free(P0);
-		return V;
-	}
-	die("%s: no mesh named '%s'", prev, r->name);
 }
 
 /* Write grid record NAME+suffix holding n*ncomp floats, checked finite. */
@@ -249,8 +193,8 @@ put(tool_out *o, const char *suffix, const slc_grid *g, int ncomp,
 int
 main(int argc, char **argv)
 {
-	int first = tool_parse(argc, argv, &tinfo), *use, nmesh = 0, npart = 0, nhair = 0;
-	tool_recs in = { 0 }, pv = { 0 };
+	int first = tool_parse(argc, argv, &tinfo), *use, nmesh, npart, nhair;
+	tool_recs pv = { 0 };
 	slc_grid g = { 0 };
 	field phi, obj;
 	float *vel = NULL, *ovel = NULL, *sl = NULL;
@@ -272,21 +216,15 @@ main(int argc, char **argv)
 		const char *sel = from ? from : "phi";
 		for (q = 0; q < in.n; q++) {
 			slc_rec *r = &in.r[q], outr;
-			field f, c;
 			if (r->kind != SLC_GRID || !slc_name_listed(r->name, sel)) {
 				out_pass(o, r);
 				continue;
 			}
-			if (field_from_rec(&f, r, NULL, &err) || field_alloc_like(&c, &f, &err))
-				die("record '%s': %s", r->name, err.msg);
-			memcpy(c.a, f.a, field_count(&f) * sizeof *f.a);
-			if (redistance(&c, width * c.dx, &err) ||
-			    field_to_rec(&c, &outr, r->name, r->time, &err))
-				die("record '%s': %s", r->name, err.msg);
+			if (redistance_rec(r, width, &outr, &err))
+				die("%s: record '%s': %s", src[q], r->name, err.msg);
 			check_finite(&outr, -1);
 			out_write(o, &outr);
 			slc_rec_free(&outr);
-			field_free(&c);
 			use[0] = 1;
 		}
 		if (!use[0])
@@ -294,18 +232,10 @@ main(int argc, char **argv)
 		out_close(o);
 		recs_free(&in);
 		free(use);
+		free(src);
 		return 0;
 	}
-	for (q = 0; q < in.n; q++) {
-		uint32_t k = in.r[q].kind;
-		use[q] = (k == SLC_MESH || k == SLC_PARTICLES || k == SLC_STRANDS) &&
-			 (!from || slc_name_listed(in.r[q].name, from));
-		nmesh += use[q] && k == SLC_MESH;
-		npart += use[q] && k == SLC_PARTICLES;
-		nhair += use[q] && k == SLC_STRANDS;
-		if (use[q] && nmesh + npart + nhair == 1)
-			t0 = in.r[q].time;
-	}
+	sdf_recs_select(in.r, in.n, from, use, &nmesh, &npart, &nhair, &t0);
 	if (!nmesh && !npart && !nhair)
 		die("no mesh, particle or strands record%s%s in the input", from ? " named " : "",
 		    from ? from : "");
@@ -315,7 +245,7 @@ main(int argc, char **argv)
 		name = nmesh || nhair ? "solid" : "phi";
 	if (prev)
 		read_all(&pv, prev);
-	place(&in, use, &g);
+	place(use, &g);
 	if (slc_mul3((size_t)g.ni, (size_t)g.nj, (size_t)g.nk, &n) || n > MAX_CELLS)
 		die("grid %dx%dx%d is too large", g.ni, g.nj, g.nk);
 	if (radius <= 0)
@@ -335,48 +265,26 @@ main(int argc, char **argv)
 		phi.a[c] = INFINITY;
 	for (q = 0; q < in.n; q++) {
 		const slc_rec *r = &in.r[q];
-		uint64_t nv, np;
-		double *P, *rad = NULL, *V;
 		int32_t *closest = NULL;
 		sdf_stats st;
 		if (!use[q])
 			continue;
-		P = points(r, "P", &nv);
-		if (r->kind != SLC_MESH && slc_rec_find(r, "radius") &&
-		    !(rad = slc_rec_get_f64(r, "radius", 1, &np, &err)))
-			die("%s '%s': %s", slc_kind_name(r->kind), r->name, err.msg);
-		if (r->kind == SLC_PARTICLES) {
-			if (sdf_particles(&obj, P, rad, radius, nv, &so, &err))
-				die("particles '%s': %s", r->name, err.msg);
-		} else if (r->kind == SLC_STRANDS) {
-			const uint32_t *off = slc_rec_get(r, "offset", SLC_U32, 1, 0, &err);
-			if (!off || sdf_strands(&obj, P, rad, radius, nv, off,
-						slc_rec_find(r, "offset")->count - 1, &so, &err))
-				die("strands '%s': %s", r->name, err.msg);
-		} else {
-			const uint32_t *tri = slc_rec_get(r, "tri", SLC_U32, 3, 0, &err);
-			if (!tri)
-				die("mesh '%s': %s", r->name, err.msg);
-			if (occl)
-				closest = xcalloc(n, sizeof *closest);
-			if (sdf_mesh(&obj, P, nv, tri, slc_rec_find(r, "tri")->count, &so,
-				     closest, &st, &err))
-				die("mesh '%s': %s%s", r->name, err.msg,
-				    st.thin_shell ? "; use --unsigned for a thin shell" : "");
+		if (occl && r->kind == SLC_MESH)
+			closest = xcalloc(n, sizeof *closest);
+		if (sdf_rec(&obj, r, radius, &so, closest, &st, &err))
+			die("%s: %s%s", src[q], err.msg, r->kind == SLC_MESH && st.thin_shell ?
+			    "; use --unsigned for a thin shell" : "");
+		if (r->kind == SLC_MESH)
 			info("mesh '%s': %zu samples in the band, %zu duplicate triangles, "
 			     "%zu of %zu lines odd", r->name, st.nband, st.nduplicate,
 			     st.lines_odd, st.lines_hit);
-			if (occl) {
-				V = mesh_velocity(r, prev ? &pv : NULL, nv, P);
-				occlusion_velocity(&obj, P, V, tri, closest, ovel);
-				free(V);
-			}
-		}
+		if (closest && sdf_rec_velocity(&obj, r, prev ? pv.r : NULL, pv.n, dt,
+						closest, ovel, &err))
+			die("%s: %s%s", prev && !slc_rec_find(r, "v") ? prev : src[q], err.msg,
+			    prev && dt <= 0 && strstr(err.msg, "time step") ? " (give --dt)" : "");
 		/* houston2003 §2: union of the occlusions, sample by sample */
 		occlusion_union(n, phi.a, vel, sl, obj.a, ovel, (float)slip_of(r->name));
 		free(closest);
-		free(rad);
-		free(P);
 	}
 	for (q = 0; q < in.n; q++) {
 		size_t l = strlen(name);
@@ -395,6 +303,7 @@ main(int argc, char **argv)
 	recs_free(&in);
 	recs_free(&pv);
 	free(use);
+	free(src);
 	field_free(&phi);
 	field_free(&obj);
 	free(vel);

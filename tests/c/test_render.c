@@ -629,9 +629,46 @@ test_oneside(void)
 	field_free(&phi);
 }
 
+/* scene_bounds of one lone particle: no size, refused unless a splat
+ * radius gives it one (then the box is the splat's); two particles
+ * apart: their box. */
+static void
+test_bounds(void)
+{
+	slc_rec r;
+	slc_err err;
+	scene_opts so;
+	double lo[3], hi[3];
+	float *P;
+	int n;
+
+	memset(&so, 0, sizeof so);
+	slc_rec_init(&r, SLC_PARTICLES, "rigid");
+	P = slc_rec_add(&r, "P", SLC_F32, 3, SLC_POINT, 1, &err);
+	P[0] = 0.5f, P[1] = 0.25f, P[2] = -1;
+	n = scene_bounds(&r, 1, &so, lo, hi, &err);
+	CHECK(n == -1 && strstr(err.msg, "single point"),
+	      "a lone point: no size, refused (%d: %s)", n, n < 0 ? err.msg : "");
+	so.radius = 0.1;
+	n = scene_bounds(&r, 1, &so, lo, hi, &err);
+	CHECK(n == 1 && fabs(lo[0] - 0.4) < 1e-9 && fabs(hi[1] - 0.35) < 1e-9 &&
+	      fabs(hi[2] + 0.9) < 1e-9 && fabs(lo[2] + 1.1) < 1e-9,
+	      "a lone point with a radius: its sphere's box (%g..%g)", lo[0], hi[0]);
+	slc_rec_free(&r);
+	slc_rec_init(&r, SLC_PARTICLES, "drops");
+	P = slc_rec_add(&r, "P", SLC_F32, 3, SLC_POINT, 2, &err);
+	P[3] = 1;
+	so.radius = 0;
+	n = scene_bounds(&r, 1, &so, lo, hi, &err);
+	CHECK(n == 1 && lo[0] == 0 && hi[0] == 1 && hi[1] == 0,
+	      "two points: their box, not grown");
+	slc_rec_free(&r);
+}
+
 int
 main(void)
 {
+	test_bounds();
 	test_mesh();
 	test_spheres();
 	test_levelset();

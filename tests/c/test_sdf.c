@@ -1,7 +1,7 @@
 /* test_sdf.c: mesh -> signed distance (lib/sdf.c, houston2003 §3.1)
  * against brute force: on a triangulated sphere and box, equal to the
  * closest-triangle distance within 1e-5 dx in the band, within 1 dx
- * beyond it, every sign right; the same with a hole cut out, flipped and
+ * beyond it, every sign right; a torus against its analytic distance; the same with a hole cut out, flipped and
  * duplicated triangles; thin shells detected; particles; thread-count
  * independence. */
 #include <math.h>
@@ -145,6 +145,91 @@ test_box(void)
 	CHECK(r.far_err <= FAR_TOL, "box: error beyond the band %.3f dx <= 1",
 	      r.far_err);
 	CHECK(r.wrong_sign == 0, "box: %zu wrong signs", r.wrong_sign);
+	field_free(&phi);
+	tmesh_free(&m);
+}
+
+/* A torus about the y axis through c: ring radius R, tube radius r, nmaj
+ * segments around the ring, nmin around the tube, vertices on the
+ * surface, triangles oriented outward. */
+static void
+torus_mesh(tmesh *m, double R, double r, int nmaj, int nmin, const double c[3])
+{
+	size_t t = 0;
+
+	m->nv = (size_t)nmaj * nmin;
+	m->nt = 2 * m->nv;
+	m->P = calloc(3 * m->nv, sizeof *m->P);
+	m->tri = calloc(3 * m->nt, sizeof *m->tri);
+	for (int i = 0; i < nmaj; i++)
+		for (int j = 0; j < nmin; j++) {
+			double th = 2 * M_PI * i / nmaj, ph = 2 * M_PI * j / nmin;
+			double *p = m->P + 3 * ((size_t)i * nmin + j);
+			p[0] = c[0] + (R + r * cos(ph)) * cos(th);
+			p[1] = c[1] + r * sin(ph);
+			p[2] = c[2] + (R + r * cos(ph)) * sin(th);
+		}
+	for (int i = 0; i < nmaj; i++)
+		for (int j = 0; j < nmin; j++) {
+			uint32_t a = (uint32_t)(i * nmin + j);
+			uint32_t b = (uint32_t)(i * nmin + (j + 1) % nmin);
+			uint32_t e = (uint32_t)((i + 1) % nmaj * nmin + (j + 1) % nmin);
+			uint32_t d = (uint32_t)((i + 1) % nmaj * nmin + j);
+			uint32_t f[6] = { a, b, e, a, e, d };
+			memcpy(m->tri + 3 * t, f, sizeof f);
+			t += 2;
+		}
+}
+
+/* A torus (not convex, with a hole): in the band equal to the brute-force
+ * closest-triangle distance; every sign and, beyond the band, the
+ * distance against the analytic torus, d = |(rho - R, y)| - r with rho
+ * the distance from the axis, up to the tessellation's deviation from it
+ * (at most the sagittas of the ring and the tube segments). */
+static void
+test_torus(void)
+{
+	const double R = 0.3, r = 0.12, c[3] = { 0.006, -0.011, 0.004 };
+	const int nmaj = 48, nmin = 24;
+	double h = (R + r) * (1 - cos(M_PI / nmaj)) + r * (1 - cos(M_PI / nmin));
+	double band_err = 0, far_err = 0;
+	size_t wrong = 0, nfar = 0, nhole = 0;
+	tmesh m;
+	field phi;
+	sdf_stats st;
+	slc_err err;
+
+	torus_mesh(&m, R, r, nmaj, nmin, c);
+	grid(&phi, 32, 1.0 / 32, 0.003);
+	CHECK(run(&phi, &m, 0, &st, &err) == 0, "torus: sdf_mesh succeeds");
+	CHECK(st.lines_odd == 0 && !st.thin_shell, "torus: closed, no odd line");
+	for (int k = 0; k < phi.nk; k++)
+		for (int j = 0; j < phi.nj; j++)
+			for (int i = 0; i < phi.ni; i++) {
+				double x[3], rho, d, e;
+				float v = phi.a[FIELD_IDX(&phi, i, j, k)];
+				field_pos(&phi, i, j, k, x);
+				rho = hypot(x[0] - c[0], x[2] - c[2]);
+				d = hypot(rho - R, x[1] - c[1]) - r;
+				if (fabs(d) > h && (v < 0) != (d < 0))
+					wrong++;
+				if (brute_dist(&m, x) <= BAND * phi.dx) {
+					e = fabs(fabs(v) - brute_dist(&m, x)) / phi.dx;
+					band_err = fmax(band_err, e);
+				} else {
+					e = (fabs(fabs(v) - fabs(d)) - h) / phi.dx;
+					far_err = fmax(far_err, e);
+					nfar++;
+					nhole += rho < R - r - BAND * phi.dx;
+				}
+			}
+	CHECK(wrong == 0, "torus: %zu wrong signs (tessellation %.4f dx)", wrong,
+	      h / phi.dx);
+	CHECK(band_err <= BAND_TOL, "torus: band error %.2e dx <= 1e-5", band_err);
+	CHECK(nhole > 0 && far_err <= FAR_TOL,
+	      "torus: beyond the band (%zu samples, %zu in the hole), error "
+	      "against the analytic distance beyond the tessellation's %.3f dx: "
+	      "%.3f dx <= 1", nfar, nhole, h / phi.dx, far_err);
 	field_free(&phi);
 	tmesh_free(&m);
 }
@@ -493,6 +578,7 @@ main(void)
 {
 	test_sphere();
 	test_box();
+	test_torus();
 	test_damaged_sphere();
 	test_shell();
 	test_threads();
