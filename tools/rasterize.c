@@ -229,7 +229,6 @@ main(int argc, char **argv)
 	slc_err err;
 	uint8_t *rgb;
 	FILE *f;
-	char who[4096];
 	double l = sqrt(light[0] * light[0] + light[1] * light[1] + light[2] * light[2]);
 
 	if (argc - first > 1)
@@ -244,7 +243,6 @@ main(int argc, char **argv)
 	if (mode == 2 && nslice == 0)
 		usage_die("--mode slice needs --slice");
 	in = in_open(path);
-	snprintf(who, sizeof who, "%s: %s", argv0, in_label(in));
 	for (;;) {
 		if (n == cap) {
 			slc_rec *nr = realloc(recs, (cap = 2 * cap + 8) * sizeof *recs);
@@ -259,9 +257,7 @@ main(int argc, char **argv)
 		if (recs[n].kind == SLC_META && !strcmp(recs[n].name, "scene") &&
 		    slc_meta_get_f64(&recs[n], "frame", &fr, &err) == 1)
 			frame_no = (long)fr;
-		argv0 = who;    /* so that check_finite's message names the input */
-		check_finite(&recs[n], frame_no);
-		argv0 = tinfo.name;
+		check_finite_in(in_label(in), &recs[n], frame_no);
 		if (slc_rec_validate(&recs[n], &err))
 			die("%s: record '%s': %s", in_label(in), recs[n].name, err.msg);
 		n++;

@@ -658,6 +658,12 @@ out_close(tool_out *o)
 void
 check_finite(const slc_rec *r, long frame)
 {
+	check_finite_in(NULL, r, frame);
+}
+
+void
+check_finite_in(const char *file, const slc_rec *r, long frame)
+{
 	uint32_t c;
 
 	for (c = 0; c < r->nchan; c++) {
@@ -682,7 +688,8 @@ check_finite(const slc_rec *r, long frame)
 			snprintf(when, sizeof when, "frame %ld", frame);
 		else
 			snprintf(when, sizeof when, "time %g", r->time);
-		die("field '%s' channel '%s', %s: %llu NaN and %llu Inf values, first at %s",
+		die("%s%sfield '%s' channel '%s', %s: %llu NaN and %llu Inf values, first at %s",
+		    file ? file : "", file ? ": " : "",
 		    r->name, ch->name, when, (unsigned long long)nnan,
 		    (unsigned long long)ninf, where);
 	}

@@ -118,5 +118,8 @@ void plain_commit(FILE *f);
 /* Die if a float/double channel of r holds NaN or Inf, naming the field,
  * the frame (or time when frame < 0) and the first bad sample. */
 void check_finite(const slc_rec *r, long frame);
+/* The same for a record read from an input: the message names the input
+ * file (file may be NULL, as for check_finite). */
+void check_finite_in(const char *file, const slc_rec *r, long frame);
 
 #endif
