@@ -280,7 +280,7 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	advect_opts ao = w->o.ao;
 	pls_set esc;
 	field next;
-	size_t r0, r1;
+	size_t r0, r1, used;
 	double v0 = pls_liquid_volume(phi), v1;
 	int rc = -1;
 
@@ -316,14 +316,18 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	/* Enright et al. 2002 §3.3-3.4: correct, redistance, correct; the
 	 * redistancing keeps the zero crossing (pls_redist.h), so that what
 	 * the particles put right stays put */
-	w->st.corrected += pls_correct(phi, &w->pos, &w->neg);
+	if (pls_correct(phi, &w->pos, &w->neg, &used, err))
+		return -1;
+	w->st.corrected += used;
 	v1 = pls_liquid_volume(phi);
 	w->st.dv_correct += v1 - v0;
 	if (pls_redistance(phi, w->o.redist_band * phi->dx, err))
 		return -1;
 	v0 = pls_liquid_volume(phi);
 	w->st.dv_redist += v0 - v1;
-	w->st.corrected += pls_correct(phi, &w->pos, &w->neg);
+	if (pls_correct(phi, &w->pos, &w->neg, &used, err))
+		return -1;
+	w->st.corrected += used;
 	w->st.dv_correct += pls_liquid_volume(phi) - v0;
 	pls_adjust_radii(&w->pos, phi, &w->o.p);
 	pls_adjust_radii(&w->neg, phi, &w->o.p);
