@@ -6,7 +6,7 @@
 # frames; the drop into a pool of pipelines/drop (thesis §2.9, fig. 2.12)
 # on 24^3 cells for its full 48 frames (2 s: the fall, the impact, the
 # crown and the sloshing after; the pipeline's 32^3 has the same scene and
-# loses no more, +1.1%); a collapsing column (pipelines/dambreak) on 20^3
+# changes by no more, +1.3%); a collapsing column (pipelines/dambreak) on 20^3
 # cells for 24 frames.  The volume changes, with and without particles,
 # are printed.
 
