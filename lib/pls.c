@@ -313,25 +313,28 @@ apply_spheres(const pls_set *s, const field *phi, float *ext)
 	return used;
 }
 
-size_t
-pls_correct(field *phi, const pls_set *pos, const pls_set *neg)
+int
+pls_correct(field *phi, const pls_set *pos, const pls_set *neg, size_t *used,
+	    slc_err *err)
 {
-	size_t n = field_count(phi), q, used;
-	float *plus = malloc(n * sizeof *plus), *minus = malloc(n * sizeof *minus);
+	size_t n = field_count(phi), q, u;
+	float *plus = slc_malloc(n, sizeof *plus, err);
+	float *minus = plus ? slc_malloc(n, sizeof *minus, err) : NULL;
 
-	if (!plus || !minus) {
+	if (!minus) {
 		free(plus);
-		free(minus);
-		return 0;
+		return -1;
 	}
 	memcpy(plus, phi->a, n * sizeof *plus);
 	memcpy(minus, phi->a, n * sizeof *minus);
-	used = apply_spheres(pos, phi, plus) + apply_spheres(neg, phi, minus);
+	u = apply_spheres(pos, phi, plus) + apply_spheres(neg, phi, minus);
 	for (q = 0; q < n; q++)
 		phi->a[q] = fabsf(plus[q]) <= fabsf(minus[q]) ? plus[q] : minus[q];
 	free(plus);
 	free(minus);
-	return used;
+	if (used)
+		*used = u;
+	return 0;
 }
 
 void

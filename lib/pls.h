@@ -69,8 +69,10 @@ void pls_advect(pls_set *s, const macgrid *vel, double dt);
  * phi_p(x) = s_p (r_p - |x - x_p|) at the 8 samples around it; phi+ is the
  * max of phi and the positive spheres, phi- the min of phi and the
  * negative spheres, and phi takes whichever of the two is smaller in
- * magnitude.  Returns the number of escaped particles used. */
-size_t pls_correct(field *phi, const pls_set *pos, const pls_set *neg);
+ * magnitude.  *used (may be NULL) gets the number of escaped particles
+ * applied.  0, or -1 with err (memory; phi unchanged). */
+int pls_correct(field *phi, const pls_set *pos, const pls_set *neg,
+		size_t *used, slc_err *err);
 
 /* Set each radius to s*phi(x) clamped to [rmin, rmax]*dx (Enright et al.
  * 2002 §3.2). */

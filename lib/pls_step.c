@@ -116,6 +116,103 @@ extrapolate_comp(field *f, int a, const field *phi, double band, slc_err *err)
 	return 0;
 }
 
+/* selle2008 thesis §2.9 (after Enright, Marschner and Fedkiw 2002): the
+ * velocity extrapolated across the interface must be divergence free.
+ * Continued face by face it is not: in the air cells beside a spreading or
+ * converging surface it sinks or sources volume, and phi and the marker
+ * particles, both moved by it, lose or gain liquid together, which no
+ * particle correction can see.  Here the air cells of the band are made
+ * divergence free by Gauss-Seidel sweeps on the pressure-like Poisson
+ * problem of the band: the faces the projection owns (beside a liquid
+ * cell) and the faces of the grid box stay as they are (Neumann), the air
+ * beyond the band takes up the rest (Dirichlet 0).  Sweeps stop when the
+ * largest cell divergence is below DIVFREE_TOL of the largest speed times
+ * the cell face, or after DIVFREE_SWEEPS (successive over-relaxation,
+ * in the fixed order of the cells: deterministic). */
+#define DIVFREE_SWEEPS 200      /* a 5-cell band of a plane: ~45 sweeps */
+#define DIVFREE_TOL 1e-4        /* relative to max |u| */
+#define DIVFREE_SOR 1.7         /* over-relaxation: 45 sweeps instead of
+				   180 for that band (1.5: 90, 1.85: 70) */
+
+typedef struct band_cell {
+	int ijk[3];
+	unsigned char free;     /* bit 2a+s: face on axis a, side s movable */
+} band_cell;
+
+static int
+divfree_band(macgrid *vel, const field *phi, double band, slc_err *err)
+{
+	int nc[3] = { phi->ni, phi->nj, phi->nk }, i, j, k, a, sweep;
+	size_t n = 0, q;
+	band_cell *list;
+	double vmax = mac_max_speed(vel), tol;
+
+	if (!(vmax > 0))
+		return 0;
+	tol = DIVFREE_TOL * vmax;
+	list = slc_calloc(field_count(phi), sizeof *list, err);
+	if (!list)
+		return -1;
+	for (k = 0; k < nc[2]; k++)
+		for (j = 0; j < nc[1]; j++)
+			for (i = 0; i < nc[0]; i++) {
+				int c[3] = { i, j, k }, s;
+				float v = phi->a[FIELD_IDX(phi, i, j, k)];
+				unsigned char fr = 0;
+
+				if (v < 0 || v > band)
+					continue;
+				for (a = 0; a < 3; a++)
+					for (s = 0; s < 2; s++) {
+						int d[3] = { i, j, k };
+
+						d[a] += s ? 1 : -1;
+						if (d[a] < 0 || d[a] >= nc[a] || nc[a] < 2)
+							continue;       /* a box face */
+						if (phi->a[FIELD_IDX(phi, d[0], d[1], d[2])] < 0)
+							continue;       /* the projection's */
+						fr |= (unsigned char)(1u << (2 * a + s));
+					}
+				if (!fr)
+					continue;
+				memcpy(list[n].ijk, c, sizeof c);
+				list[n++].free = fr;
+			}
+	for (sweep = 0; sweep < DIVFREE_SWEEPS; sweep++) {
+		double worst = 0;
+
+		for (q = 0; q < n; q++) {
+			const int *c = list[q].ijk;
+			float *lo[3], *hi[3];
+			double div = 0, m = 0, d;
+
+			for (a = 0; a < 3; a++) {
+				field *f = mac_comp(vel, a);
+				int e[3] = { c[0], c[1], c[2] };
+
+				lo[a] = &f->a[FIELD_IDX(f, e[0], e[1], e[2])];
+				e[a]++;
+				hi[a] = &f->a[FIELD_IDX(f, e[0], e[1], e[2])];
+				div += *hi[a] - *lo[a];
+				m += ((list[q].free >> (2 * a)) & 1) + ((list[q].free >> (2 * a + 1)) & 1);
+			}
+			if (fabs(div) > worst)
+				worst = fabs(div);
+			d = DIVFREE_SOR * div / m;
+			for (a = 0; a < 3; a++) {
+				if (list[q].free & (1u << (2 * a)))
+					*lo[a] = (float)(*lo[a] + d);
+				if (list[q].free & (1u << (2 * a + 1)))
+					*hi[a] = (float)(*hi[a] - d);
+			}
+		}
+		if (worst <= tol)
+			break;
+	}
+	free(list);
+	return 0;
+}
+
 int
 pls_extrapolate(macgrid *vel, const field *phi, double band, slc_err *err)
 {
@@ -131,7 +228,7 @@ pls_extrapolate(macgrid *vel, const field *phi, double band, slc_err *err)
 	for (a = 0; a < 3; a++)
 		if (extrapolate_comp(mac_comp(vel, a), a, phi, band * phi->dx, err))
 			return -1;
-	return 0;
+	return divfree_band(vel, phi, band * phi->dx, err);
 }
 
 void
@@ -183,7 +280,7 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	advect_opts ao = w->o.ao;
 	pls_set esc;
 	field next;
-	size_t r0, r1;
+	size_t r0, r1, used;
 	double v0 = pls_liquid_volume(phi), v1;
 	int rc = -1;
 
@@ -219,14 +316,18 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	/* Enright et al. 2002 §3.3-3.4: correct, redistance, correct; the
 	 * redistancing keeps the zero crossing (pls_redist.h), so that what
 	 * the particles put right stays put */
-	w->st.corrected += pls_correct(phi, &w->pos, &w->neg);
+	if (pls_correct(phi, &w->pos, &w->neg, &used, err))
+		return -1;
+	w->st.corrected += used;
 	v1 = pls_liquid_volume(phi);
 	w->st.dv_correct += v1 - v0;
 	if (pls_redistance(phi, w->o.redist_band * phi->dx, err))
 		return -1;
 	v0 = pls_liquid_volume(phi);
 	w->st.dv_redist += v0 - v1;
-	w->st.corrected += pls_correct(phi, &w->pos, &w->neg);
+	if (pls_correct(phi, &w->pos, &w->neg, &used, err))
+		return -1;
+	w->st.corrected += used;
 	w->st.dv_correct += pls_liquid_volume(phi) - v0;
 	pls_adjust_radii(&w->pos, phi, &w->o.p);
 	pls_adjust_radii(&w->neg, phi, &w->o.p);

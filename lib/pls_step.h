@@ -74,10 +74,13 @@ void pls_step_defaults(pls_step_opts *o);
  * phi (the mean of the cells beside it) is at most band cells are visited
  * in order of increasing phi and take the mean of their already known
  * neighbours of the same component (the 6 faces along the axes); faces
- * with no known neighbour, and air faces beyond the band, get 0.  Faces
- * on the grid box (the walls) keep their values.  phi is cell-centred on
- * the velocity's cells.  Deterministic.  0, or -1 with err (placement,
- * memory). */
+ * with no known neighbour, and air faces beyond the band, get 0.  Then
+ * the air cells within the band are made divergence free (selle2008
+ * thesis §2.9) by changing only faces between two air cells: the faces
+ * beside liquid (the projection's) stay, and the band's outer faces carry
+ * its flux out.  Faces on the grid box (the walls) keep their values.
+ * phi is cell-centred on the velocity's cells.  Deterministic.  0, or -1
+ * with err (placement, memory). */
 int pls_extrapolate(macgrid *vel, const field *phi, double band, slc_err *err);
 
 /* Zero the normal velocity on the faces of the grid box (closed walls:

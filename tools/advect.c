@@ -270,8 +270,10 @@ main(int argc, char **argv)
 		info("liquid volume %.9g m^3, spray %.9g m^3 in %zu particles, %zu+%zu marker particles",
 		     pls_liquid_volume(&phi), spray_volume(&water.spr), water.spr.n, water.pos.n, water.neg.n);
 	if (liquid)
-		info("volume change by advection %.3g, spray landing %.3g, particle correction %.3g, redistancing %.3g m^3",
-		     water.st.dv_advect, water.st.dv_spray, water.st.dv_correct, water.st.dv_redist);
+		info("volume change by advection %.3g, spray landing %.3g, particle correction %.3g, redistancing %.3g m^3; "
+		     "%zu escaped particles corrected phi, %zu removed, %zu became spray",
+		     water.st.dv_advect, water.st.dv_spray, water.st.dv_correct, water.st.dv_redist,
+		     water.st.corrected, water.st.removed, water.st.sprayed);
 	out = out_open(argc, argv);
 	for (i = 0; i < nrec; i++) {
 		const char *nm = recs[i].name;

@@ -91,7 +91,7 @@ main(void)
 				n0++;
 			}
 		}
-	used = pls_correct(&eroded, &pos, &neg);
+	CHECK(pls_correct(&eroded, &pos, &neg, &used, NULL) == 0, "correct");
 	for (j = 0; j < N; j++)
 		for (i = 0; i < N; i++) {
 			double x[3], exact;

@@ -108,11 +108,13 @@ spin(int particles, double *shape_err)
 		if (particles) {
 			pls_advect(&pos, &vel, dt);
 			pls_advect(&neg, &vel, dt);
-			pls_correct(&phi, &pos, &neg);
+			if (pls_correct(&phi, &pos, &neg, NULL, NULL))
+				return -1;
 		}
 		redistance(&phi, REDIST_BAND * phi.dx, NULL);
 		if (particles) {
-			pls_correct(&phi, &pos, &neg);
+			if (pls_correct(&phi, &pos, &neg, NULL, NULL))
+				return -1;
 			pls_adjust_radii(&pos, &phi, &p);
 			pls_adjust_radii(&neg, &phi, &p);
 		}
