@@ -93,6 +93,35 @@ cstat() { slcinfo -j "$1" | jq -r ".streams[0].records[] | select(.name==\"cloth
 	assert_output "3"
 }
 
+# ytop FILE: the highest y of the cloth's points
+ytop() { slcconv -r cloth "$1" -o "$T/top.obj" && awk '/^v / { if (n++ == 0 || $3 > m) m = $3 } END { printf "%.6f\n", m }' "$T/top.obj"; }
+
+@test "a moving solid pushes the cloth, the level set taken at its record's time" {
+	# a sphere of radius 0.2 rising at 1 m/s from centre y = 0 under a
+	# still sheet at y = 0.3 (no gravity); each frame gets the sphere at
+	# the frame's start (s) or end (e), with its velocity (mklevelset
+	# --occlusion).  Either way the top of the cloth follows the top of
+	# the sphere, 0.2 + t: a frame late would be 1/24 = 0.042 m low.
+	mkprim cloth --res 12 --center 0,0.3,0 > "$T/s0.slc"
+	cp "$T/s0.slc" "$T/e0.slc"
+	for i in 0 1 2 3 4 5 6 7; do
+		for m in s e; do
+			t=$(awk -v i="$i" -v m="$m" 'BEGIN { printf "%.10g", (i + (m == "e")) / 24 }')
+			mkprim sphere --radius 0.2 --center "0,$t,0" --velocity 0,1,0 --time "$t" |
+				mklevelset --res 32 --occlusion --box -0.6,-0.3,-0.6,0.6,0.9,0.6 |
+				slccat --drop sphere > "$T/body.slc"
+			slccat --drop solid,solid_vel,solid_slip "$T/$m$i.slc" | cat - "$T/body.slc" |
+				clothstep --gravity 0,0,0 > "$T/$m$((i + 1)).slc"
+		done
+	done
+	for m in s e; do
+		run ytop "$T/${m}8.slc"
+		awk -v y="$output" 'BEGIN { top = 0.2 + 8 / 24; exit !(y > top - 0.01 && y < top + 0.01) }'
+	done
+	run cstat "$T/s8.slc" P mean
+	awk -v y="$output" 'BEGIN { exit !(y > 0.12) }'
+}
+
 @test "output is deterministic" {
 	mkprim cloth --res 10 --center 0,1,0 > "$T/a.slc"
 	clothstep --sphere 0,0.8,0 --sphere-radius 0.3 < "$T/a.slc" > "$T/b1.slc"
