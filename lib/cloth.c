@@ -268,9 +268,10 @@ cg_solve(cloth *c, double h, const double *rhs, double *v, int use_contact)
 #pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
 	for (ptrdiff_t i = 0; i < np; i++) {
 		double *B = d + 9 * i;
-		const double *Dii = c->sys.D + 9 * c->sys.dpos[i];
+		const double *Dii = c->sys.D + SYS_BLK * c->sys.dpos[i];
+		static const int up[9] = {0, 1, 2, 1, 3, 4, 2, 4, 5};
 		for (int k = 0; k < 9; k++)
-			B[k] = (k % 4 ? 0 : c->m[i]) - h * Dii[k];
+			B[k] = (k % 4 ? 0 : c->m[i]) - h * Dii[up[k]];
 		inv3_sym(B);
 		if (c->fixed[i])
 			memcpy(v + 3 * i, c->vfix + 3 * i, 3 * sizeof *v);

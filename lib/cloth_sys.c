@@ -18,6 +18,18 @@ cloth_sys_free(cloth_sys *S)
 	memset(S, 0, sizeof *S);
 }
 
+/* The symmetric block n n^T in the order of cloth_sys.D. */
+static inline void
+sym_outer(const double *n, double *nn)
+{
+	nn[0] = n[0] * n[0];
+	nn[1] = n[0] * n[1];
+	nn[2] = n[0] * n[2];
+	nn[3] = n[1] * n[1];
+	nn[4] = n[1] * n[2];
+	nn[5] = n[2] * n[2];
+}
+
 static int
 cmp_u32(const void *a, const void *b)
 {
@@ -46,7 +58,7 @@ int
 cloth_sys_build(cloth_sys *S, const spring_set *s, slc_err *err)
 {
 	const size_t np = s->np, ninc = s->inc_off[np];
-	size_t nmax, cap = 0, n9;
+	size_t nmax, cap = 0, nd;
 
 	memset(S, 0, sizeof *S);
 	S->np = np;
@@ -89,8 +101,8 @@ cloth_sys_build(cloth_sys *S, const spring_set *s, slc_err *err)
 					find_col(S, i, s->idx[4 * q + c]);
 		}
 	}
-	if (slc_mul(S->nnz, 9, &n9) ||
-	    !(S->D = slc_calloc(n9 + 1, sizeof *S->D, err))) {
+	if (slc_mul(S->nnz, SYS_BLK, &nd) ||
+	    !(S->D = slc_calloc(nd + 1, sizeof *S->D, err))) {
 		cloth_sys_free(S);
 		return slc_fail(err, "out of memory for the cloth matrix");
 	}
@@ -105,28 +117,26 @@ cloth_sys_assemble(cloth_sys *S, const spring_set *s, double drag,
 
 #pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
 	for (ptrdiff_t i = 0; i < np; i++) {
-		double *Drow = S->D + 9 * S->rp[i];
-		memset(Drow, 0, 9 * (S->rp[i + 1] - S->rp[i]) * sizeof *Drow);
+		double *Drow = S->D + SYS_BLK * S->rp[i];
+		memset(Drow, 0, SYS_BLK * (S->rp[i + 1] - S->rp[i]) * sizeof *Drow);
 		for (size_t e = s->inc_off[i]; e < s->inc_off[i + 1]; e++) {
 			uint32_t q = s->inc[e] >> 2, c = s->inc[e] & 3;
 			const double *n = s->n + 3 * q, *al = s->alpha + 4 * q;
-			double nn[9];
-			for (int k = 0; k < 3; k++)
-				for (int l = 0; l < 3; l++)
-					nn[3 * k + l] = n[k] * n[l];
+			double nn[SYS_BLK];
+			sym_outer(n, nn);
 			for (int c2 = 0; c2 < s->npart[q]; c2++) {
 				double f = -s->c[q] * al[c] * al[c2];
-				double *B = S->D + 9 * S->pos[4 * e + (size_t)c2];
-				for (int k = 0; k < 9; k++)
+				double *B = S->D + SYS_BLK * S->pos[4 * e + (size_t)c2];
+				for (int k = 0; k < SYS_BLK; k++)
 					B[k] += f * nn[k];
 			}
 		}
 		if (drag > 0) {
-			const double *n = nrm + 3 * i;
-			double *B = S->D + 9 * S->dpos[i], w = drag * area[i];
-			for (int k = 0; k < 3; k++)
-				for (int l = 0; l < 3; l++)
-					B[3 * k + l] -= w * n[k] * n[l];
+			double *B = S->D + SYS_BLK * S->dpos[i], w = drag * area[i];
+			double nn[SYS_BLK];
+			sym_outer(nrm + 3 * i, nn);
+			for (int k = 0; k < SYS_BLK; k++)
+				B[k] -= w * nn[k];
 		}
 	}
 }
@@ -141,10 +151,10 @@ cloth_sys_apply(const cloth_sys *S, const double *m, double h,
 	for (ptrdiff_t i = 0; i < np; i++) {
 		double a0 = 0, a1 = 0, a2 = 0;
 		for (size_t b = S->rp[i]; b < S->rp[i + 1]; b++) {
-			const double *B = S->D + 9 * b, *vj = v + 3 * (size_t)S->col[b];
+			const double *B = S->D + SYS_BLK * b, *vj = v + 3 * (size_t)S->col[b];
 			a0 += B[0] * vj[0] + B[1] * vj[1] + B[2] * vj[2];
-			a1 += B[3] * vj[0] + B[4] * vj[1] + B[5] * vj[2];
-			a2 += B[6] * vj[0] + B[7] * vj[1] + B[8] * vj[2];
+			a1 += B[1] * vj[0] + B[3] * vj[1] + B[4] * vj[2];
+			a2 += B[2] * vj[0] + B[4] * vj[1] + B[5] * vj[2];
 		}
 		const double *vi = v + 3 * i;
 		y[3 * i] = m[i] * vi[0] - h * a0;

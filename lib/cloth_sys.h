@@ -27,8 +27,12 @@ typedef struct cloth_sys {
 	size_t *pos;            /* 4 per incidence entry e of the spring set:
 				   block of (i, idx[4q + c']) for entry e =
 				   (i, q, c) */
-	double *D;              /* 9 nnz, row-major blocks */
+	double *D;              /* SYS_BLK nnz: every block is symmetric (a
+				   sum of c n n^T), stored as its upper
+				   triangle xx, xy, xz, yy, yz, zz */
 } cloth_sys;
+
+#define SYS_BLK 6               /* stored entries of a 3x3 block */
 
 /* The block sparsity of the springs s (every pair of particles that share
  * a spring).  0 / -1 with err. */

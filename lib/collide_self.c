@@ -27,6 +27,11 @@
 #define MAX_ITERS 200
 /* Bisection steps for a cubic root. */
 #define ROOT_ITERS 60
+/* Box queries run in parallel over this fixed partition of the query
+ * primitives, each block into its own list; the lists are joined in block
+ * order, so pairs come out in the serial order whatever the number of
+ * threads (thesis §8.2: work split by particles, results unchanged). */
+#define QUERY_BLOCKS 64
 
 typedef struct pairlist {
 	uint32_t (*q)[4];
@@ -43,6 +48,7 @@ struct collide_self {
 	uint32_t *zone;         /* union-find parents (step C) */
 	double *u;              /* effective velocities (step C) */
 	pairlist cand_pt, cand_ee;
+	pairlist *blk;          /* QUERY_BLOCKS lists, one per query block */
 };
 
 static int
@@ -84,7 +90,8 @@ collide_self_new(cloth *c, slc_err *err)
 	s->hi = slc_calloc(3 * nbox + 1, sizeof *s->hi, err);
 	s->zone = slc_calloc(c->np + 1, sizeof *s->zone, err);
 	s->u = slc_calloc(3 * c->np + 1, sizeof *s->u, err);
-	if (!s->invm || !s->lo || !s->hi || !s->zone || !s->u) {
+	s->blk = slc_calloc(QUERY_BLOCKS, sizeof *s->blk, err);
+	if (!s->invm || !s->lo || !s->hi || !s->zone || !s->u || !s->blk) {
 		collide_self_free(s);
 		return NULL;
 	}
@@ -106,6 +113,9 @@ collide_self_free(collide_self *s)
 	free(s->u);
 	free(s->cand_pt.q);
 	free(s->cand_ee.q);
+	for (int k = 0; s->blk && k < QUERY_BLOCKS; k++)
+		free(s->blk[k].q);
+	free(s->blk);
 	free(s);
 }
 
@@ -488,6 +498,48 @@ boxes(collide_self *s, int kind, const double *x0, const double *x1, double r)
 	}
 }
 
+/* Query t with the n boxes in s->lo, s->hi (fn adds the pairs of query
+ * primitive q.prim), appending the pairs to out in the order of a serial
+ * loop over the queries.  0 / -1 (out of memory). */
+static int
+query_all(collide_self *s, const boxtree *t, size_t n,
+	  void (*fn)(void *, uint32_t), pairlist *out)
+{
+	int fail = 0;
+
+#pragma omp parallel for schedule(dynamic) reduction(|:fail) if (n > CLOTH_OMP_MIN)
+	for (int k = 0; k < QUERY_BLOCKS; k++) {
+		qctx q = { s, s->blk + k, 0, 0 };
+		size_t lo = n * (size_t)k / QUERY_BLOCKS;
+		size_t hi = n * (size_t)(k + 1) / QUERY_BLOCKS;
+		s->blk[k].n = 0;
+		for (size_t i = lo; i < hi; i++) {
+			q.prim = (uint32_t)i;
+			boxtree_query(t, s->lo + 3 * i, s->hi + 3 * i, fn, &q);
+		}
+		fail |= q.fail;
+	}
+	if (fail)
+		return -1;
+	size_t need = out->n;
+	for (int k = 0; k < QUERY_BLOCKS; k++)
+		need += s->blk[k].n;
+	if (need > out->cap) {
+		void *q = realloc(out->q, need * sizeof *out->q);
+		if (!q)
+			return -1;
+		out->q = q;
+		out->cap = need;
+	}
+	for (int k = 0; k < QUERY_BLOCKS; k++) {
+		if (!s->blk[k].n)
+			continue;
+		memcpy(out->q + out->n, s->blk[k].q, s->blk[k].n * sizeof *out->q);
+		out->n += s->blk[k].n;
+	}
+	return 0;
+}
+
 /* Candidate pairs of elements whose boxes swept x0 -> x1 and grown by r
  * overlap: point/triangle into pt, edge/edge into ee. */
 static int
@@ -496,28 +548,23 @@ candidates(collide_self *s, const double *x0, const double *x1, double r,
 {
 	const cloth_mesh *m = &s->c->mesh;
 	boxtree t;
-	qctx q = { s, pt, 0, 0 };
+	int fail;
 
 	pt->n = ee->n = 0;
 	boxes(s, 3, x0, x1, r);
 	if (boxtree_build(&t, m->nt, s->lo, s->hi, err))
 		return -1;
 	boxes(s, 1, x0, x1, 0);
-	for (size_t i = 0; i < m->np; i++) {
-		q.prim = (uint32_t)i;
-		boxtree_query(&t, s->lo + 3 * i, s->hi + 3 * i, pt_found, &q);
-	}
+	fail = query_all(s, &t, m->np, pt_found, pt);
 	boxtree_free(&t);
+	if (fail)
+		return slc_fail(err, "out of memory for collision pairs");
 	boxes(s, 2, x0, x1, 0.5 * r);
 	if (boxtree_build(&t, m->ne, s->lo, s->hi, err))
 		return -1;
-	q.out = ee;
-	for (size_t e = 0; e < m->ne; e++) {
-		q.prim = (uint32_t)e;
-		boxtree_query(&t, s->lo + 3 * e, s->hi + 3 * e, ee_found, &q);
-	}
+	fail = query_all(s, &t, m->ne, ee_found, ee);
 	boxtree_free(&t);
-	if (q.fail)
+	if (fail)
 		return slc_fail(err, "out of memory for collision pairs");
 	return 0;
 }

@@ -93,6 +93,72 @@ cstat() { slcinfo -j "$1" | jq -r ".streams[0].records[] | select(.name==\"cloth
 	assert_output "3"
 }
 
+# ytop FILE: the highest y of the cloth's points
+ytop() { slcconv -r cloth "$1" -o "$T/top.obj" && awk '/^v / { if (n++ == 0 || $3 > m) m = $3 } END { printf "%.6f\n", m }' "$T/top.obj"; }
+
+@test "a moving solid pushes the cloth, the level set taken at its record's time" {
+	# a sphere of radius 0.2 rising at 1 m/s from centre y = 0 under a
+	# still sheet at y = 0.3 (no gravity); each frame gets the sphere at
+	# the frame's start (s) or end (e), with its velocity (mklevelset
+	# --occlusion).  Either way the top of the cloth follows the top of
+	# the sphere, 0.2 + t: a frame late would be 1/24 = 0.042 m low.
+	mkprim cloth --res 12 --center 0,0.3,0 > "$T/s0.slc"
+	cp "$T/s0.slc" "$T/e0.slc"
+	for i in 0 1 2 3 4 5 6 7; do
+		for m in s e; do
+			t=$(awk -v i="$i" -v m="$m" 'BEGIN { printf "%.10g", (i + (m == "e")) / 24 }')
+			mkprim sphere --radius 0.2 --center "0,$t,0" --velocity 0,1,0 --time "$t" |
+				mklevelset --res 32 --occlusion --box -0.6,-0.3,-0.6,0.6,0.9,0.6 |
+				slccat --drop sphere > "$T/body.slc"
+			slccat --drop solid,solid_vel,solid_slip "$T/$m$i.slc" | cat - "$T/body.slc" |
+				clothstep --gravity 0,0,0 > "$T/$m$((i + 1)).slc"
+		done
+	done
+	for m in s e; do
+		run ytop "$T/${m}8.slc"
+		awk -v y="$output" 'BEGIN { top = 0.2 + 8 / 24; exit !(y > top - 0.01 && y < top + 0.01) }'
+	done
+	run cstat "$T/s8.slc" P mean
+	awk -v y="$output" 'BEGIN { exit !(y > 0.12) }'
+}
+
+@test "scripted points reach their goal positions exactly, the sheet follows" {
+	# a hand-made goal channel (through ascii PLY, whose consecutive
+	# goal_0..2 properties read back as channel goal x3): the two pinned
+	# corners are moved and stretched, the free points keep a goal equal
+	# to their position (ignored: only pinned points are scripted)
+	mkprim cloth --res 8 --center 0,1,0 --pin corners | slcconv -a -r cloth -o "$T/a.ply"
+	awk '
+	/^property uchar pinned/ { print; print "property float goal_0"
+		print "property float goal_1"; print "property float goal_2"; next }
+	/^end_header/ { print; body = 1; next }
+	body && NF == 11 { if ($11 == 1) printf "%s %.9g %.9g %.9g\n", $0, 1.1 * $1 + 0.3, $2 + 0.1, 0.9 * $3
+		else printf "%s %s %s %s\n", $0, $1, $2, $3; next }
+	{ print }' "$T/a.ply" > "$T/b.ply"
+	slcconv -n cloth "$T/b.ply" -o "$T/f0.slc"
+	run sh -c "slcinfo '$T/f0.slc' | grep -c 'goal  *f32 x3'"
+	assert_output "1"
+	clothstep "$T/f0.slc" -o "$T/f1.slc"
+	clothstep "$T/f1.slc" -o "$T/f2.slc"
+	for i in 1 2; do
+		slcconv -a -r cloth "$T/f$i.slc" -o "$T/f$i.ply"
+		# columns: x y z pinned goal_0..2 (P is written in double)
+		run awk '/^end_header/ { b = 1; next }
+			b && NF >= 14 { n++; sx += $1
+				if ($4 == 1) { k++; for (c = 1; c <= 3; c++) {
+					d = $c - $(c + 4); if (d < 0) d = -d; if (d > e) e = d } } }
+			END { printf "%d %.3g %.4f\n", k, e, sx / n }' "$T/f$i.ply"
+		# two scripted corners, at their goals to the float precision of
+		# the channel (they moved 0.25 and 0.35 m)
+		set -- $output
+		[ "$1" = 2 ]
+		awk -v e="$2" 'BEGIN { exit !(e < 1e-7) }'
+		eval "mx$i=$3"
+	done
+	# the sheet is dragged along +x (the rest started at mean x 0)
+	awk -v a="$mx1" -v b="$mx2" 'BEGIN { exit !(a > 0.05 && b > a) }'
+}
+
 @test "output is deterministic" {
 	mkprim cloth --res 10 --center 0,1,0 > "$T/a.slc"
 	clothstep --sphere 0,0.8,0 --sphere-radius 0.3 < "$T/a.slc" > "$T/b1.slc"

@@ -61,7 +61,8 @@ static const struct tool_info tinfo = {
 	"The cloth is a mesh record with P and tri and optional v, rest, mass and pinned\n"
 	"(u8, 1 = pinned) channels, plus goal (positions at the end of the frame of\n"
 	"pinned points that are scripted to move).  Bodies: the grid level set --solid\n"
-	"with its velocity grid NAME_vel, and the analytic --ground and --sphere.",
+	"(the body at the record's time, moved by its velocity grid NAME_vel), and the\n"
+	"analytic --ground and --sphere.",
 	opts
 };
 
@@ -227,8 +228,9 @@ main(int argc, char **argv)
 			for (int k = 0; k < 3; k++)
 				vp[k] = vb + k;
 		}
-		/* the level set is the body at the end of the frame */
-		body_grid_init(bodies + nb++, &phi, vp, t0 + T, mu);
+		/* the level set is the body at the record's own time, moved
+		 * from there by its velocity (collide_body.h) */
+		body_grid_init(bodies + nb++, &phi, vp, sr->time, mu);
 	}
 	if (!isnan(ground)) {
 		cloth_body *b = bodies + nb++;

@@ -181,9 +181,9 @@ put(tool_out *o, const char *suffix, const slc_grid *g, int ncomp,
 
 	snprintf(nm, sizeof nm, "%s%s", name, suffix);
 	slc_rec_init(&r, SLC_GRID, nm);
-	r.time = t;
 	if (!(d = slc_grid_new(&r, nm, g, (uint32_t)ncomp, &err)))
 		die("%s", err.msg);
+	r.time = t;     /* after slc_grid_new, which starts the record anew */
 	memcpy(d, a, n * (size_t)ncomp * sizeof *d);
 	check_finite(&r, -1);
 	out_write(o, &r);

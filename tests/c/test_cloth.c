@@ -1,7 +1,9 @@
 /* test_cloth.c: cloth topology, springs and Newmark time stepping
  * (selle2008 thesis ch. 5): mesh counts, the altitude spring force is the
  * exact gradient of its energy, and a sheet pinned at two corners comes to
- * rest with its energy decreasing frame by frame. */
+ * rest with its energy decreasing frame by frame; biphasic edges, an
+ * inverted or flattened bend recovered by the altitude spring (figure
+ * 5.3b), damping along the spring only. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +211,178 @@ test_frame_step(void)
 	free(tri);
 }
 
+/* §5.3.2 biphasic springs: under compression an edge spring's stiffness is
+ * scaled by compress_scale, under extension it is not. */
+static void
+test_biphasic(void)
+{
+	double xr[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0}, x[9], m[3] = {1, 1, 1};
+	uint32_t tri[3] = {0, 1, 2};
+	cloth_mesh mesh;
+	spring_set s1, s2;
+	spring_params p;
+	slc_err err;
+
+	CHECK(cloth_mesh_build(&mesh, 3, 1, tri, &err) == 0, "one triangle");
+	spring_params_default(&p);
+	spring_build(&s1, &mesh, xr, &p, &err);
+	p.compress_scale = 0.1;
+	spring_build(&s2, &mesh, xr, &p, &err);
+	for (int sgn = -1; sgn <= 1; sgn += 2) {
+		memcpy(x, xr, sizeof x);
+		x[3] = 1 + sgn * 0.2;   /* point 1 along edge 0-1 */
+		spring_linearize(&s1, x, m, 0);
+		spring_linearize(&s2, x, m, 0);
+		int ok = 1;
+		double lin = 0, bi = 0;
+		for (size_t q = 0; q < s1.nedge; q++) {
+			const uint32_t *id = s1.idx + 4 * q;
+			double want = s1.l[q] < s1.l0[q] ? 0.1 : 1;
+			if (fabs(s2.fe[q] - want * s1.fe[q]) > 1e-12 * fabs(s1.fe[q]))
+				ok = 0;
+			if (id[0] + id[1] == 1) {
+				lin = s1.fe[q];
+				bi = s2.fe[q];
+			}
+		}
+		CHECK(ok && lin != 0, "biphasic: edges scaled by 0.1 when "
+		      "compressed only (edge 0-1 %s: %.3g vs %.3g N)",
+		      sgn < 0 ? "compressed" : "stretched", bi, lin);
+	}
+	spring_free(&s1);
+	spring_free(&s2);
+	cloth_mesh_free(&mesh);
+}
+
+/* Six times the signed volume of the tetrahedron of a bend pair. */
+static double
+vol6(const double *x)
+{
+	double u[3], v[3], w[3], c[3];
+	v3sub(x + 3, x, u);
+	v3sub(x + 6, x, v);
+	v3sub(x + 9, x, w);
+	v3cross(u, v, c);
+	return v3dot(c, w);
+}
+
+/* Thesis figure 5.3(b) on the smallest shell: two triangles bent at a
+ * right angle at rest, started flattened (zero height) or inverted (the
+ * bend turned inside out), no gravity.  Edge and bending springs alone
+ * cannot tell an inverted bend from the rest state (same lengths) and
+ * have no force out of a flat one; the altitude spring (§5.3.4) restores
+ * the rest bend. */
+static void
+test_altitude_recovery(void)
+{
+	double xr[12] = {0, 0, 0, 0, 0, 1, 1, 0, 0.5, 0, 1, 0.5};
+	uint32_t tri[6] = {0, 1, 2, 1, 0, 3};
+	double m[4] = {1e-3, 1e-3, 1e-3, 1e-3};
+	const double v0 = vol6(xr);
+
+	for (int start = 0; start < 2; start++)
+		for (int alt = 1; alt >= 0; alt--) {
+			double x[12];
+			memcpy(x, xr, sizeof x);
+			if (start == 0) {
+				x[9] = -0.9;    /* flattened: point 3 in the plane y = 0 */
+				x[10] = 0;
+			} else {
+				x[9] = -0.1;    /* inverted: point 3 through the plane */
+				x[10] = -1;
+			}
+			cloth_params par;
+			cloth_params_default(&par);
+			par.g[1] = 0;
+			par.spring.altitude = alt;
+			cloth c;
+			slc_err err;
+			if (cloth_init(&c, 4, 2, tri, x, NULL, xr, m, &par, &err)) {
+				CHECK(0, "init: %s", err.msg);
+				return;
+			}
+			double v1 = vol6(c.x);
+			for (int f = 0; f < 48; f++)
+				cloth_advance(&c, f / 24.0, 1 / 24.0, 8, NULL, 0, &err);
+			double v = vol6(c.x);
+			const char *what = start ? "inverted" : "flattened";
+			if (alt)
+				CHECK(v * v0 > 0 && fabs(v / v0 - 1) < 0.2,
+				      "altitude springs recover the %s bend (volume "
+				      "%.3g -> %.3g, rest %.3g)", what, v1, v, v0);
+			else
+				CHECK(!(v * v0 > 0 && fabs(v / v0 - 1) < 0.2),
+				      "without them the %s bend stays (volume %.3g "
+				      "-> %.3g, rest %.3g)", what, v1, v, v0);
+			cloth_free(&c);
+		}
+}
+
+/* §5.3.2: damping acts along the spring only, so a rigid rotation feels
+ * none: every spring's damping force vanishes for v = w x x, and a spinning
+ * sheet keeps its kinetic energy, while the same speeds as a stretch are
+ * damped. */
+static void
+test_damping_along(void)
+{
+	const int n = 6;
+	double *x, o[3] = {-0.5, 0, -0.5}, eu[3] = {1, 0, 0}, ev[3] = {0, 0.3, 1};
+	uint32_t *tri;
+	size_t np, nt;
+	slc_err err;
+
+	cloth_sheet(n, n, o, eu, ev, 1, 1, &x, &np, &tri, &nt, &err);
+	double *m = calloc(np, sizeof *m), *v = calloc(3 * np, sizeof *v);
+	double *F = calloc(3 * np, sizeof *F), w[3] = {0.3, 2, -0.5};
+	for (size_t i = 0; i < np; i++) {
+		m[i] = 1e-3;
+		v3cross(w, x + 3 * i, v + 3 * i);
+	}
+	cloth_params par;
+	cloth_params_default(&par);
+	par.g[1] = 0;
+	cloth c;
+	CHECK(cloth_init(&c, np, nt, tri, x, v, NULL, m, &par, &err) == 0,
+	      "spinning sheet");
+	spring_linearize(&c.spr, c.x, c.m, 0);
+	spring_damp_force(&c.spr, v, F);
+	double frot = 0, fstr = 0, vmax = 0;
+	for (size_t k = 0; k < 3 * np; k++) {
+		frot = fmax(frot, fabs(F[k]));
+		vmax = fmax(vmax, fabs(v[k]));
+	}
+	/* the same speeds as a stretch about the centre */
+	memset(F, 0, 3 * np * sizeof *F);
+	double *vs = calloc(3 * np, sizeof *vs);
+	for (size_t k = 0; k < 3 * np; k++)
+		vs[k] = 2 * x[k];
+	spring_damp_force(&c.spr, vs, F);
+	for (size_t k = 0; k < 3 * np; k++)
+		fstr = fmax(fstr, fabs(F[k]));
+	CHECK(frot < 1e-12 * fstr && fstr > 0, "no damping force in a rigid "
+	      "rotation (%.2e N; a stretch %.2e N)", frot, fstr);
+	double ke0 = 0, ke = 0;
+	for (size_t i = 0; i < np; i++)
+		ke0 += 0.5 * m[i] * v3dot(v + 3 * i, v + 3 * i);
+	cloth_advance(&c, 0, 1 / 24.0, 8, NULL, 0, &err);
+	for (size_t i = 0; i < np; i++)
+		ke += 0.5 * m[i] * v3dot(c.v + 3 * i, c.v + 3 * i);
+	CHECK(fabs(ke / ke0 - 1) < 0.01, "a spinning sheet keeps its kinetic "
+	      "energy over a frame (%.5f of it)", ke / ke0);
+	cloth_free(&c);
+	cloth_init(&c, np, nt, tri, x, vs, NULL, m, &par, &err);
+	double ks0 = 0, ks = 0;
+	for (size_t i = 0; i < np; i++)
+		ks0 += 0.5 * m[i] * v3dot(vs + 3 * i, vs + 3 * i);
+	cloth_advance(&c, 0, 1 / 24.0, 8, NULL, 0, &err);
+	for (size_t i = 0; i < np; i++)
+		ks += 0.5 * m[i] * v3dot(c.v + 3 * i, c.v + 3 * i);
+	CHECK(ks < 0.5 * ks0, "a stretching sheet is damped (%.3g of its "
+	      "kinetic energy left)", ks / ks0);
+	cloth_free(&c);
+	free(x); free(tri); free(m); free(v); free(F); free(vs);
+}
+
 int
 main(void)
 {
@@ -216,5 +390,8 @@ main(void)
 	test_altitude_gradient();
 	test_pinned_sheet();
 	test_frame_step();
+	test_biphasic();
+	test_altitude_recovery();
+	test_damping_along();
 	return ctest_done();
 }
