@@ -286,7 +286,8 @@ cg_solve(cloth *c, double h, const double *rhs, double *v, int use_contact)
 		memcpy(p + 3 * i, z + 3 * i, 3 * sizeof *p);
 	}
 	rz = dot(r, z, (size_t)n3);
-	for (int it = 0; it < c->par.cg_max; it++) {
+	c->st.cg_solves++;
+	for (int it = 0;; it++) {
 		double rmax = 0;
 #pragma omp parallel for schedule(static) reduction(max:rmax) if (np > CLOTH_OMP_MIN)
 		for (ptrdiff_t k = 0; k < n3; k++) {
@@ -296,6 +297,14 @@ cg_solve(cloth *c, double h, const double *rhs, double *v, int use_contact)
 		}
 		if (rmax <= tol)
 			break;
+		/* a capped solve is kept (the step stays stable, only less
+		 * damped than asked) but counted, so that the tool can say so */
+		if (it == c->par.cg_max) {
+			c->st.cg_capped++;
+			if (rmax > c->st.cg_worst)
+				c->st.cg_worst = rmax;
+			break;
+		}
 		c->st.cg_iters++;
 		apply_A(c, h, p, q);
 #pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)

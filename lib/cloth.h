@@ -52,6 +52,8 @@ typedef struct cloth_stats {
 	double t_integration;   /* step B without repulsions */
 	double t_collision;     /* step C */
 	long steps, cg_iters, body_contacts;
+	long cg_solves, cg_capped;  /* solves, and those stopped at cg_max */
+	double cg_worst;        /* largest final residual of a capped solve, m/s */
 	long collisions, impact_zones, repulsion_pairs;
 } cloth_stats;
 

@@ -199,3 +199,15 @@ ytop() { slcconv -r cloth "$1" -o "$T/top.obj" && awk '/^v / { if (n++ == 0 || $
 	run clothstep --bogus
 	assert_failure 2
 }
+
+@test "-v says when CG solves stop at the iteration cap, and not otherwise" {
+	mkprim cloth --res 16 --center 0,0.52,0 > "$T/a.slc"
+	clothstep --sphere 0,0,0 --sphere-radius 0.5 < "$T/a.slc" > "$T/b.slc"
+	run_split clothstep -v --sphere 0,0,0 --sphere-radius 0.5 "$T/b.slc"
+	assert_success
+	[[ "$stderr" != *"stopped at"* ]]
+	# a tolerance below rounding cannot be met: every contact solve is capped
+	run_split clothstep -v --cg-tol 1e-18 --sphere 0,0,0 --sphere-radius 0.5 "$T/b.slc"
+	assert_success
+	[[ "$stderr" == *"CG solves stopped at 500 iterations, largest residual"*"(tolerance 1e-18)"* ]]
+}

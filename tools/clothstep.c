@@ -280,6 +280,10 @@ main(int argc, char **argv)
 	}
 	info("%s: %zu points, %ld steps, %ld CG iterations, %ld body contacts",
 	     cname, c.np, c.st.steps, c.st.cg_iters, c.st.body_contacts);
+	if (c.st.cg_capped)
+		info("%s: %ld of %ld CG solves stopped at %d iterations, largest "
+		     "residual %.3g m/s (tolerance %.3g)", cname, c.st.cg_capped,
+		     c.st.cg_solves, c.par.cg_max, c.st.cg_worst, c.par.cg_tol);
 	if (par.self)
 		info("%s: %ld repulsion pairs, %ld collisions, %ld impact-zone "
 		     "passes", cname, c.st.repulsion_pairs, c.st.collisions,
