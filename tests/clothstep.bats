@@ -3,6 +3,7 @@
 # bad input.
 
 load common
+bats_require_minimum_version 1.5.0
 
 # cstat FILE CHANNEL FIELD: a channel statistic of the cloth record
 cstat() { slcinfo -j "$1" | jq -r ".streams[0].records[] | select(.name==\"cloth\") | .channels[] | select(.name==\"$2\") | .$3"; }
