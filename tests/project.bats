@@ -56,10 +56,12 @@ velawk() {
 		for (t = 1; t <= nt; t++)
 			if (load(dir "/" tag[t] ".u.vti", t, u) != (n + 1) * n * n ||
 			    load(dir "/" tag[t] ".v.vti", t, v) != (n + 1) * n * n ||
-			    load(dir "/" tag[t] ".w.vti", t, w) != (n + 1) * n * n)
+			    load(dir "/" tag[t] ".w.vti", t, w) != (n + 1) * n * n) {
+				bad = 1
 				exit 1
+			}
 	}
-	'"END { $prog }" /dev/null
+	'"END { if (bad) exit 1; $prog }" /dev/null
 }
 
 # div N TAG: "MAX EXCESS ROUND": the largest |outward flux| / dx^2 of a
