@@ -344,20 +344,22 @@ scene_copy_vel(scene *dst, const scene *src)
  * (lib/pcg.h) is then max div <= tol d0, the issue's words, once the one
  * thing real arithmetic leaves out is taken off: u is stored as float, a
  * rounding of at most FLT_ROUND |u_f| per face, FLT_ROUND sum_f w_f |u_f|
- * per cell.  (Double rounding in r and D x is below 1e-15 here, beneath
- * the float term by eight orders.)  The divergence is also the residual
- * the solver reports, to within that rounding.
+ * per cell.  (Double rounding in r and D x, some 16 DBL_EPSILON max|x|,
+ * 4e-15 here with max|x| = 1.2, is eight orders below the float term.)
+ * The divergence is also the residual the solver reports, to within that
+ * rounding.
  *
  * Idempotence.  A second projection of u1 solves A x2 = r1 (the first
  * solve's residual) and changes u by D x2 = D A^+ r1: exactly the first
  * solve's remaining error D (x* - x1), so P(P u) equals the exact
  * projection up to rounding.  Its max norm is not bounded by tol max|u|
- * by any theorem (the max norm of D A^+ grows with the grid), so the
+ * by any theorem (the max norm of D A^+ grows with the grid: measured,
+ * 1.1 tol for mg and 2.5 tol for mic0 here, printed below), so the
  * checks are what the maths gives: the second projection starts from a
- * divergence below tol d0 (its residual, above), it lands on the exact
- * projection (solved to 1e-12) within the float rounding of u plus its
- * own tolerance times its change, and the change is the first solve's
- * error. */
+ * divergence below tol d0 (the first's residual, above) and lands on the
+ * exact projection (solved to 1e-12) within the float rounding of the two
+ * fields, 2 FLT_ROUND max|u| (its own solve error, of order tol times its
+ * change, 1e-12 here, is allowed for as tol du). */
 static void
 test_divergence_idempotence(void)
 {
@@ -390,13 +392,11 @@ test_divergence_idempotence(void)
 		int it2 = project(&s, pc, tol, &st2, NULL);
 		double du = max_change(&s, &one, &um);
 		double err1 = max_change(&one, &ref, NULL), err2 = max_change(&s, &ref, NULL);
-		CHECK(itr > 0 && it2 >= 0 && err2 <= 2 * FLT_ROUND * um + tol * du,
-		      "%s: projected twice = exact projection within %.3g (float rounding %.3g)",
-		      name, err2, 2 * FLT_ROUND * um);
-		CHECK(fabs(du - err1) <= err2,
-		      "%s: idempotent: the second projection changes u by %.3g (%.2g tol of "
-		      "max %.3g), the first solve's error %.3g", name, du, du / (tol * um), um,
-		      err1);
+		CHECK(itr > 0 && it2 >= 0 && du > 0 && err2 <= 2 * FLT_ROUND * um + tol * du,
+		      "%s: idempotent: projected twice = exact projection within %.3g "
+		      "(float rounding %.3g)", name, err2, 2 * FLT_ROUND * um);
+		printf("# %s: the second projection changes u by %.3g (%.2g tol of max %.3g): "
+		       "the first solve's error, %.3g\n", name, du, du / (tol * um), um, err1);
 		scene_free(&one);
 		scene_free(&ref);
 		scene_free(&s);
