@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # project: pressure projection of a frame; pass-through, options, metadata,
-# rigid bodies, bad input.
+# rigid bodies, bad input; end to end, the divergence left against --tol and
+# idempotence.
 
 load common
 bats_require_minimum_version 1.5.0
@@ -20,6 +21,94 @@ body() {
 # stat FILE RECORD FIELD(min|max|mean): a channel statistic from slcinfo
 stat() {
 	slcinfo "$1" | grep -A2 "'$2'" | grep " $2 " | sed "s/.* $3 \([^ ]*\).*/\1/"
+}
+
+# vel FILE TAG: the velocity u, v, w of FILE exported as ASCII VTI files
+# $T/TAG.u.vti, $T/TAG.v.vti, $T/TAG.w.vti (slcconv, nine digits: float
+# values exactly)
+vel() {
+	local r
+	for r in u v w; do
+		slcconv -a -r $r -o "$T/$2.$r.vti" "$1" || return 1
+	done
+}
+
+# velawk N PROGRAM TAG...: run the awk PROGRAM (an END block) with the
+# face arrays of the TAGs loaded: u[t, idx], v[t, idx], w[t, idx] for the
+# t-th TAG (from 1), n = N cells per axis
+velawk() {
+	local n=$1 prog=$2
+	shift 2
+	awk -v n="$n" -v dir="$T" -v tags="$*" '
+	function load(file, t, a,    line, on, m, i, f, k) {
+		k = 0
+		while ((getline line < file) > 0) {
+			if (line ~ /<DataArray/) { on = 1; continue }
+			if (line ~ /<\/DataArray/) on = 0
+			if (!on) continue
+			m = split(line, f, " ")
+			for (i = 1; i <= m; i++) a[t, k++] = f[i] + 0
+		}
+		close(file)
+		return k
+	}
+	BEGIN {
+		nt = split(tags, tag, " ")
+		for (t = 1; t <= nt; t++)
+			if (load(dir "/" tag[t] ".u.vti", t, u) != (n + 1) * n * n ||
+			    load(dir "/" tag[t] ".v.vti", t, v) != (n + 1) * n * n ||
+			    load(dir "/" tag[t] ".w.vti", t, w) != (n + 1) * n * n) {
+				bad = 1
+				exit 1
+			}
+	}
+	'"END { if (bad) exit 1; $prog }" /dev/null
+}
+
+# div N TAG: "MAX EXCESS ROUND": the largest |outward flux| / dx^2 of a
+# cell (all faces at weight 1: no solid), the largest of it less the
+# float rounding of the cell's six faces (2^-24 sum |u_f|: each face is
+# one float rounding away from the value computed in double), and the
+# largest such rounding
+div() {
+	velawk "$1" '
+		e = -1; r = 0; m = 0
+		for (k = 0; k < n; k++)
+			for (j = 0; j < n; j++)
+				for (i = 0; i < n; i++) {
+					x = i + (n + 1) * (j + n * k); y = i + n * (j + (n + 1) * k)
+					z = i + n * (j + n * k)
+					d = u[1, x + 1] - u[1, x] + v[1, y + n] - v[1, y] + w[1, z + n * n] - w[1, z]
+					s = 0
+					s += u[1, x + 1] < 0 ? -u[1, x + 1] : u[1, x + 1]
+					s += u[1, x] < 0 ? -u[1, x] : u[1, x]
+					s += v[1, y + n] < 0 ? -v[1, y + n] : v[1, y + n]
+					s += v[1, y] < 0 ? -v[1, y] : v[1, y]
+					s += w[1, z + n * n] < 0 ? -w[1, z + n * n] : w[1, z + n * n]
+					s += w[1, z] < 0 ? -w[1, z] : w[1, z]
+					s *= 2 ^ -24
+					if (d < 0) d = -d
+					if (d > m) m = d
+					if (d - s > e) e = d - s
+					if (s > r) r = s
+				}
+		printf "%.9g %.9g %.9g\n", m, e, r' "$2"
+}
+
+# veldiff N A B: "MAXDIFF MAXABS": the largest |A - B| over all faces and the
+# largest |A|
+veldiff() {
+	velawk "$1" '
+		nf = (n + 1) * n * n
+		for (f = 0; f < nf; f++) {
+			d = u[1, f] - u[2, f]; if (d < 0) d = -d; if (d > m) m = d
+			d = v[1, f] - v[2, f]; if (d < 0) d = -d; if (d > m) m = d
+			d = w[1, f] - w[2, f]; if (d < 0) d = -d; if (d > m) m = d
+			a = u[1, f]; if (a < 0) a = -a; if (a > b) b = a
+			a = v[1, f]; if (a < 0) a = -a; if (a > b) b = a
+			a = w[1, f]; if (a < 0) a = -a; if (a > b) b = a
+		}
+		printf "%.9g %.9g\n", m, b' "$2" "$3"
 }
 
 @test "--help lists the options; bad options are usage errors" {
@@ -149,4 +238,45 @@ stat() {
 	awk -v f="$(meta compat_flux "$T/w2.slc")" 'BEGIN { exit !(f^2 < 1e-8) }'
 	run project --boundary leaky "$T/a.slc"
 	assert_equal "$status" 2
+}
+
+@test "end to end: the divergence left is the residual, below --tol times the initial divergence; projecting again gives the exact projection" {
+	# the box of smoke without its ball: every face weight is 1, the
+	# divergence is the plain difference of the faces; walls at rest
+	F box "$T/ball.slc"
+	slccat --drop solid "$T/ball.slc" > "$T/in.slc"
+	vel "$T/in.slc" in
+	read -r d0 _ < <(div 16 in)
+	for pc in mg mic0; do
+		project --precond $pc -o "$T/a.slc" "$T/in.slc"
+		project --precond $pc -o "$T/b.slc" "$T/a.slc"
+		project --precond $pc --tol 1e-12 -o "$T/r.slc" "$T/in.slc"
+		[ "$(meta converged "$T/r.slc")" = 1 ]
+		vel "$T/a.slc" a
+		vel "$T/b.slc" b
+		vel "$T/r.slc" r
+		# psys_rhs makes b = -(outward flux) and the update adds (A x)_c
+		# to it: the divergence left is -(b - A x), the residual, whose
+		# max norm project stops at tol max|b| = tol d0 (lib/pcg.h), the
+		# net flow being zero; what float storage of u adds is taken off
+		# per cell (div's EXCESS) or allowed for (ROUND); the reported
+		# residual has six digits (5e-6 relative)
+		read -r d1 ex rnd < <(div 16 a)
+		res=$(meta residual "$T/a.slc")
+		tol=$(meta tol "$T/a.slc")
+		echo "$pc: divergence $d1 (beyond rounding $ex) from $d0, residual $res, tol $tol"
+		awk -v d0="$d0" -v d1="$d1" -v ex="$ex" -v r="$rnd" -v res="$res" -v tol="$tol" \
+			'BEGIN { e = d1 - res * d0; if (e < 0) e = -e
+				 exit !(d0 > 1 && ex <= tol * d0 && e <= r + 5e-6 * res * d0) }'
+		# projecting again changes u by D A^+ r, the first solve's error,
+		# and lands on the exact projection up to the float rounding of
+		# both fields (its own solve error allowed for as tol du; see
+		# tests/c/test_project.c)
+		read -r du um < <(veldiff 16 b a)
+		read -r err1 _ < <(veldiff 16 a r)
+		read -r err2 _ < <(veldiff 16 b r)
+		echo "$pc: second projection changes u by $du (max $um); first error $err1, then $err2"
+		awk -v du="$du" -v um="$um" -v e2="$err2" -v tol="$tol" \
+			'BEGIN { exit !(du > 0 && e2 <= 2 * 2 ^ -24 * um + tol * du) }'
+	done
 }

@@ -101,14 +101,23 @@ project(scene *s, int precond, double tol, pcg_stats *st_out, double *removed)
 	return st.converged ? st.iters : -1;
 }
 
+/* Unit roundoff of float (2^-24): storing a velocity computed in double
+ * as float moves it by at most this fraction of itself (IEEE 754 round to
+ * nearest). */
+static const double FLT_ROUND = 0x1p-24;
+
 /* Divergence (outward flux / dx^2) of a liquid cell computed here from the
  * definitions, independently of lib/pressure: interior faces weighted by
- * their fluid fraction (resting solids), domain faces at full value. */
+ * their fluid fraction (resting solids), domain faces at full value.
+ * Returns the largest |div| over the liquid cells; with excess, also the
+ * largest |div_c| - FLT_ROUND sum_f w_f |u_f|: the divergence left beyond
+ * what rounding the cell's six face velocities to float can make, and
+ * with rnd the largest of that rounding bound. */
 static double
-max_div(const scene *s, int *nfluid)
+max_div_excess(const scene *s, int *nfluid, double *excess, double *rnd)
 {
 	int n = s->n;
-	double m = 0;
+	double m = 0, e = -INFINITY, rm = 0;
 	*nfluid = 0;
 	for (int k = 0; k < n; k++)
 		for (int j = 0; j < n; j++)
@@ -128,11 +137,26 @@ max_div(const scene *s, int *nfluid)
 					continue;
 				double d = wxh * s->u[xh] - wxl * s->u[xl] + wyh * s->v[yh] -
 					   wyl * s->v[yl] + wzh * s->w[zh] - wzl * s->w[zl];
+				double r = FLT_ROUND *
+					   (wxh * fabs(s->u[xh]) + wxl * fabs(s->u[xl]) +
+					    wyh * fabs(s->v[yh]) + wyl * fabs(s->v[yl]) +
+					    wzh * fabs(s->w[zh]) + wzl * fabs(s->w[zl]));
 				(*nfluid)++;
-				if (fabs(d) > m)
-					m = fabs(d);
+				m = fmax(m, fabs(d));
+				e = fmax(e, fabs(d) - r);
+				rm = fmax(rm, r);
 			}
+	if (excess)
+		*excess = e;
+	if (rnd)
+		*rnd = rm;
 	return m;
+}
+
+static double
+max_div(const scene *s, int *nfluid)
+{
+	return max_div_excess(s, nfluid, NULL, NULL);
 }
 
 static double sph_r = 0.4;
@@ -284,37 +308,97 @@ random_interior(scene *s)
 	}
 }
 
+/* Largest |a - b| over the three face grids of two scenes, and the
+ * largest |a| (in *amax). */
+static double
+max_change(const scene *a, const scene *b, double *amax)
+{
+	const float *va[3] = {a->u, a->v, a->w}, *vb[3] = {b->u, b->v, b->w};
+	size_t nf[3] = {a->nfx, a->nfy, a->nfz};
+	double d = 0, m = 0;
+	for (int q = 0; q < 3; q++)
+		for (size_t f = 0; f < nf[q]; f++) {
+			m = fmax(m, fabs(va[q][f]));
+			d = fmax(d, fabs((double)va[q][f] - vb[q][f]));
+		}
+	if (amax)
+		*amax = m;
+	return d;
+}
+
+static void
+scene_copy_vel(scene *dst, const scene *src)
+{
+	memcpy(dst->u, src->u, src->nfx * sizeof(float));
+	memcpy(dst->v, src->v, src->nfy * sizeof(float));
+	memcpy(dst->w, src->w, src->nfz * sizeof(float));
+}
+
+/* Divergence after projection.  psys_rhs sets b = -(outward weighted flux)
+ * of each fluid cell and psys_update subtracts D x from the open faces,
+ * which adds (A x)_c to that flux: the divergence left is -(b - A x)_c =
+ * -r_c, the solver's residual, exactly in real arithmetic.  The walls are
+ * at rest and a face with w > 0 joins two fluid cells, so the net flow is
+ * zero, the compatibility correction vanishes and max|b| = d0, the
+ * initial divergence scale.  The stopping test max|r| <= tol max|b|
+ * (lib/pcg.h) is then max div <= tol d0, the issue's words, once the one
+ * thing real arithmetic leaves out is taken off: u is stored as float, a
+ * rounding of at most FLT_ROUND |u_f| per face, FLT_ROUND sum_f w_f |u_f|
+ * per cell.  (Double rounding in r and D x, some 16 DBL_EPSILON max|x|,
+ * 4e-15 here with max|x| = 1.2, is eight orders below the float term.)
+ * The divergence is also the residual the solver reports, to within that
+ * rounding.
+ *
+ * Idempotence.  A second projection of u1 solves A x2 = r1 (the first
+ * solve's residual) and changes u by D x2 = D A^+ r1: exactly the first
+ * solve's remaining error D (x* - x1), so P(P u) equals the exact
+ * projection up to rounding.  Its max norm is not bounded by tol max|u|
+ * by any theorem (the max norm of D A^+ grows with the grid: measured,
+ * 1.1 tol for mg and 2.5 tol for mic0 here, printed below), so the
+ * checks are what the maths gives: the second projection starts from a
+ * divergence below tol d0 (the first's residual, above) and lands on the
+ * exact projection (solved to 1e-12) within the float rounding of the two
+ * fields, 2 FLT_ROUND max|u| (its own solve error, of order tol times its
+ * change, 1e-12 here, is allowed for as tol du). */
 static void
 test_divergence_idempotence(void)
 {
 	for (int pc = 0; pc < 2; pc++) {
-		scene s;
+		scene s, ref;
 		int nf;
-		double tol = 1e-6;
+		double tol = 1e-6, ex, rnd;
+		const char *name = pc ? "mic0" : "mg";
 		solid_fn = ball_obstacle, phi_fn = NULL;
 		scene_new(&s, 20, 0);
+		scene_new(&ref, 20, 0);
 		random_interior(&s);
+		scene_copy_vel(&ref, &s);
 		double d0 = max_div(&s, &nf);
-		pcg_stats st;
+		pcg_stats st, st2;
 		int it = project(&s, pc, tol, &st, NULL);
-		double d1 = max_div(&s, &nf);
-		CHECK(it > 0, "%s: converged in %d iterations", pc ? "mic0" : "mg", it);
-		/* float storage of u adds rounding of order 1e-7 |u| */
-		CHECK(d1 <= 2 * tol * d0 + 1e-6,
-		      "%s: max divergence %.3g after, %.3g before (%d fluid cells)",
-		      pc ? "mic0" : "mg", d1, d0, nf);
-		size_t nfx = s.nfx;
-		float *u1 = malloc(nfx * sizeof *u1);
-		memcpy(u1, s.u, nfx * sizeof *u1);
-		double um = 0, du = 0;
-		project(&s, pc, tol, NULL, NULL);
-		for (size_t f = 0; f < nfx; f++) {
-			um = fabs(u1[f]) > um ? fabs(u1[f]) : um;
-			du = fabs(u1[f] - s.u[f]) > du ? fabs(u1[f] - s.u[f]) : du;
-		}
-		CHECK(du <= tol * um * 10, "%s: idempotent: change %.3g of max %.3g",
-		      pc ? "mic0" : "mg", du, um);
-		free(u1);
+		double d1 = max_div_excess(&s, &nf, &ex, &rnd);
+		CHECK(it > 0, "%s: converged in %d iterations", name, it);
+		CHECK(ex <= tol * d0,
+		      "%s: max divergence %.4g after (%.4g beyond float rounding of u) <= tol %g "
+		      "times %.4g before (%d fluid cells)", name, d1, ex, tol, d0, nf);
+		CHECK(fabs(d1 - st.residual * d0) <= rnd,
+		      "%s: the divergence is the residual: %.6g, residual %.6g times %.6g "
+		      "(float rounding %.2g)", name, d1, st.residual, d0, rnd);
+		int itr = project(&ref, pc, 1e-12, NULL, NULL);
+		scene one;
+		scene_new(&one, 20, 0);
+		scene_copy_vel(&one, &s);
+		double um;
+		int it2 = project(&s, pc, tol, &st2, NULL);
+		double du = max_change(&s, &one, &um);
+		double err1 = max_change(&one, &ref, NULL), err2 = max_change(&s, &ref, NULL);
+		CHECK(itr > 0 && it2 >= 0 && du > 0 && err2 <= 2 * FLT_ROUND * um + tol * du,
+		      "%s: idempotent: projected twice = exact projection within %.3g "
+		      "(float rounding %.3g)", name, err2, 2 * FLT_ROUND * um);
+		printf("# %s: the second projection changes u by %.3g (%.2g tol of max %.3g): "
+		       "the first solve's error, %.3g\n", name, du, du / (tol * um), um, err1);
+		scene_free(&one);
+		scene_free(&ref);
 		scene_free(&s);
 	}
 }
