@@ -85,6 +85,10 @@ typedef struct tracer {
 	float o[3][3];          /* sample (i,j,k) of q is (i,j,k) + o[c] in
 				   the sample space of component c */
 	float h, half;          /* dt/dx and dt/(2 dx): m/s to cells */
+	int shared;             /* along every axis a the two components
+				   other than a have one offset and one
+				   length (a MAC grid), so their weights
+				   are computed once */
 } tracer;
 
 static void
@@ -105,6 +109,46 @@ tracer_init(tracer *T, const macgrid *vel, const field *q, double dt)
 	}
 	T->h = (float)(dt / vel->u.dx);
 	T->half = (float)(0.5 * dt / vel->u.dx);
+	T->shared = 1;
+	for (a = 0; a < 3; a++) {
+		int c1 = (a + 1) % 3, c2 = (a + 2) % 3;
+
+		T->shared &= T->o[c1][a] == T->o[c2][a] &&
+			     T->v[c1].nm[a] == T->v[c2].nm[a];
+	}
+}
+
+/* out[i] = (1 - t_i) b[x_i] + t_i b[x_i + di], with x_i, t_i the clamped
+ * base and weight of coordinate i + ox along an axis of largest base nm
+ * (row_axis): inside the row the base is i + floor(ox) and the weight the
+ * fraction of ox for every i, so the blend reads b contiguously. */
+ROW_INLINE void
+blend_x(float *out, const float *b, int ni, float ox, int nm, int di)
+{
+	float t;
+	int fi = row_floor(ox, &t), lo = -fi, hi = nm - fi + 1, i;
+
+	lo = lo < 0 ? 0 : lo > ni ? ni : lo;
+	hi = hi < lo ? lo : hi > ni ? ni : hi;
+	for (i = 0; i < lo; i++) {
+		float tx;
+		int bx = row_axis(i, ox, nm, &tx);
+
+		out[i] = (1 - tx) * b[bx] + tx * b[bx + di];
+	}
+	if (lo < hi) {
+		const float *b0 = b + fi, *b1 = b + fi + di;
+
+#pragma omp simd
+		for (i = lo; i < hi; i++)
+			out[i] = (1 - t) * b0[i] + t * b1[i];
+	}
+	for (i = hi; i < ni; i++) {
+		float tx;
+		int bx = row_axis(i, ox, nm, &tx);
+
+		out[i] = (1 - tx) * b[bx] + tx * b[bx + di];
+	}
 }
 
 /* The displacement d (cells) of every sample i of row (j, k) of q over
@@ -132,15 +176,33 @@ trace_row(const tracer *T, int ni, int j, int k, float *const d[3], float *w)
 		for (i = 0; i < L->rj; i++)
 			blend[i] = (1 - tz) * ((1 - ty) * r[i] + ty * r[i + sj]) +
 				   tz * ((1 - ty) * r[i + sk] + ty * r[i + sk + sj]);
+		blend_x(v, blend, ni, ox, nm, di);
+	}
+	if (T->shared) {
+		/* as below, with the weights of the two components that are
+		 * cell-centred along an axis computed once */
+		const rowf *U = &T->v[0], *V = &T->v[1], *W = &T->v[2];
+		const float *o0 = T->o[0], *o1 = T->o[1], *o2 = T->o[2];
+		const float *vx = v0[0], *vy = v0[1], *vz = v0[2];
+		float h = T->h, half = T->half;
+		float *dx = d[0], *dy = d[1], *dz = d[2];
+
 #pragma omp simd
 		for (i = 0; i < ni; i++) {
-			float tx;
-			int bx = row_axis(i, ox, nm, &tx);
+			float mx = half * vx[i], my = half * vy[i], mz = half * vz[i];
+			float tx0, txs, ty1, tys, tz2, tzs;
+			int bx0 = row_axis(i, o0[0] - mx, U->nm[0], &tx0);
+			int bxs = row_axis(i, o1[0] - mx, V->nm[0], &txs);
+			int by1 = row_axis(j, o1[1] - my, V->nm[1], &ty1);
+			int bys = row_axis(j, o0[1] - my, U->nm[1], &tys);
+			int bz2 = row_axis(k, o2[2] - mz, W->nm[2], &tz2);
+			int bzs = row_axis(k, o0[2] - mz, U->nm[2], &tzs);
 
-			v[i] = (1 - tx) * blend[bx] + tx * blend[bx + di];
+			dx[i] = h * row_tri(U, bx0 + U->rj * bys + U->rk * bzs, tx0, tys, tzs);
+			dy[i] = h * row_tri(V, bxs + V->rj * by1 + V->rk * bzs, txs, ty1, tzs);
+			dz[i] = h * row_tri(W, bxs + W->rj * bys + W->rk * bz2, txs, tys, tz2);
 		}
-	}
-	{
+	} else {
 		const rowf *U = &T->v[0], *V = &T->v[1], *W = &T->v[2];
 		const float *o0 = T->o[0], *o1 = T->o[1], *o2 = T->o[2];
 		const float *vx = v0[0], *vy = v0[1], *vz = v0[2];

@@ -188,17 +188,27 @@ rowf_init(rowf *L, const field *f)
 /* Base index and weight along one axis at coordinate idx + f, clamped to
  * [0, nm + 1] as field.c's locate does: at or below 0 the weight is 0 on
  * sample 0, at or beyond the last sample it is 1 on it. */
+/* The integer part (floor) of a sample-space displacement f, clamped to
+ * ROW_FOOT_MAX, and its fraction in *t. */
 ROW_INLINE int
-row_axis(int idx, float f, int nm, float *t)
+row_floor(float f, float *t)
 {
-	float tt;
-	int fi, b;
+	int fi;
 
 	f = f > -ROW_FOOT_MAX ? f : -ROW_FOOT_MAX;      /* NaN too */
 	f = f < ROW_FOOT_MAX ? f : ROW_FOOT_MAX;
 	fi = (int)f;
 	fi -= f < (float)fi;                            /* floor */
-	tt = f - (float)fi;                             /* exact */
+	*t = f - (float)fi;                             /* exact */
+	return fi;
+}
+
+ROW_INLINE int
+row_axis(int idx, float f, int nm, float *t)
+{
+	float tt;
+	int fi = row_floor(f, &tt), b;
+
 	b = idx + fi;
 	tt = b > nm ? 1 : tt;
 	b = b > nm ? nm : b;
