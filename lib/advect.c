@@ -235,19 +235,22 @@ typedef struct walls {
 	int wall[3];            /* the box faces across axis a are walls */
 	double lo[3], hi[3], reach;
 	const field *q;
+	unsigned char *nearx;   /* per i: near a wall across x (the same
+				   for every row) */
 } walls;
 
-static void
+/* 0, or -1 with err (memory); W->nearx is freed by the caller. */
+static int
 walls_init(walls *W, const macgrid *vel, const field *q, double dt,
-	   const advect_opts *o)
+	   const advect_opts *o, slc_err *err)
 {
-	int nc[3], a;
+	int nc[3], a, i;
 	double vmax;
 
 	memset(W, 0, sizeof *W);
 	W->on = o->solid || o->walls;
 	if (!W->on)
-		return;
+		return 0;
 	vmax = o->vmax > 0 ? o->vmax : mac_max_speed(vel);
 	W->reach = fabs(dt) * vmax + vel->u.dx;
 	W->q = q;
@@ -265,6 +268,15 @@ walls_init(walls *W, const macgrid *vel, const field *q, double dt,
 		W->lo[a] = vel->u.origin[a];
 		W->hi[a] = W->lo[a] + nc[a] * vel->u.dx;
 	}
+	if (!(W->nearx = slc_calloc((size_t)q->ni, 1, err)))
+		return -1;
+	for (i = 0; i < q->ni && W->wall[0]; i++) {
+		double x[3];
+
+		field_pos(q, i, 0, 0, x);
+		W->nearx[i] = x[0] - W->lo[0] < W->reach || W->hi[0] - x[0] < W->reach;
+	}
+	return 0;
 }
 
 /* near[i] = 1 for the samples of row (j, k) to revert; returns how many. */
@@ -279,14 +291,30 @@ walls_row(const walls *W, int j, int k, unsigned char *near)
 	field_pos(q, 0, j, k, x);
 	row = (W->wall[1] && (x[1] - W->lo[1] < r || W->hi[1] - x[1] < r)) ||
 	      (W->wall[2] && (x[2] - W->lo[2] < r || W->hi[2] - x[2] < r));
-	for (i = 0; i < q->ni; i++, s++) {
-		int nw = row;
+	if (row) {
+		memset(near, 1, (size_t)q->ni);
+		return (size_t)q->ni;
+	}
+	if (W->solid && W->solid_same) {
+		const float *sd = W->solid->a + s;
+		const unsigned char *nx = W->nearx;
+		int c = 0, ni = q->ni;
 
-		field_pos(q, i, j, k, x);
-		if (!nw && W->wall[0])
-			nw = x[0] - W->lo[0] < r || W->hi[0] - x[0] < r;
-		if (!nw && W->solid)
-			nw = (W->solid_same ? W->solid->a[s] : lin_sample(&W->S, x)) < r;
+		for (i = 0; i < ni; i++) {
+			int nw = nx[i] | (sd[i] < r);
+
+			near[i] = (unsigned char)nw;
+			c += nw;
+		}
+		return (size_t)c;
+	}
+	for (i = 0; i < q->ni; i++) {
+		int nw = W->nearx[i];
+
+		if (!nw && W->solid) {
+			field_pos(q, i, j, k, x);
+			nw = lin_sample(&W->S, x) < r;
+		}
 		near[i] = (unsigned char)nw;
 		cnt += (size_t)nw;
 	}
@@ -318,16 +346,20 @@ typedef struct pass {
 } pass;
 
 /* The thesis §2.7 limiter as advect_limit (the corrected value in double
- * precision, as the correction is formed). */
-static inline float
-limit1(int limiter, double c, float sl, float lo, float hi, size_t *hit)
+ * precision, as the correction is formed), for lim REVERT or CLAMP.  It
+ * is written without branches and in double lanes only (the float inputs
+ * convert exactly), so that the row loops run on vector lanes; *hit is
+ * incremented when c lies outside [lo, hi]. */
+ROW_INLINE float
+limit1(int lim, double c, float sl, float lo, float hi, double *hit)
 {
-	if (limiter == ADVECT_LIMIT_NONE || (c >= lo && c <= hi))
-		return (float)c;
-	++*hit;
-	if (limiter == ADVECT_LIMIT_CLAMP)
-		return c < lo ? lo : c > hi ? hi : (float)c;
-	return sl;
+	double l = lo, h = hi, r = lim == ADVECT_LIMIT_CLAMP ?
+		c < l ? l : c > h ? h : c :             /* a NaN stays NaN */
+		(double)sl;
+	int in = c >= l && c <= h;
+
+	*hit += in ? 0.0 : 1.0;         /* exact: fewer than 2^53 samples */
+	return (float)(in ? c : r);
 }
 
 /* One pass over row (j, k) of a field of ni samples; d: 3 rows of
@@ -386,6 +418,7 @@ pass_row(pass *P, int ni, int j, int k, float *const d[3], float *w,
 		 * phi_bar^n = phi^n - e */
 		const float *q0 = P->q0 + s0;
 
+#pragma omp simd
 		for (i = 0; i < ni; i++)
 			out[i] = (float)(q0[i] + 0.5 * ((double)q0[i] - w[i]));
 		return;
@@ -393,29 +426,34 @@ pass_row(pass *P, int ni, int j, int k, float *const d[3], float *w,
 	{
 		const float *first = P->first + s0;
 		const float *lo = P->lo ? P->lo + s0 : NULL, *hi = P->hi ? P->hi + s0 : NULL;
-		size_t hit = 0;
+		double hit = 0;
 
 		if (P->kind == PASS_MC) {
 			/* thesis §2.4: phi_hat^n = A^R(phi_hat^{n+1}) (in w),
 			 * phi^{n+1} = phi_hat^{n+1} - (phi_hat^n - phi^n)/2 */
 			const float *q0 = P->q0 + s0;
 
-			if (lo)
+			if (lo) {
+#pragma omp simd reduction(+ : hit)
 				for (i = 0; i < ni; i++)
 					out[i] = limit1(lim, first[i] + 0.5 * ((double)q0[i] - w[i]),
 							first[i], lo[i], hi[i], &hit);
-			else
+			} else {
+#pragma omp simd
 				for (i = 0; i < ni; i++)
 					out[i] = (float)(first[i] + 0.5 * ((double)q0[i] - w[i]));
+			}
 		} else if (lo) {
+#pragma omp simd reduction(+ : hit)
 			for (i = 0; i < ni; i++)
 				out[i] = limit1(lim, w[i], first[i], lo[i], hi[i], &hit);
 		} else {
 			memcpy(out, w, (size_t)ni * sizeof *out);
 		}
-		*limited += hit;
+		*limited += (size_t)hit;
 		if (P->W->on) {
 			*nearc += walls_row(P->W, j, k, near);
+#pragma omp simd
 			for (i = 0; i < ni; i++)
 				out[i] = near[i] ? first[i] : out[i];
 		}
@@ -513,7 +551,7 @@ advect_field(const macgrid *vel, double dt, const field *q, field *out,
 	int dims[3] = { q->ni, q->nj, q->nk }, nthr, rc = -1;
 	float *scratch = NULL, *lo = NULL, *hi = NULL, *hat = NULL, *bar = NULL, *feet = NULL;
 	tracer Tf, Tb;
-	walls W;
+	walls W = { 0 };
 	pass P;
 	field fh;
 
@@ -550,7 +588,8 @@ advect_field(const macgrid *vel, double dt, const field *q, field *out,
 	if (!(hat = slc_calloc(n, sizeof *hat, err)))
 		goto done;
 	tracer_init(&Tb, vel, q, -dt);
-	walls_init(&W, vel, q, dt, o);
+	if (walls_init(&W, vel, q, dt, o, err))
+		goto done;
 	fh = *q;
 	fh.a = hat;
 	fh.owned = 0;
@@ -611,5 +650,6 @@ done:
 	free(hat);
 	free(bar);
 	free(feet);
+	free(W.nearx);
 	return rc;
 }
