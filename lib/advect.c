@@ -123,16 +123,16 @@ tracer_init(tracer *T, const macgrid *vel, const field *q, double dt)
  * (row_axis): inside the row the base is i + floor(ox) and the weight the
  * fraction of ox for every i, so the blend reads b contiguously. */
 ROW_INLINE void
-blend_x(float *out, const float *b, int ni, float ox, int nm, int di)
+blend_x(float *out, const float *b, int ni, float ox, int nm, int di, float cap)
 {
 	float t;
-	int fi = row_floor(ox, &t), lo = -fi, hi = nm - fi + 1, i;
+	int fi = row_floor(ox, cap, &t), lo = -fi, hi = nm - fi + 1, i;
 
 	lo = lo < 0 ? 0 : lo > ni ? ni : lo;
 	hi = hi < lo ? lo : hi > ni ? ni : hi;
 	for (i = 0; i < lo; i++) {
 		float tx;
-		int bx = row_axis(i, ox, nm, &tx);
+		int bx = row_axis(i, ox, nm, cap, &tx);
 
 		out[i] = (1 - tx) * b[bx] + tx * b[bx + di];
 	}
@@ -145,7 +145,7 @@ blend_x(float *out, const float *b, int ni, float ox, int nm, int di)
 	}
 	for (i = hi; i < ni; i++) {
 		float tx;
-		int bx = row_axis(i, ox, nm, &tx);
+		int bx = row_axis(i, ox, nm, cap, &tx);
 
 		out[i] = (1 - tx) * b[bx] + tx * b[bx + di];
 	}
@@ -166,8 +166,8 @@ trace_row(const tracer *T, int ni, int j, int k, float *const d[3], float *w)
 	for (c = 0; c < 3; c++) {
 		const rowf *L = &T->v[c];
 		float ty, tz, ox = T->o[c][0];
-		int by = row_axis(j, T->o[c][1], L->nm[1], &ty);
-		int bz = row_axis(k, T->o[c][2], L->nm[2], &tz);
+		int by = row_axis(j, T->o[c][1], L->nm[1], L->cap, &ty);
+		int bz = row_axis(k, T->o[c][2], L->nm[2], L->cap, &tz);
 		const float *r = L->a + L->rj * by + L->rk * bz;
 		int sj = L->sj, sk = L->sk, di = L->di, nm = L->nm[0];
 		float *v = v0[c];
@@ -176,7 +176,7 @@ trace_row(const tracer *T, int ni, int j, int k, float *const d[3], float *w)
 		for (i = 0; i < L->rj; i++)
 			blend[i] = (1 - tz) * ((1 - ty) * r[i] + ty * r[i + sj]) +
 				   tz * ((1 - ty) * r[i + sk] + ty * r[i + sk + sj]);
-		blend_x(v, blend, ni, ox, nm, di);
+		blend_x(v, blend, ni, ox, nm, di, L->cap);
 	}
 	if (T->shared) {
 		/* as below, with the weights of the two components that are
@@ -184,19 +184,19 @@ trace_row(const tracer *T, int ni, int j, int k, float *const d[3], float *w)
 		const rowf *U = &T->v[0], *V = &T->v[1], *W = &T->v[2];
 		const float *o0 = T->o[0], *o1 = T->o[1], *o2 = T->o[2];
 		const float *vx = v0[0], *vy = v0[1], *vz = v0[2];
-		float h = T->h, half = T->half;
+		float h = T->h, half = T->half, cap = U->cap;
 		float *dx = d[0], *dy = d[1], *dz = d[2];
 
 #pragma omp simd
 		for (i = 0; i < ni; i++) {
 			float mx = half * vx[i], my = half * vy[i], mz = half * vz[i];
 			float tx0, txs, ty1, tys, tz2, tzs;
-			int bx0 = row_axis(i, o0[0] - mx, U->nm[0], &tx0);
-			int bxs = row_axis(i, o1[0] - mx, V->nm[0], &txs);
-			int by1 = row_axis(j, o1[1] - my, V->nm[1], &ty1);
-			int bys = row_axis(j, o0[1] - my, U->nm[1], &tys);
-			int bz2 = row_axis(k, o2[2] - mz, W->nm[2], &tz2);
-			int bzs = row_axis(k, o0[2] - mz, U->nm[2], &tzs);
+			int bx0 = row_axis(i, o0[0] - mx, U->nm[0], cap, &tx0);
+			int bxs = row_axis(i, o1[0] - mx, V->nm[0], cap, &txs);
+			int by1 = row_axis(j, o1[1] - my, V->nm[1], cap, &ty1);
+			int bys = row_axis(j, o0[1] - my, U->nm[1], cap, &tys);
+			int bz2 = row_axis(k, o2[2] - mz, W->nm[2], cap, &tz2);
+			int bzs = row_axis(k, o0[2] - mz, U->nm[2], cap, &tzs);
 
 			dx[i] = h * row_tri(U, bx0 + U->rj * bys + U->rk * bzs, tx0, tys, tzs);
 			dy[i] = h * row_tri(V, bxs + V->rj * by1 + V->rk * bzs, txs, ty1, tzs);
@@ -390,14 +390,14 @@ pass_row(pass *P, int ni, int j, int k, float *const d[3], float *w,
 		dz = dd[2];
 	}
 	if (P->kind == PASS_SL && P->lo) {
-		float *lo = P->lo + s0, *hi = P->hi + s0;
+		float *lo = P->lo + s0, *hi = P->hi + s0, cap = Q->cap;
 
 #pragma omp simd
 		for (i = 0; i < ni; i++) {
 			float tx, ty, tz;
-			int b = row_axis(i, -dx[i], Q->nm[0], &tx) +
-				Q->rj * row_axis(j, -dy[i], Q->nm[1], &ty) +
-				Q->rk * row_axis(k, -dz[i], Q->nm[2], &tz);
+			int b = row_axis(i, -dx[i], Q->nm[0], cap, &tx) +
+				Q->rj * row_axis(j, -dy[i], Q->nm[1], cap, &ty) +
+				Q->rk * row_axis(k, -dz[i], Q->nm[2], cap, &tz);
 
 			out[i] = row_tri_bounds(Q, b, tx, ty, tz, &lo[i], &hi[i]);
 		}

@@ -152,7 +152,10 @@ linmac_trace(const linmac *M, const double x[3], double dt, double xb[3])
 
 /* Displacements beyond this many cells are clamped before the integer
  * split (the box clamp then applies); it also maps NaN to a finite index,
- * so a poisoned velocity can never address outside the samples. */
+ * so a poisoned velocity can never address outside the samples.  The
+ * loops take it as a run-time value (rowf.cap): as a constant, GCC's jump
+ * threading splits the clamp into branches that defeat if-conversion on
+ * some targets (x86-64 with AVX2). */
 #define ROW_FOOT_MAX 4194304.0f
 
 /* The helpers below are the bodies of the inner loops: inlined always
@@ -169,6 +172,7 @@ typedef struct rowf {
 	int nm[3];              /* largest base index: n - 2 (-1: one sample) */
 	int rj, rk;             /* index strides of j and k: ni, ni*nj */
 	int di, sj, sk;         /* neighbour strides, 0 along one-sample axes */
+	float cap;              /* ROW_FOOT_MAX */
 } rowf;
 
 static inline void
@@ -183,20 +187,21 @@ rowf_init(rowf *L, const field *f)
 	L->di = f->ni > 1;
 	L->sj = f->nj > 1 ? f->ni : 0;
 	L->sk = f->nk > 1 ? f->ni * f->nj : 0;
+	L->cap = ROW_FOOT_MAX;
 }
 
 /* Base index and weight along one axis at coordinate idx + f, clamped to
  * [0, nm + 1] as field.c's locate does: at or below 0 the weight is 0 on
  * sample 0, at or beyond the last sample it is 1 on it. */
 /* The integer part (floor) of a sample-space displacement f, clamped to
- * ROW_FOOT_MAX, and its fraction in *t. */
+ * cap (ROW_FOOT_MAX), and its fraction in *t. */
 ROW_INLINE int
-row_floor(float f, float *t)
+row_floor(float f, float cap, float *t)
 {
 	int fi;
 
-	f = f > -ROW_FOOT_MAX ? f : -ROW_FOOT_MAX;      /* NaN too */
-	f = f < ROW_FOOT_MAX ? f : ROW_FOOT_MAX;
+	f = f > -cap ? f : -cap;                        /* NaN too */
+	f = f < cap ? f : cap;
 	fi = (int)f;
 	fi -= f < (float)fi;                            /* floor */
 	*t = f - (float)fi;                             /* exact */
@@ -204,10 +209,10 @@ row_floor(float f, float *t)
 }
 
 ROW_INLINE int
-row_axis(int idx, float f, int nm, float *t)
+row_axis(int idx, float f, int nm, float cap, float *t)
 {
 	float tt;
-	int fi = row_floor(f, &tt), b;
+	int fi = row_floor(f, cap, &tt), b;
 
 	b = idx + fi;
 	tt = b > nm ? 1 : tt;
@@ -264,9 +269,10 @@ ROW_INLINE float
 row_at(const rowf *L, int i, int j, int k, float fx, float fy, float fz)
 {
 	float tx, ty, tz;
-	int bx = row_axis(i, fx, L->nm[0], &tx);
-	int by = row_axis(j, fy, L->nm[1], &ty);
-	int bz = row_axis(k, fz, L->nm[2], &tz);
+	float cap = L->cap;
+	int bx = row_axis(i, fx, L->nm[0], cap, &tx);
+	int by = row_axis(j, fy, L->nm[1], cap, &ty);
+	int bz = row_axis(k, fz, L->nm[2], cap, &tz);
 
 	return row_tri(L, bx + L->rj * by + L->rk * bz, tx, ty, tz);
 }
