@@ -85,6 +85,7 @@ typedef struct tracer {
 	float o[3][3];          /* sample (i,j,k) of q is (i,j,k) + o[c] in
 				   the sample space of component c */
 	float h, half;          /* dt/dx and dt/(2 dx): m/s to cells */
+	int pair;               /* every component has di = 1 (row_tri) */
 	int shared;             /* along every axis a the two components
 				   other than a have one offset and one
 				   length (a MAC grid), so their weights
@@ -109,6 +110,7 @@ tracer_init(tracer *T, const macgrid *vel, const field *q, double dt)
 	}
 	T->h = (float)(dt / vel->u.dx);
 	T->half = (float)(0.5 * dt / vel->u.dx);
+	T->pair = T->v[0].di == 1 && T->v[1].di == 1 && T->v[2].di == 1;
 	T->shared = 1;
 	for (a = 0; a < 3; a++) {
 		int c1 = (a + 1) % 3, c2 = (a + 2) % 3;
@@ -151,6 +153,38 @@ blend_x(float *out, const float *b, int ni, float ox, int nm, int di, float cap)
 	}
 }
 
+/* The second half of the midpoint trace of row (j, k) given the
+ * velocity v0 at the samples, for a tracer with T->shared: the weights of
+ * the two components that are cell-centred along an axis are computed
+ * once.  pair: every component has L->di = 1 (row_tri). */
+ROW_INLINE void
+trace_mid(const tracer *T, int ni, int j, int k, float *const v0[3],
+	  float *const d[3], int pair)
+{
+	const rowf *U = &T->v[0], *V = &T->v[1], *W = &T->v[2];
+	const float *o0 = T->o[0], *o1 = T->o[1], *o2 = T->o[2];
+	const float *vx = v0[0], *vy = v0[1], *vz = v0[2];
+	float h = T->h, half = T->half, cap = U->cap;
+	float *dx = d[0], *dy = d[1], *dz = d[2];
+	int i;
+
+#pragma omp simd
+	for (i = 0; i < ni; i++) {
+		float mx = half * vx[i], my = half * vy[i], mz = half * vz[i];
+		float tx0, txs, ty1, tys, tz2, tzs;
+		int bx0 = row_axis(i, o0[0] - mx, U->nm[0], cap, &tx0);
+		int bxs = row_axis(i, o1[0] - mx, V->nm[0], cap, &txs);
+		int by1 = row_axis(j, o1[1] - my, V->nm[1], cap, &ty1);
+		int bys = row_axis(j, o0[1] - my, U->nm[1], cap, &tys);
+		int bz2 = row_axis(k, o2[2] - mz, W->nm[2], cap, &tz2);
+		int bzs = row_axis(k, o0[2] - mz, U->nm[2], cap, &tzs);
+
+		dx[i] = h * row_tri(U, bx0 + U->rj * bys + U->rk * bzs, tx0, tys, tzs, pair);
+		dy[i] = h * row_tri(V, bxs + V->rj * by1 + V->rk * bzs, txs, ty1, tzs, pair);
+		dz[i] = h * row_tri(W, bxs + W->rj * bys + W->rk * bz2, txs, tys, tz2, pair);
+	}
+}
+
 /* The displacement d (cells) of every sample i of row (j, k) of q over
  * the tracer's dt: the foot of the characteristic through sample i is
  * (i - d[0][i], j - d[1][i], k - d[2][i]).  As advect_trace: xm = x -
@@ -178,31 +212,11 @@ trace_row(const tracer *T, int ni, int j, int k, float *const d[3], float *w)
 				   tz * ((1 - ty) * r[i + sk] + ty * r[i + sk + sj]);
 		blend_x(v, blend, ni, ox, nm, di, L->cap);
 	}
-	if (T->shared) {
-		/* as below, with the weights of the two components that are
-		 * cell-centred along an axis computed once */
-		const rowf *U = &T->v[0], *V = &T->v[1], *W = &T->v[2];
-		const float *o0 = T->o[0], *o1 = T->o[1], *o2 = T->o[2];
-		const float *vx = v0[0], *vy = v0[1], *vz = v0[2];
-		float h = T->h, half = T->half, cap = U->cap;
-		float *dx = d[0], *dy = d[1], *dz = d[2];
-
-#pragma omp simd
-		for (i = 0; i < ni; i++) {
-			float mx = half * vx[i], my = half * vy[i], mz = half * vz[i];
-			float tx0, txs, ty1, tys, tz2, tzs;
-			int bx0 = row_axis(i, o0[0] - mx, U->nm[0], cap, &tx0);
-			int bxs = row_axis(i, o1[0] - mx, V->nm[0], cap, &txs);
-			int by1 = row_axis(j, o1[1] - my, V->nm[1], cap, &ty1);
-			int bys = row_axis(j, o0[1] - my, U->nm[1], cap, &tys);
-			int bz2 = row_axis(k, o2[2] - mz, W->nm[2], cap, &tz2);
-			int bzs = row_axis(k, o0[2] - mz, U->nm[2], cap, &tzs);
-
-			dx[i] = h * row_tri(U, bx0 + U->rj * bys + U->rk * bzs, tx0, tys, tzs);
-			dy[i] = h * row_tri(V, bxs + V->rj * by1 + V->rk * bzs, txs, ty1, tzs);
-			dz[i] = h * row_tri(W, bxs + W->rj * bys + W->rk * bz2, txs, tys, tz2);
-		}
-	} else {
+	if (T->shared && T->pair)
+		trace_mid(T, ni, j, k, v0, d, 1);
+	else if (T->shared)
+		trace_mid(T, ni, j, k, v0, d, 0);
+	else {
 		const rowf *U = &T->v[0], *V = &T->v[1], *W = &T->v[2];
 		const float *o0 = T->o[0], *o1 = T->o[1], *o2 = T->o[2];
 		const float *vx = v0[0], *vy = v0[1], *vz = v0[2];
@@ -213,9 +227,9 @@ trace_row(const tracer *T, int ni, int j, int k, float *const d[3], float *w)
 		for (i = 0; i < ni; i++) {
 			float mx = half * vx[i], my = half * vy[i], mz = half * vz[i];
 
-			dx[i] = h * row_at(U, i, j, k, o0[0] - mx, o0[1] - my, o0[2] - mz);
-			dy[i] = h * row_at(V, i, j, k, o1[0] - mx, o1[1] - my, o1[2] - mz);
-			dz[i] = h * row_at(W, i, j, k, o2[0] - mx, o2[1] - my, o2[2] - mz);
+			dx[i] = h * row_at(U, i, j, k, o0[0] - mx, o0[1] - my, o0[2] - mz, 0);
+			dy[i] = h * row_at(V, i, j, k, o1[0] - mx, o1[1] - my, o1[2] - mz, 0);
+			dz[i] = h * row_at(W, i, j, k, o2[0] - mx, o2[1] - my, o2[2] - mz, 0);
 		}
 	}
 }
@@ -362,6 +376,38 @@ limit1(int lim, double c, float sl, float lo, float hi, double *hit)
 	return (float)(in ? c : r);
 }
 
+/* Q at the feet (i - dx[i], j - dy[i], k - dz[i]) of row (j, k) into v;
+ * pair: Q->di is 1 (row_tri). */
+ROW_INLINE void
+feet_sample(const rowf *Q, int ni, int j, int k, const float *dx, const float *dy,
+	    const float *dz, float *v, int pair)
+{
+	int i;
+
+#pragma omp simd
+	for (i = 0; i < ni; i++)
+		v[i] = row_at(Q, i, j, k, -dx[i], -dy[i], -dz[i], pair);
+}
+
+/* The same with the stencil bounds of the thesis §2.7 limiter. */
+ROW_INLINE void
+feet_bounds(const rowf *Q, int ni, int j, int k, const float *dx, const float *dy,
+	    const float *dz, float *v, float *lo, float *hi, int pair)
+{
+	float cap = Q->cap;
+	int i;
+
+#pragma omp simd
+	for (i = 0; i < ni; i++) {
+		float tx, ty, tz;
+		int b = row_axis(i, -dx[i], Q->nm[0], cap, &tx) +
+			Q->rj * row_axis(j, -dy[i], Q->nm[1], cap, &ty) +
+			Q->rk * row_axis(k, -dz[i], Q->nm[2], cap, &tz);
+
+		v[i] = row_tri_bounds(Q, b, tx, ty, tz, &lo[i], &hi[i], pair);
+	}
+}
+
 /* One pass over row (j, k) of a field of ni samples; d: 3 rows of
  * displacements, w: trace_row's scratch, near: ni bytes. */
 ROW_INLINE void
@@ -390,27 +436,17 @@ pass_row(pass *P, int ni, int j, int k, float *const d[3], float *w,
 		dz = dd[2];
 	}
 	if (P->kind == PASS_SL && P->lo) {
-		float *lo = P->lo + s0, *hi = P->hi + s0, cap = Q->cap;
-
-#pragma omp simd
-		for (i = 0; i < ni; i++) {
-			float tx, ty, tz;
-			int b = row_axis(i, -dx[i], Q->nm[0], cap, &tx) +
-				Q->rj * row_axis(j, -dy[i], Q->nm[1], cap, &ty) +
-				Q->rk * row_axis(k, -dz[i], Q->nm[2], cap, &tz);
-
-			out[i] = row_tri_bounds(Q, b, tx, ty, tz, &lo[i], &hi[i]);
-		}
+		if (Q->di == 1)
+			feet_bounds(Q, ni, j, k, dx, dy, dz, out, P->lo + s0, P->hi + s0, 1);
+		else
+			feet_bounds(Q, ni, j, k, dx, dy, dz, out, P->lo + s0, P->hi + s0, 0);
 		return;
 	}
 	/* the value at the feet: the whole result of PASS_SL, else in w */
-	{
-		float *v = P->kind == PASS_SL ? out : w;
-
-#pragma omp simd
-		for (i = 0; i < ni; i++)
-			v[i] = row_at(Q, i, j, k, -dx[i], -dy[i], -dz[i]);
-	}
+	if (Q->di == 1)
+		feet_sample(Q, ni, j, k, dx, dy, dz, P->kind == PASS_SL ? out : w, 1);
+	else
+		feet_sample(Q, ni, j, k, dx, dy, dz, P->kind == PASS_SL ? out : w, 0);
 	if (P->kind == PASS_SL)
 		return;
 	if (P->kind == PASS_BF_BACK) {
