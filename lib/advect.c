@@ -639,7 +639,7 @@ advect_field(const macgrid *vel, double dt, const field *q, field *out,
 		return advect_field_any(vel, dt, q, out, o, st, err);
 	nthr = pass_threads(n);
 	per = pass_scratch(q->ni);
-	if (!(scratch = slc_calloc((size_t)nthr * per, sizeof *scratch, err)))
+	if (!(scratch = slc_malloc((size_t)nthr * per, sizeof *scratch, err)))
 		return -1;
 	tracer_init(&Tf, vel, q, dt);
 	memset(&P, 0, sizeof P);
@@ -655,10 +655,14 @@ advect_field(const macgrid *vel, double dt, const field *q, field *out,
 		free(scratch);
 		return 0;
 	}
-	if (o->limiter != ADVECT_LIMIT_NONE &&
-	    (!(lo = slc_calloc(n, sizeof *lo, err)) || !(hi = slc_calloc(n, sizeof *hi, err))))
-		goto done;
-	if (!(hat = slc_calloc(n, sizeof *hat, err)))
+	/* the lower limiter bounds are kept in out: the last pass reads each
+	 * one just before it writes that sample's result over it */
+	if (o->limiter != ADVECT_LIMIT_NONE) {
+		lo = out->a;
+		if (!(hi = slc_malloc(n, sizeof *hi, err)))
+			goto done;
+	}
+	if (!(hat = slc_malloc(n, sizeof *hat, err)))
 		goto done;
 	tracer_init(&Tb, vel, q, -dt);
 	if (walls_init(&W, vel, q, dt, o, err))
@@ -673,8 +677,8 @@ advect_field(const macgrid *vel, double dt, const field *q, field *out,
 	P.hi = hi;
 	if (o->scheme == ADVECT_BFECC) {
 		/* the first and the last step trace the same characteristics */
-		if (!(feet = slc_calloc(n, 3 * sizeof *feet, err)) ||
-		    !(bar = slc_calloc(n, sizeof *bar, err)))
+		if (!(feet = slc_malloc(n, 3 * sizeof *feet, err)) ||
+		    !(bar = slc_malloc(n, sizeof *bar, err)))
 			goto done;
 		P.feet[0] = feet;
 		P.feet[1] = feet + n;
@@ -718,7 +722,6 @@ advect_field(const macgrid *vel, double dt, const field *q, field *out,
 	rc = 0;
 done:
 	free(scratch);
-	free(lo);
 	free(hi);
 	free(hat);
 	free(bar);
