@@ -359,21 +359,54 @@ typedef struct pass {
 	size_t limited, near;   /* counts */
 } pass;
 
-/* The thesis §2.7 limiter as advect_limit (the corrected value in double
- * precision, as the correction is formed), for lim REVERT or CLAMP.  It
- * is written without branches and in double lanes only (the float inputs
- * convert exactly), so that the row loops run on vector lanes; *hit is
- * incremented when c lies outside [lo, hi]. */
-ROW_INLINE float
-limit1(int lim, double c, float sl, float lo, float hi, double *hit)
+/* The corrected value at sample i of a row, in double precision as the
+ * correction is formed: MacCormack (mc) phi_hat^{n+1} - (phi_hat^n -
+ * phi^n)/2 (thesis §2.4) from first, q0 and the back step w; BFECC the
+ * last forward step w itself. */
+ROW_INLINE double
+corrected(int mc, const float *first, const float *q0, const float *w, int i)
 {
-	double l = lo, h = hi, r = lim == ADVECT_LIMIT_CLAMP ?
-		c < l ? l : c > h ? h : c :             /* a NaN stays NaN */
-		(double)sl;
-	int in = c >= l && c <= h;
+	return mc ? first[i] + 0.5 * ((double)q0[i] - w[i]) : (double)w[i];
+}
 
-	*hit += in ? 0.0 : 1.0;         /* exact: fewer than 2^53 samples */
-	return (float)(in ? c : r);
+/* The thesis §2.7 limiter as advect_limit over a row, for lim REVERT or
+ * CLAMP: out[i] is the corrected value, or where that lies outside
+ * [lo[i], hi[i]] the first order value first[i] (REVERT) or the clamped
+ * value (CLAMP; a NaN stays NaN).  Returns how many samples were limited.
+ * lo may be out: each bound is read before its sample is written.  The
+ * count, the limiter variant and the comparisons in double lanes are
+ * kept apart so that every loop runs on vector lanes. */
+ROW_INLINE size_t
+limit_row(int lim, int mc, int ni, const float *first, const float *q0, const float *w,
+	  const float *lo, const float *hi, float *out)
+{
+	long n = 0;
+	int i;
+
+#pragma omp simd reduction(+ : n)
+	for (i = 0; i < ni; i++) {
+		double c = corrected(mc, first, q0, w, i);
+
+		n += !(c >= lo[i] && c <= hi[i]);
+	}
+	if (lim == ADVECT_LIMIT_CLAMP) {
+#pragma omp simd
+		for (i = 0; i < ni; i++) {
+			double c = corrected(mc, first, q0, w, i), l = lo[i], h = hi[i];
+			double r = c < l ? l : c;
+
+			r = c > h ? h : r;
+			out[i] = (float)r;
+		}
+	} else {
+#pragma omp simd
+		for (i = 0; i < ni; i++) {
+			double c = corrected(mc, first, q0, w, i);
+
+			out[i] = (float)(c >= lo[i] && c <= hi[i] ? c : (double)first[i]);
+		}
+	}
+	return (size_t)n;
 }
 
 /* Q at the feet (i - dx[i], j - dy[i], k - dz[i]) of row (j, k) into v;
@@ -462,7 +495,7 @@ pass_row(pass *P, int ni, int j, int k, float *const d[3], float *w,
 	{
 		const float *first = P->first + s0;
 		const float *lo = P->lo ? P->lo + s0 : NULL, *hi = P->hi ? P->hi + s0 : NULL;
-		double hit = 0;
+		size_t hit = 0;
 
 		if (P->kind == PASS_MC) {
 			/* thesis §2.4: phi_hat^n = A^R(phi_hat^{n+1}) (in w),
@@ -470,23 +503,18 @@ pass_row(pass *P, int ni, int j, int k, float *const d[3], float *w,
 			const float *q0 = P->q0 + s0;
 
 			if (lo) {
-#pragma omp simd reduction(+ : hit)
-				for (i = 0; i < ni; i++)
-					out[i] = limit1(lim, first[i] + 0.5 * ((double)q0[i] - w[i]),
-							first[i], lo[i], hi[i], &hit);
+				hit = limit_row(lim, 1, ni, first, q0, w, lo, hi, out);
 			} else {
 #pragma omp simd
 				for (i = 0; i < ni; i++)
-					out[i] = (float)(first[i] + 0.5 * ((double)q0[i] - w[i]));
+					out[i] = (float)corrected(1, first, q0, w, i);
 			}
 		} else if (lo) {
-#pragma omp simd reduction(+ : hit)
-			for (i = 0; i < ni; i++)
-				out[i] = limit1(lim, w[i], first[i], lo[i], hi[i], &hit);
+			hit = limit_row(lim, 0, ni, first, NULL, w, lo, hi, out);
 		} else {
 			memcpy(out, w, (size_t)ni * sizeof *out);
 		}
-		*limited += (size_t)hit;
+		*limited += hit;
 		if (P->W->on) {
 			*nearc += walls_row(P->W, j, k, near);
 #pragma omp simd
