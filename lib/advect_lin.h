@@ -11,6 +11,8 @@
 #define SLC_ADVECT_LIN_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "advect.h"
 #include "field.h"
@@ -152,7 +154,10 @@ linmac_trace(const linmac *M, const double x[3], double dt, double xb[3])
 
 /* Displacements beyond this many cells are clamped before the integer
  * split (the box clamp then applies); it also maps NaN to a finite index,
- * so a poisoned velocity can never address outside the samples. */
+ * so a poisoned velocity can never address outside the samples.  The
+ * loops take it as a run-time value (rowf.cap): as a constant, GCC's jump
+ * threading splits the clamp into branches that defeat if-conversion on
+ * some targets (x86-64 with AVX2). */
 #define ROW_FOOT_MAX 4194304.0f
 
 /* The helpers below are the bodies of the inner loops: inlined always
@@ -169,6 +174,7 @@ typedef struct rowf {
 	int nm[3];              /* largest base index: n - 2 (-1: one sample) */
 	int rj, rk;             /* index strides of j and k: ni, ni*nj */
 	int di, sj, sk;         /* neighbour strides, 0 along one-sample axes */
+	float cap;              /* ROW_FOOT_MAX */
 } rowf;
 
 static inline void
@@ -183,22 +189,33 @@ rowf_init(rowf *L, const field *f)
 	L->di = f->ni > 1;
 	L->sj = f->nj > 1 ? f->ni : 0;
 	L->sk = f->nk > 1 ? f->ni * f->nj : 0;
+	L->cap = ROW_FOOT_MAX;
 }
 
 /* Base index and weight along one axis at coordinate idx + f, clamped to
  * [0, nm + 1] as field.c's locate does: at or below 0 the weight is 0 on
  * sample 0, at or beyond the last sample it is 1 on it. */
+/* The integer part (floor) of a sample-space displacement f, clamped to
+ * cap (ROW_FOOT_MAX), and its fraction in *t. */
 ROW_INLINE int
-row_axis(int idx, float f, int nm, float *t)
+row_floor(float f, float cap, float *t)
 {
-	float tt;
-	int fi, b;
+	int fi;
 
-	f = f > -ROW_FOOT_MAX ? f : -ROW_FOOT_MAX;      /* NaN too */
-	f = f < ROW_FOOT_MAX ? f : ROW_FOOT_MAX;
+	f = f > -cap ? f : -cap;                        /* NaN too */
+	f = f < cap ? f : cap;
 	fi = (int)f;
 	fi -= f < (float)fi;                            /* floor */
-	tt = f - (float)fi;                             /* exact */
+	*t = f - (float)fi;                             /* exact */
+	return fi;
+}
+
+ROW_INLINE int
+row_axis(int idx, float f, int nm, float cap, float *t)
+{
+	float tt;
+	int fi = row_floor(f, cap, &tt), b;
+
 	b = idx + fi;
 	tt = b > nm ? 1 : tt;
 	b = b > nm ? nm : b;
@@ -208,35 +225,79 @@ row_axis(int idx, float f, int nm, float *t)
 	return b;
 }
 
+/* Two neighbours along a row, p[0] and p[di], into *c0 and *c1.  With
+ * pair (a constant at every call: di is 1) on a little-endian machine,
+ * one 8-byte load: the vectorized loops then gather half as many
+ * elements. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ROW_PAIR_LOAD 1
+#endif
+
+ROW_INLINE void
+row_pair(const float *p, int di, int pair, float *c0, float *c1)
+{
+#ifdef ROW_PAIR_LOAD
+	if (pair) {
+		uint64_t v;
+		uint32_t lo, hi;
+
+		memcpy(&v, p, sizeof v);
+		lo = (uint32_t)v;
+		hi = (uint32_t)(v >> 32);
+		memcpy(c0, &lo, sizeof *c0);
+		memcpy(c1, &hi, sizeof *c1);
+		return;
+	}
+#else
+	(void)pair;
+#endif
+	*c0 = p[0];
+	*c1 = p[di];
+}
+
 /* Trilinear interpolation from base sample b with weights t (the
- * x-then-y-then-z order of field_sample). */
+ * x-then-y-then-z order of field_sample); pair: L->di is 1 (row_pair). */
 ROW_INLINE float
-row_tri(const rowf *L, int b, float tx, float ty, float tz)
+row_tri(const rowf *L, int b, float tx, float ty, float tz, int pair)
 {
 	const float *p = L->a + b;
 	int di = L->di, sj = L->sj, sk = L->sk;
+	float c0, c1, c2, c3, c4, c5, c6, c7;
 
-	return (1 - tz) * ((1 - ty) * ((1 - tx) * p[0] + tx * p[di]) +
-			   ty * ((1 - tx) * p[sj] + tx * p[sj + di])) +
-	       tz * ((1 - ty) * ((1 - tx) * p[sk] + tx * p[sk + di]) +
-		     ty * ((1 - tx) * p[sk + sj] + tx * p[sk + sj + di]));
+	row_pair(p, di, pair, &c0, &c1);
+	row_pair(p + sj, di, pair, &c2, &c3);
+	row_pair(p + sk, di, pair, &c4, &c5);
+	row_pair(p + sk + sj, di, pair, &c6, &c7);
+	return (1 - tz) * ((1 - ty) * ((1 - tx) * c0 + tx * c1) +
+			   ty * ((1 - tx) * c2 + tx * c3)) +
+	       tz * ((1 - ty) * ((1 - tx) * c4 + tx * c5) +
+		     ty * ((1 - tx) * c6 + tx * c7));
 }
 
 /* The same, with the minimum and maximum of the eight samples (the
  * bounds of the thesis §2.7 limiter). */
 ROW_INLINE float
 row_tri_bounds(const rowf *L, int b, float tx, float ty, float tz,
-	       float *lo, float *hi)
+	       float *lo, float *hi, int pair)
 {
 	const float *p = L->a + b;
 	int di = L->di, sj = L->sj, sk = L->sk;
-	float c0 = p[0], c1 = p[di], c2 = p[sj], c3 = p[sj + di];
-	float c4 = p[sk], c5 = p[sk + di], c6 = p[sk + sj], c7 = p[sk + sj + di];
-	float m0 = c0 < c1 ? c0 : c1, m1 = c2 < c3 ? c2 : c3;
-	float m2 = c4 < c5 ? c4 : c5, m3 = c6 < c7 ? c6 : c7;
-	float x0 = c0 > c1 ? c0 : c1, x1 = c2 > c3 ? c2 : c3;
-	float x2 = c4 > c5 ? c4 : c5, x3 = c6 > c7 ? c6 : c7;
+	float c0, c1, c2, c3, c4, c5, c6, c7;
+	float m0, m1, m2, m3, x0, x1, x2, x3;
 
+	row_pair(p, di, pair, &c0, &c1);
+	row_pair(p + sj, di, pair, &c2, &c3);
+	row_pair(p + sk, di, pair, &c4, &c5);
+	row_pair(p + sk + sj, di, pair, &c6, &c7);
+	m0 = c0 < c1 ? c0 : c1;
+	m1 = c2 < c3 ? c2 : c3;
+	m2 = c4 < c5 ? c4 : c5;
+	m3 = c6 < c7 ? c6 : c7;
+	x0 = c0 > c1 ? c0 : c1;
+	x1 = c2 > c3 ? c2 : c3;
+	x2 = c4 > c5 ? c4 : c5;
+	x3 = c6 > c7 ? c6 : c7;
 	m0 = m0 < m1 ? m0 : m1;
 	m2 = m2 < m3 ? m2 : m3;
 	x0 = x0 > x1 ? x0 : x1;
@@ -249,16 +310,17 @@ row_tri_bounds(const rowf *L, int b, float tx, float ty, float tz,
 		     ty * ((1 - tx) * c6 + tx * c7));
 }
 
-/* Sample L at (i + fx, j + fy, k + fz). */
+/* Sample L at (i + fx, j + fy, k + fz); pair as row_tri. */
 ROW_INLINE float
-row_at(const rowf *L, int i, int j, int k, float fx, float fy, float fz)
+row_at(const rowf *L, int i, int j, int k, float fx, float fy, float fz, int pair)
 {
 	float tx, ty, tz;
-	int bx = row_axis(i, fx, L->nm[0], &tx);
-	int by = row_axis(j, fy, L->nm[1], &ty);
-	int bz = row_axis(k, fz, L->nm[2], &tz);
+	float cap = L->cap;
+	int bx = row_axis(i, fx, L->nm[0], cap, &tx);
+	int by = row_axis(j, fy, L->nm[1], cap, &ty);
+	int bz = row_axis(k, fz, L->nm[2], cap, &tz);
 
-	return row_tri(L, bx + L->rj * by + L->rk * bz, tx, ty, tz);
+	return row_tri(L, bx + L->rj * by + L->rk * bz, tx, ty, tz, pair);
 }
 
 /* --- the general path (lib/advect_any.c) --------------------------- */

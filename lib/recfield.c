@@ -25,23 +25,42 @@ recfield_advect(slc_rec *r, const macgrid *vel, double dt, const advect_opts *o,
 		advect_stats *st, slc_err *err)
 {
 	field q = {0}, out = {0};
+	size_t n = 0;
 	int rc = 0;
 
+	/* every channel has the record's placement: one output field (and
+	 * one gather buffer for interleaved components) serves them all */
 	for (uint32_t c = 0; c < r->nchan && !rc; c++) {
 		slc_chan *ch = &r->chan[c];
 		float *d = ch->data;
 		uint32_t nc = ch->ncomp;
-		size_t n = (size_t)ch->count;
 
 		if (ch->type != SLC_F32 || ch->domain != SLC_SAMPLE)
 			continue;
-		if (like_rec(&q, r, err) || field_alloc_like(&out, &q, err)) {
-			rc = -1;
+		if (!out.a) {
+			if (like_rec(&out, r, err)) {
+				rc = -1;
+				break;
+			}
+			n = field_count(&out);
+		}
+		if ((size_t)ch->count != n) {
+			rc = slc_fail(err, "channel '%s': %zu samples, grid has %zu", ch->name,
+				      (size_t)ch->count, n);
 			break;
 		}
-		if (field_count(&q) != n) {
-			rc = slc_fail(err, "channel '%s': %zu samples, grid has %zu", ch->name, n,
-				      field_count(&q));
+		if (nc == 1) {
+			/* the channel's own samples are the field */
+			field v = out;
+
+			v.a = d;
+			v.owned = 0;
+			if (!(rc = advect_field(vel, dt, &v, &out, o, st, err)))
+				memcpy(d, out.a, n * sizeof *d);
+			continue;
+		}
+		if (!q.a && field_alloc_like(&q, &out, err)) {
+			rc = -1;
 			break;
 		}
 		for (uint32_t m = 0; m < nc && !rc; m++) {
@@ -51,8 +70,6 @@ recfield_advect(slc_rec *r, const macgrid *vel, double dt, const advect_opts *o,
 			for (size_t s = 0; s < n && !rc; s++)
 				d[s * nc + m] = out.a[s];
 		}
-		field_free(&q);
-		field_free(&out);
 	}
 	field_free(&q);
 	field_free(&out);
