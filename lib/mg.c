@@ -71,6 +71,7 @@ struct mg {
 	int nl;
 	float *zero;                /* a row of zeros, the longest level's */
 	float *rowbuf;              /* row buffers per thread (rowlen each) */
+	float *ring;                /* three finest-level planes per thread */
 	size_t rowlen;
 	int nthread;
 	level lv[MG_MAXLEV];
@@ -394,6 +395,7 @@ mg_new(const psys *ps, slc_err *err)
 	if (!(m->zero = slc_calloc((size_t)ps->ni + MG_PAD, sizeof *m->zero, err)) ||
 	    !(m->rowbuf = slc_calloc(m->rowlen * (size_t)m->nthread,
 				     sizeof *m->rowbuf, err)) ||
+	    !(m->ring = slc_malloc(3 * L->sk * (size_t)m->nthread, sizeof *m->ring, err)) ||
 	    !(L->diag = slc_malloc(L->n, sizeof *L->diag, err)))
 		goto fail;
 #pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
@@ -445,6 +447,7 @@ mg_free(mg *m)
 		level_free(&m->lv[l]);
 	free(m->zero);
 	free(m->rowbuf);
+	free(m->ring);
 	free(m);
 }
 
@@ -455,21 +458,33 @@ typedef struct rows {
 	const float *cx, *cy, *cz, *cym, *czm;
 } rows;
 
+/* The same from the planes k-1, k, k+1 of x (xm, x0, xp; NULL outside
+ * the grid), each indexed j*sj + i. */
 static inline void
-rows_at(const level *L, const float *zero, const float *x, int j, int k, rows *R)
+rows_plane(const level *L, const float *zero, const float *xm, const float *x0,
+	   const float *xp, int j, int k, rows *R)
 {
-	size_t c = L->sj * j + L->sk * k;
+	size_t r = L->sj * j, c = r + L->sk * k;
 
-	R->x = x + c;
-	R->xjm = j > 0 ? x + c - L->sj : zero;
-	R->xjp = j < L->nj - 1 ? x + c + L->sj : zero;
-	R->xkm = k > 0 ? x + c - L->sk : zero;
-	R->xkp = k < L->nk - 1 ? x + c + L->sk : zero;
+	R->x = x0 + r;
+	R->xjm = j > 0 ? x0 + r - L->sj : zero;
+	R->xjp = j < L->nj - 1 ? x0 + r + L->sj : zero;
+	R->xkm = xm ? xm + r : zero;
+	R->xkp = xp ? xp + r : zero;
 	R->cx = L->cw[0] + c;
 	R->cy = L->cw[1] + c;
 	R->cz = L->cw[2] + c;
 	R->cym = j > 0 ? L->cw[1] + c - L->sj : zero;
 	R->czm = k > 0 ? L->cw[2] + c - L->sk : zero;
+}
+
+static inline void
+rows_at(const level *L, const float *zero, const float *x, int j, int k, rows *R)
+{
+	const float *x0 = x + L->sk * k;
+
+	rows_plane(L, zero, k > 0 ? x0 - L->sk : NULL, x0,
+		   k < L->nk - 1 ? x0 + L->sk : NULL, j, k, R);
 }
 
 /* Sum of the couplings times the neighbours' x at cell i of the row
@@ -514,31 +529,91 @@ jacobi_cell(float x, float b, float invd, float s)
 	return (1 - MG_OMEGA) * x + invd * (b + s);
 }
 
+/* One Jacobi sweep of row (j, k) from the rows R into t (the row). */
+static inline void
+jacobi_row(const level *L, const rows *R, int j, int k, float *t)
+{
+	int ni = L->ni;
+	size_t c0 = L->sj * j + L->sk * k;
+	const float *id = L->invd + c0, *b = L->b + c0, *x = R->x;
+
+	for (int i = 0; i < ni; i += ni - 1 > 0 ? ni - 1 : 1)
+		t[i] = jacobi_cell(x[i], b[i], id[i], off_edge(R, i, ni));
+#pragma omp simd
+	for (int i = 1; i < ni - 1; i++) {
+		float s = MG_OFF_JK(R, i) + R->cx[i - 1] * x[i - 1] + R->cx[i] * x[i + 1];
+		t[i] = jacobi_cell(x[i], b[i], id[i], s);
+	}
+}
+
 /* One damped Jacobi sweep: t = x + omega D^-1 (b - A x), then x <-> t. */
 static void
 jacobi(level *L, const float *zero)
 {
-	int ni = L->ni;
-
 #pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
 	for (int k = 0; k < L->nk; k++)
 		for (int j = 0; j < L->nj; j++) {
 			rows R;
 			rows_at(L, zero, L->x, j, k, &R);
-			size_t c0 = L->sj * j + L->sk * k;
-			const float *id = L->invd + c0, *b = L->b + c0, *x = R.x;
-			float *t = L->t + c0;
-			for (int i = 0; i < ni; i += ni - 1 > 0 ? ni - 1 : 1)
-				t[i] = jacobi_cell(x[i], b[i], id[i], off_edge(&R, i, ni));
-#pragma omp simd
-			for (int i = 1; i < ni - 1; i++) {
-				float s = MG_OFF_JK(&R, i) + R.cx[i - 1] * x[i - 1] + R.cx[i] * x[i + 1];
-				t[i] = jacobi_cell(x[i], b[i], id[i], s);
-			}
+			jacobi_row(L, &R, j, k, L->t + L->sj * j + L->sk * k);
 		}
 	float *s = L->x;
 	L->x = L->t;
 	L->t = s;
+}
+
+/* Two damped Jacobi sweeps in one pass over the level (the same result
+ * as two calls of jacobi): each thread runs over its k-slab with the
+ * first sweep one plane ahead of the second, the first sweep's planes in
+ * a ring of three (m->ring), so that the level's arrays are read once for
+ * both sweeps.  The planes next to the slab are swept once more by the
+ * thread itself: x is only read and the result goes to t, so threads
+ * share nothing. */
+static void
+jacobi2(level *L, const mg *m)
+{
+	int nk = L->nk;
+	size_t sk = L->sk;
+
+#pragma omp parallel if (L->n > PS_PAR_MIN)
+	{
+		int nt = omp_get_num_threads(), th = omp_get_thread_num();
+		int k0 = (int)((long)nk * th / nt), k1 = (int)((long)nk * (th + 1) / nt);
+		float *ring = m->ring + 3 * sk * (size_t)(th < m->nthread ? th : 0);
+#define MG_RING(p) (ring + sk * (size_t)(((p) + 3) % 3))
+		for (int p = k0 - 1; p <= k1; p++) {
+			if (p >= 0 && p < nk)
+				for (int j = 0; j < L->nj; j++) {
+					rows R;
+					rows_at(L, m->zero, L->x, j, p, &R);
+					jacobi_row(L, &R, j, p, MG_RING(p) + L->sj * j);
+				}
+			int q = p - 1;
+			if (q < k0 || q >= k1)
+				continue;
+			const float *tm = q > 0 ? MG_RING(q - 1) : NULL;
+			const float *tp = q < nk - 1 ? MG_RING(q + 1) : NULL;
+			for (int j = 0; j < L->nj; j++) {
+				rows R;
+				rows_plane(L, m->zero, tm, MG_RING(q), tp, j, q, &R);
+				jacobi_row(L, &R, j, q, L->t + L->sj * j + sk * q);
+			}
+		}
+#undef MG_RING
+	}
+	float *s = L->x;
+	L->x = L->t;
+	L->t = s;
+}
+
+/* n damped Jacobi sweeps. */
+static void
+smooth(level *L, const mg *m, int n)
+{
+	for (; n >= 2; n -= 2)
+		jacobi2(L, m);
+	if (n)
+		jacobi(L, m->zero);
 }
 
 /* Residual of the row (j, k) into out[0..ni). */
@@ -748,13 +823,11 @@ vcycle(mg *m, int l)
 	band_gs(L, 0, MG_BAND_SWEEPS);
 	/* the pre-smoother is band-forward then Jacobi, the post-smoother
 	 * Jacobi then band-backward, so the V-cycle stays symmetric */
-	for (int s = 0; s < MG_PRE << (l > 0); s++)   /* coarse sweeps are cheap */
-		jacobi(L, m->zero);
+	smooth(L, m, MG_PRE << (l > 0));     /* coarse sweeps are cheap */
 	restrict_residual(L, &m->lv[l + 1], m);
 	vcycle(m, l + 1);
 	prolong_add(L, &m->lv[l + 1], m);
-	for (int s = 0; s < MG_PRE << (l > 0); s++)
-		jacobi(L, m->zero);
+	smooth(L, m, MG_PRE << (l > 0));
 	band_gs(L, 1, MG_BAND_SWEEPS);
 }
 
