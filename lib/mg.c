@@ -65,6 +65,7 @@ typedef struct level {
 				       level) */
 	size_t *band;
 	uint8_t *bandnb;            /* NB_* of each band cell */
+	float *bandrd;              /* 1 / diag of each band cell */
 } level;
 
 struct mg {
@@ -72,6 +73,7 @@ struct mg {
 	float *zero;                /* a row of zeros, the longest level's */
 	float *rowbuf;              /* row buffers per thread (rowlen each) */
 	float *ring;                /* three finest-level planes per thread */
+	double *part;               /* per-k-slab sums of mg_apply */
 	size_t rowlen;
 	int nthread;
 	level lv[MG_MAXLEV];
@@ -91,6 +93,7 @@ level_free(level *L)
 	free(L->rowoff);
 	free(L->band);
 	free(L->bandnb);
+	free(L->bandrd);
 	free(L->x);
 	free(L->b);
 	free(L->t);
@@ -311,7 +314,8 @@ gs_list(level *L, const uint8_t *mark, slc_err *err)
 		m += mark[c] && L->type[c] == PS_FLUID && L->diag[c] > 0;
 	L->band = slc_calloc(m ? m : 1, sizeof *L->band, err);
 	L->bandnb = slc_calloc(m ? m : 1, 1, err);
-	if (!L->band || !L->bandnb)
+	L->bandrd = slc_calloc(m ? m : 1, sizeof *L->bandrd, err);
+	if (!L->band || !L->bandnb || !L->bandrd)
 		return -1;
 	L->nband = 0;
 	for (int k = 0; k < L->nk; k++)
@@ -324,6 +328,7 @@ gs_list(level *L, const uint8_t *mark, slc_err *err)
 					(i < L->ni - 1 ? NB_IP : 0) | (j > 0 ? NB_JM : 0) |
 					(j < L->nj - 1 ? NB_JP : 0) | (k > 0 ? NB_KM : 0) |
 					(k < L->nk - 1 ? NB_KP : 0));
+				L->bandrd[L->nband] = 1 / L->diag[c];
 				L->band[L->nband++] = c;
 			}
 	return 0;
@@ -396,6 +401,7 @@ mg_new(const psys *ps, slc_err *err)
 	    !(m->rowbuf = slc_calloc(m->rowlen * (size_t)m->nthread,
 				     sizeof *m->rowbuf, err)) ||
 	    !(m->ring = slc_malloc(3 * L->sk * (size_t)m->nthread, sizeof *m->ring, err)) ||
+	    !(m->part = slc_calloc((size_t)ps->nk, sizeof *m->part, err)) ||
 	    !(L->diag = slc_malloc(L->n, sizeof *L->diag, err)))
 		goto fail;
 #pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
@@ -448,6 +454,7 @@ mg_free(mg *m)
 	free(m->zero);
 	free(m->rowbuf);
 	free(m->ring);
+	free(m->part);
 	free(m);
 }
 
@@ -755,18 +762,17 @@ prolong_add(level *F, const level *C, const mg *m)
 	}
 }
 
-/* One Gauss-Seidel update of cell c with the neighbours nb (NB_*). */
+/* One Gauss-Seidel update of cell c with the neighbours nb (NB_*) and
+ * 1 / diag rd: x = (b + sum of the couplings times the neighbours' x) /
+ * diag, so that the chain from one cell to the next is a multiply and an
+ * add rather than a division. */
 static inline void
-gs_cell(level *L, size_t c, unsigned nb)
+gs_cell(level *L, size_t c, unsigned nb, float rd)
 {
 	float *x = L->x;
 	const float *cx = L->cw[0], *cy = L->cw[1], *cz = L->cw[2];
-	float s = L->b[c] - L->diag[c] * x[c];
+	float s = 0;
 
-	if (nb & NB_IM)
-		s += cx[c - 1] * x[c - 1];
-	if (nb & NB_IP)
-		s += cx[c] * x[c + 1];
 	if (nb & NB_JM)
 		s += cy[c - L->sj] * x[c - L->sj];
 	if (nb & NB_JP)
@@ -775,7 +781,12 @@ gs_cell(level *L, size_t c, unsigned nb)
 		s += cz[c - L->sk] * x[c - L->sk];
 	if (nb & NB_KP)
 		s += cz[c] * x[c + L->sk];
-	x[c] += s / L->diag[c];
+	if (nb & NB_IP)
+		s += cx[c] * x[c + 1];
+	s += L->b[c];
+	if (nb & NB_IM)
+		s += cx[c - 1] * x[c - 1];
+	x[c] = s * rd;
 }
 
 /* Gauss-Seidel over the band, forward or backward (the adjoint), sweeps
@@ -788,10 +799,10 @@ band_gs(level *L, int backward, int sweeps)
 	for (int s = 0; s < sweeps; s++)
 		if (backward)
 			for (size_t q = n; q-- > 0;)
-				gs_cell(L, L->band[q], L->bandnb[q]);
+				gs_cell(L, L->band[q], L->bandnb[q], L->bandrd[q]);
 		else
 			for (size_t q = 0; q < n; q++)
-				gs_cell(L, L->band[q], L->bandnb[q]);
+				gs_cell(L, L->band[q], L->bandnb[q], L->bandrd[q]);
 }
 
 /* Coarsest level: symmetric Gauss-Seidel from zero over all its fluid
@@ -831,10 +842,11 @@ vcycle(mg *m, int l)
 	band_gs(L, 1, MG_BAND_SWEEPS);
 }
 
-void
+double
 mg_apply(mg *m, const double *r, double *z)
 {
 	level *L = &m->lv[0];
+	double dot = 0;
 
 #pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
 	for (int k = 0; k < L->nk; k++)
@@ -843,8 +855,17 @@ mg_apply(mg *m, const double *r, double *z)
 			L->x[c] = 0;
 		}
 	vcycle(m, 0);
+	/* z and r.z, per k-slab and then in slab order as psys_dot adds */
 #pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
-	for (int k = 0; k < L->nk; k++)
-		for (size_t c = L->sk * k; c < L->sk * (k + 1); c++)
+	for (int k = 0; k < L->nk; k++) {
+		double t = 0;
+		for (size_t c = L->sk * k; c < L->sk * (k + 1); c++) {
 			z[c] = L->x[c];
+			t += r[c] * z[c];
+		}
+		m->part[k] = t;
+	}
+	for (int k = 0; k < L->nk; k++)
+		dot += m->part[k];
+	return dot;
 }

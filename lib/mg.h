@@ -20,8 +20,9 @@ typedef struct mg mg;
 
 /* Build the hierarchy for ps (which must outlive the result). */
 mg *mg_new(const psys *ps, slc_err *err);
-/* z = one V-cycle applied to r from a zero guess (fluid cells; 0 elsewhere). */
-void mg_apply(mg *m, const double *r, double *z);
+/* z = one V-cycle applied to r from a zero guess (fluid cells; 0
+ * elsewhere).  Returns r.z, summed as psys_dot sums (the same value). */
+double mg_apply(mg *m, const double *r, double *z);
 /* Number of levels (1 = no coarsening). */
 int mg_levels(const mg *m);
 void mg_free(mg *m);
