@@ -74,6 +74,8 @@ struct mg {
 	float *rowbuf;              /* row buffers per thread (rowlen each) */
 	float *ring;                /* three finest-level planes per thread */
 	double *part;               /* per-k-slab sums of mg_apply */
+	float *cplane;              /* eight coarse planes per thread
+				       (restriction) */
 	size_t rowlen;
 	int nthread;
 	level lv[MG_MAXLEV];
@@ -402,6 +404,8 @@ mg_new(const psys *ps, slc_err *err)
 				     sizeof *m->rowbuf, err)) ||
 	    !(m->ring = slc_malloc(3 * L->sk * (size_t)m->nthread, sizeof *m->ring, err)) ||
 	    !(m->part = slc_calloc((size_t)ps->nk, sizeof *m->part, err)) ||
+	    !(m->cplane = slc_malloc(8 * (size_t)((ps->ni + 1) / 2) * (size_t)((ps->nj + 1) / 2) *
+				     (size_t)m->nthread, sizeof *m->cplane, err)) ||
 	    !(L->diag = slc_malloc(L->n, sizeof *L->diag, err)))
 		goto fail;
 #pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
@@ -455,6 +459,7 @@ mg_free(mg *m)
 	free(m->rowbuf);
 	free(m->ring);
 	free(m->part);
+	free(m->cplane);
 	free(m);
 }
 
@@ -654,59 +659,98 @@ thread_buf(const mg *m)
 	return m->rowbuf + m->rowlen * (size_t)(th < m->nthread ? th : 0);
 }
 
+/* The residual of fine plane k restricted within the plane onto the
+ * coarse plane layout: A gets it interpolated along i and j (the
+ * trilinear weights, zero outside the grid), Q (when given) the weight of
+ * the replaced corners (woff) at the parents, both unscaled; zero for a
+ * plane outside the grid.  r, acc: row buffers (r with r[-1] usable). */
+static void
+plane_restrict(const level *F, const level *C, const mg *m, int k, float *A,
+	       float *Q, float *r, float *acc)
+{
+	int ni = F->ni, nci = C->ni;
+	size_t cpl = C->sk;
+
+	memset(A, 0, cpl * sizeof *A);
+	if (Q)
+		memset(Q, 0, cpl * sizeof *Q);
+	if (k < 0 || k >= F->nk)
+		return;
+	for (int j = 0; j < F->nj; j++) {
+		size_t row = (size_t)j + (size_t)F->nj * k;
+		const uint8_t *wo = F->woff + F->sj * row;
+		int J0 = j >> 1, J1 = J0 + (j & 1 ? 1 : -1);
+		residual_row(F, m->zero, j, k, r);
+		r[-1] = r[ni] = r[ni + 1] = 0;
+#pragma omp simd
+		for (int I = 0; I < nci; I++)
+			acc[I] = 0.75f * (r[2 * I] + r[2 * I + 1]) +
+				 0.25f * (r[2 * I - 1] + r[2 * I + 2]);
+		float *a0 = A + C->sj * J0;
+#pragma omp simd
+		for (int I = 0; I < nci; I++)
+			a0[I] += 0.75f * acc[I];
+		if (J1 >= 0 && J1 < C->nj) {
+			float *a1 = A + C->sj * J1;
+#pragma omp simd
+			for (int I = 0; I < nci; I++)
+				a1[I] += 0.25f * acc[I];
+		}
+		if (!Q)
+			continue;
+		float *q = Q + C->sj * J0;
+		q[0] += wo[0] * r[0];
+		if (ni > 1)
+			q[(ni - 1) >> 1] += wo[ni - 1] * r[ni - 1];
+		if (F->rowoff[row])
+			for (int i = 1; i < ni - 1; i++)
+				if (wo[i])
+					q[i >> 1] += wo[i] * r[i];
+	}
+}
+
 /* Residual of F, restricted: C->b = 4 R (b - A x) with R = P^T / 2^d (the
  * factor 4 = (2dx)^2 / dx^2 since every level's operator is the unscaled
- * rediscretization).  The residual of a fine row is formed where it is
- * scattered: restricted along i into a coarse row, that row added to the
- * four coarse rows with their weights, and the replaced corners' weight
- * (woff) to the parents.  Three passes over the parents' K mod 3, so that
- * no two threads write the same coarse cell and each coarse sum has a
- * fixed order.  C->b gets values on cells that are not fluid too: no
- * sweep reads them. */
+ * rediscretization).  Each thread owns a slab of coarse planes K and
+ * gathers them from the fine planes 2K-1 .. 2K+2 restricted within their
+ * plane (plane_restrict, a ring of four per thread; the two fine planes
+ * next to the slab are restricted by both threads that need them), so
+ * every coarse sum has a fixed order and no two threads write the same
+ * cell.  C->b gets values on cells that are not fluid too: no sweep reads
+ * them. */
 static void
 restrict_residual(const level *F, level *C, const mg *m)
 {
 	/* 4 / 2^d over the d axes that are coarsened: 0.5 in 3D, 1 in 2D */
 	int d = (F->ni > 1) + (F->nj > 1) + (F->nk > 1);
 	float sc = 4.0f / (float)(1 << d), s64 = sc / 64;
-	int ni = F->ni, nci = C->ni;
+	int nck = C->nk;
+	size_t cpl = C->sk;
 
-	memset(C->b, 0, C->n * sizeof *C->b);
-	for (int pass = 0; pass < 3; pass++) {
-#pragma omp parallel for schedule(static) if (F->n > PS_PAR_MIN)
-		for (int K = pass; K < C->nk; K += 3) {
-			float *r = thread_buf(m) + 1;
-			float *acc = r + ni + MG_PAD;
-			for (int k = 2 * K; k < 2 * K + 2 && k < F->nk; k++)
-				for (int j = 0; j < F->nj; j++) {
-					size_t row = (size_t)j + (size_t)F->nj * k;
-					const uint8_t *wo = F->woff + F->sj * row;
-					long cr[4];
-					coarse_rows(C, j, k, cr);
-					residual_row(F, m->zero, j, k, r);
-					r[-1] = r[ni] = r[ni + 1] = 0;
+#pragma omp parallel if (F->n > PS_PAR_MIN)
+	{
+		int nt = omp_get_num_threads(), th = omp_get_thread_num();
+		int K0 = (int)((long)nck * th / nt), K1 = (int)((long)nck * (th + 1) / nt);
+		float *r = thread_buf(m) + 1, *acc = r + F->ni + MG_PAD;
+		float *P = m->cplane + 8 * cpl * (size_t)(th < m->nthread ? th : 0);
+#define MG_A(k) (P + cpl * (size_t)(((k) + 4) % 4))
+#define MG_Q(k) (P + cpl * (size_t)(4 + ((k) + 4) % 4))
+		for (int K = K0; K < K1; K++) {
+			for (int k = K == K0 ? 2 * K - 1 : 2 * K + 1; k <= 2 * K + 2; k++)
+				plane_restrict(F, C, m, k, MG_A(k),
+					       (k >> 1) >= K0 && (k >> 1) < K1 ? MG_Q(k) : NULL,
+					       r, acc);
+			const float *a0 = MG_A(2 * K - 1), *a1 = MG_A(2 * K);
+			const float *a2 = MG_A(2 * K + 1), *a3 = MG_A(2 * K + 2);
+			const float *q0 = MG_Q(2 * K), *q1 = MG_Q(2 * K + 1);
+			float *b = C->b + cpl * K;
 #pragma omp simd
-					for (int I = 0; I < nci; I++)
-						acc[I] = 0.75f * (r[2 * I] + r[2 * I + 1]) +
-							 0.25f * (r[2 * I - 1] + r[2 * I + 2]);
-					for (int e = 0; e < 4; e++) {
-						if (cr[e] < 0)
-							continue;
-						float *cb = C->b + cr[e], we = sc * row_w[e];
-#pragma omp simd
-						for (int I = 0; I < nci; I++)
-							cb[I] += we * acc[I];
-					}
-					float *bp = C->b + cr[0];
-					bp[0] += s64 * wo[0] * r[0];
-					if (ni > 1)
-						bp[(ni - 1) >> 1] += s64 * wo[ni - 1] * r[ni - 1];
-					if (F->rowoff[row])
-						for (int i = 1; i < ni - 1; i++)
-							if (wo[i])
-								bp[i >> 1] += s64 * wo[i] * r[i];
-				}
+			for (size_t c = 0; c < cpl; c++)
+				b[c] = sc * (0.75f * (a1[c] + a2[c]) + 0.25f * (a0[c] + a3[c])) +
+				       s64 * (q0[c] + q1[c]);
 		}
+#undef MG_A
+#undef MG_Q
 	}
 }
 
