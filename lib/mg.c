@@ -110,19 +110,28 @@ level_dims(level *L, int ni, int nj, int nk)
 	L->n = L->sk * nk;
 }
 
-/* Weight of the face between fine cell q and q + e_a (q[a] + 1 < N[a]). */
-static inline double
-face_w(const level *F, int a, const int q[3])
+/* The weights of the faces between the cells q and q + e_a of F:
+ * w[q0 s[0] + q1 s[1] + q2 s[2]] (level 0: the system's face grids,
+ * coarser levels: rw). */
+static const float *
+face_w(const level *F, int a, size_t s[3])
 {
 	size_t ni = (size_t)F->ni, nj = (size_t)F->nj;
 
-	if (!F->fw[a])
-		return F->rw[a][(size_t)q[0] + F->sj * q[1] + F->sk * q[2]];
-	if (a == 0)
-		return F->fw[0][(size_t)q[0] + 1 + (ni + 1) * ((size_t)q[1] + nj * q[2])];
-	if (a == 1)
-		return F->fw[1][(size_t)q[0] + ni * ((size_t)q[1] + 1 + (nj + 1) * q[2])];
-	return F->fw[2][(size_t)q[0] + ni * ((size_t)q[1] + nj * ((size_t)q[2] + 1))];
+	if (!F->fw[a]) {
+		s[0] = 1, s[1] = F->sj, s[2] = F->sk;
+		return F->rw[a];
+	}
+	if (a == 0) {
+		s[0] = 1, s[1] = ni + 1, s[2] = (ni + 1) * nj;
+		return F->fw[0] + 1;
+	}
+	if (a == 1) {
+		s[0] = 1, s[1] = ni, s[2] = ni * (nj + 1);
+		return F->fw[1] + ni;
+	}
+	s[0] = 1, s[1] = ni, s[2] = ni * nj;
+	return F->fw[2] + ni * nj;
 }
 
 /* Build level C from the finer level F (the face weights and type of F
@@ -142,7 +151,8 @@ coarsen(const level *F, level *C, slc_err *err)
 	}
 	if (!C->otype || !C->diag)
 		return -1;
-	size_t fj = F->sj, fk = F->sk, cj = C->sj, ck = C->sk;
+	size_t fj = F->sj, fk = F->sk, cj = C->sj, ck = C->sk, fs[3][3];
+	const float *fw[3] = {face_w(F, 0, fs[0]), face_w(F, 1, fs[1]), face_w(F, 2, fs[2])};
 #pragma omp parallel for schedule(static) if (C->n > PS_PAR_MIN)
 	for (int K = 0; K < C->nk; K++)
 		for (int J = 0; J < C->nj; J++)
@@ -176,6 +186,7 @@ coarsen(const level *F, level *C, slc_err *err)
 					double s = 0;
 					int cnt = 0;
 					int b1 = (a + 1) % 3, b2 = (a + 2) % 3;
+					const size_t *st = fs[a];
 					for (int e = 0; e < 4; e++) {
 						int q[3];
 						q[a] = 2 * P[a] + 1;
@@ -183,11 +194,9 @@ coarsen(const level *F, level *C, slc_err *err)
 						q[b2] = 2 * P[b2] + (e >> 1);
 						if (q[a] + 1 >= Fd[a] || q[b1] >= Fd[b1] || q[b2] >= Fd[b2])
 							continue;
-						double w1 = face_w(F, a, q);
-						q[a]--;
-						double w0 = face_w(F, a, q);
-						q[a] += 2;
-						double w2 = q[a] + 1 < Fd[a] ? face_w(F, a, q) : w1;
+						const float *w = fw[a] + st[0] * q[0] + st[1] * q[1] + st[2] * q[2];
+						double w1 = w[0], w0 = *(w - st[a]);
+						double w2 = q[a] + 2 < Fd[a] ? w[st[a]] : w1;
 						s += 0.25 * w0 + 0.5 * w1 + 0.25 * w2;
 						cnt++;
 					}
@@ -306,79 +315,135 @@ set_invd(level *L, slc_err *err)
 }
 
 /* The cells Gauss-Seidel visits on L: those with mark[c] set that are
- * fluid with a positive diagonal, in grid order, with their NB_* bits. */
+ * fluid with a positive diagonal, in grid order, with their NB_* bits
+ * (counted per k-slab, then each slab fills its part). */
 static int
 gs_list(level *L, const uint8_t *mark, slc_err *err)
 {
-	size_t m = 0;
+	size_t *off = slc_calloc((size_t)L->nk + 1, sizeof *off, err);
 
-	for (size_t c = 0; c < L->n; c++)
-		m += mark[c] && L->type[c] == PS_FLUID && L->diag[c] > 0;
-	L->band = slc_calloc(m ? m : 1, sizeof *L->band, err);
-	L->bandnb = slc_calloc(m ? m : 1, 1, err);
-	L->bandrd = slc_calloc(m ? m : 1, sizeof *L->bandrd, err);
-	if (!L->band || !L->bandnb || !L->bandrd)
+	if (!off)
 		return -1;
-	L->nband = 0;
+#define MG_GS_CELL(c) (mark[c] && L->type[c] == PS_FLUID && L->diag[c] > 0)
+#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
+	for (int k = 0; k < L->nk; k++) {
+		size_t m = 0;
+		for (size_t c = L->sk * k; c < L->sk * (k + 1); c++)
+			m += MG_GS_CELL(c);
+		off[k + 1] = m;
+	}
 	for (int k = 0; k < L->nk; k++)
+		off[k + 1] += off[k];
+	size_t m = off[L->nk];
+	L->band = slc_malloc(m ? m : 1, sizeof *L->band, err);
+	L->bandnb = slc_malloc(m ? m : 1, 1, err);
+	L->bandrd = slc_malloc(m ? m : 1, sizeof *L->bandrd, err);
+	if (!L->band || !L->bandnb || !L->bandrd) {
+		free(off);
+		return -1;
+	}
+	L->nband = m;
+#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
+	for (int k = 0; k < L->nk; k++) {
+		size_t q = off[k];
 		for (int j = 0; j < L->nj; j++)
 			for (int i = 0; i < L->ni; i++) {
 				size_t c = (size_t)i + L->sj * j + L->sk * k;
-				if (!mark[c] || L->type[c] != PS_FLUID || !(L->diag[c] > 0))
+				if (!MG_GS_CELL(c))
 					continue;
-				L->bandnb[L->nband] = (uint8_t)((i > 0 ? NB_IM : 0) |
+				L->bandnb[q] = (uint8_t)((i > 0 ? NB_IM : 0) |
 					(i < L->ni - 1 ? NB_IP : 0) | (j > 0 ? NB_JM : 0) |
 					(j < L->nj - 1 ? NB_JP : 0) | (k > 0 ? NB_KM : 0) |
 					(k < L->nk - 1 ? NB_KP : 0));
-				L->bandrd[L->nband] = 1 / L->diag[c];
-				L->band[L->nband++] = c;
+				L->bandrd[q] = 1 / L->diag[c];
+				L->band[q++] = c;
 			}
+	}
+#undef MG_GS_CELL
+	free(off);
 	return 0;
+}
+
+/* out = in dilated by MG_BAND cells along axis a (along j and k whole
+ * rows at a time). */
+static void
+dilate(const level *L, int a, const uint8_t *in, uint8_t *out)
+{
+	int ni = L->ni;
+
+#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
+	for (int k = 0; k < L->nk; k++)
+		for (int j = 0; j < L->nj; j++) {
+			size_t c0 = L->sj * j + L->sk * k;
+			const uint8_t *r = in + c0;
+			uint8_t *o = out + c0;
+			if (a == 0) {
+				for (int i = 0; i < ni; i++) {
+					uint8_t v = 0;
+					for (int d = -MG_BAND; d <= MG_BAND; d++)
+						if (i + d >= 0 && i + d < ni)
+							v |= r[i + d];
+					o[i] = v;
+				}
+				continue;
+			}
+			int P = a == 1 ? j : k, N = a == 1 ? L->nj : L->nk;
+			long st = a == 1 ? (long)L->sj : (long)L->sk;
+			memset(o, 0, (size_t)ni);
+			for (int d = -MG_BAND; d <= MG_BAND; d++) {
+				if (P + d < 0 || P + d >= N)
+					continue;
+				const uint8_t *rd = r + d * st;
+				for (int i = 0; i < ni; i++)
+					o[i] |= rd[i];
+			}
+		}
 }
 
 /* The boundary band of McAdams et al. 2010 §4: fluid cells within
  * MG_BAND cells of a cell that is not fluid or of a face that is not fully
  * open; the smoother adds Gauss-Seidel sweeps there, where the
  * rediscretized coarse operators are least accurate.  On the coarsest
- * level (all = 1) every fluid cell. */
+ * level (all = 1) every fluid cell.  The box of MG_BAND cells around the
+ * edge cells is a dilation along each axis in turn. */
 static int
 band_build(level *L, int all, slc_err *err)
 {
 	size_t sj = L->sj, sk = L->sk;
-	uint8_t *mark = slc_calloc(L->n, 1, err);
+	uint8_t *mark = slc_malloc(L->n, 1, err);
+	uint8_t *tmp = mark ? slc_malloc(L->n, 1, err) : NULL;
 
-	if (!mark)
+	if (!tmp) {
+		free(mark);
 		return -1;
+	}
 	if (all)
 		memset(mark, 1, L->n);
-	for (int k = 0; k < L->nk && !all; k++)
-		for (int j = 0; j < L->nj; j++)
-			for (int i = 0; i < L->ni; i++) {
-				size_t c = (size_t)i + sj * j + sk * k;
-				if (L->type[c] != PS_FLUID)
-					continue;
-				int edge = 0;
-				int P[3] = {i, j, k}, N[3] = {L->ni, L->nj, L->nk};
-				size_t st[3] = {1, sj, sk};
-				for (int a = 0; a < 3; a++) {
-					if (P[a] + 1 < N[a])
-						edge |= L->cw[a][c] < 1;
-					if (P[a] > 0)
-						edge |= L->cw[a][c - st[a]] < 1;
+	else {
+#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
+		for (int k = 0; k < L->nk; k++)
+			for (int j = 0; j < L->nj; j++) {
+				size_t c0 = sj * j + sk * k;
+				const float *cx = L->cw[0] + c0, *cy = L->cw[1] + c0, *cz = L->cw[2] + c0;
+				const float *cym = cy - sj, *czm = cz - sk;
+				const uint8_t *ty = L->type + c0;
+				int jm = j > 0, jp = j < L->nj - 1, km = k > 0, kp = k < L->nk - 1;
+				int ni = L->ni;
+				for (int i = 0; i < ni; i++) {
+					int edge = (i > 0 && cx[i - 1] < 1) || (i < ni - 1 && cx[i] < 1) ||
+						   (jm && cym[i] < 1) || (jp && cy[i] < 1) ||
+						   (km && czm[i] < 1) || (kp && cz[i] < 1);
+					mark[c0 + i] = (uint8_t)(ty[i] == PS_FLUID && edge);
 				}
-				if (edge)
-					for (int dk = -MG_BAND; dk <= MG_BAND; dk++)
-						for (int dj = -MG_BAND; dj <= MG_BAND; dj++)
-							for (int di = -MG_BAND; di <= MG_BAND; di++) {
-								int q[3] = {i + di, j + dj, k + dk};
-								if (q[0] < 0 || q[1] < 0 || q[2] < 0 ||
-								    q[0] >= L->ni || q[1] >= L->nj || q[2] >= L->nk)
-									continue;
-								mark[(size_t)q[0] + sj * q[1] + sk * q[2]] = 1;
-							}
 			}
+		dilate(L, 0, mark, tmp);
+		dilate(L, 1, tmp, mark);
+		dilate(L, 2, mark, tmp);
+		memcpy(mark, tmp, L->n);
+	}
 	int rc = gs_list(L, mark, err);
 	free(mark);
+	free(tmp);
 	return rc;
 }
 
