@@ -20,6 +20,11 @@
 #include <string.h>
 
 #define MG_MAXLEV 16
+/* Coarse levels with at most this many cells run on one thread (the
+ * finest from PS_PAR_MIN up): their sweeps cost less than the barriers of
+ * their parallel regions, which on shared cores wait for a descheduled
+ * thread. */
+#define MG_PAR_MIN 262144
 /* Damped Jacobi weight 2/3 and sweeps before / after the coarse
  * correction on the finest level (twice as many on the coarser ones,
  * which cost an eighth as much). */
@@ -59,6 +64,7 @@ typedef struct level {
 	uint8_t *rowoff;            /* per row (j + nj k): woff nonzero
 				       inside the row (0 < i < ni-1) */
 	int open;                   /* box faces open (PS_BC_OPEN): p = 0 outside */
+	int par;                    /* loops run in parallel */
 	float *x, *b, *t;
 	size_t nband;               /* cells Gauss-Seidel visits, in grid order:
 				       the boundary band (the whole coarsest
@@ -141,6 +147,7 @@ coarsen(const level *F, level *C, slc_err *err)
 {
 	level_dims(C, (F->ni + 1) / 2, (F->nj + 1) / 2, (F->nk + 1) / 2);
 	C->open = F->open;
+	C->par = C->n > MG_PAR_MIN;
 	C->type = C->otype = slc_calloc(C->n, 1, err);
 	C->diag = slc_calloc(C->n, sizeof *C->diag, err);
 	for (int a = 0; a < 3; a++) {
@@ -153,7 +160,7 @@ coarsen(const level *F, level *C, slc_err *err)
 		return -1;
 	size_t fj = F->sj, fk = F->sk, cj = C->sj, ck = C->sk, fs[3][3];
 	const float *fw[3] = {face_w(F, 0, fs[0]), face_w(F, 1, fs[1]), face_w(F, 2, fs[2])};
-#pragma omp parallel for schedule(static) if (C->n > PS_PAR_MIN)
+#pragma omp parallel for schedule(static) if (C->par)
 	for (int K = 0; K < C->nk; K++)
 		for (int J = 0; J < C->nj; J++)
 			for (int I = 0; I < C->ni; I++) {
@@ -204,7 +211,7 @@ coarsen(const level *F, level *C, slc_err *err)
 				}
 			}
 	/* couplings and diagonal (theta = 1 on coarse levels) */
-#pragma omp parallel for schedule(static) if (C->n > PS_PAR_MIN)
+#pragma omp parallel for schedule(static) if (C->par)
 	for (int K = 0; K < C->nk; K++)
 		for (int J = 0; J < C->nj; J++)
 			for (int I = 0; I < C->ni; I++) {
@@ -273,7 +280,7 @@ offweights(level *F, const level *C, slc_err *err)
 	if (!(F->woff = slc_malloc(F->n, 1, err)) ||
 	    !(F->rowoff = slc_calloc(nrow, 1, err)))
 		return -1;
-#pragma omp parallel for schedule(static) if (F->n > PS_PAR_MIN)
+#pragma omp parallel for schedule(static) if (F->par)
 	for (int k = 0; k < F->nk; k++)
 		for (int j = 0; j < F->nj; j++) {
 			size_t row = (size_t)j + (size_t)F->nj * k;
@@ -307,7 +314,7 @@ set_invd(level *L, slc_err *err)
 {
 	if (!(L->invd = slc_malloc(L->n, sizeof *L->invd, err)))
 		return -1;
-#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
+#pragma omp parallel for schedule(static) if (L->par)
 	for (int k = 0; k < L->nk; k++)
 		for (size_t c = L->sk * k; c < L->sk * (k + 1); c++)
 			L->invd[c] = L->diag[c] > 0 ? MG_OMEGA / L->diag[c] : 0;
@@ -325,7 +332,7 @@ gs_list(level *L, const uint8_t *mark, slc_err *err)
 	if (!off)
 		return -1;
 #define MG_GS_CELL(c) (mark[c] && L->type[c] == PS_FLUID && L->diag[c] > 0)
-#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
+#pragma omp parallel for schedule(static) if (L->par)
 	for (int k = 0; k < L->nk; k++) {
 		size_t m = 0;
 		for (size_t c = L->sk * k; c < L->sk * (k + 1); c++)
@@ -343,7 +350,7 @@ gs_list(level *L, const uint8_t *mark, slc_err *err)
 		return -1;
 	}
 	L->nband = m;
-#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
+#pragma omp parallel for schedule(static) if (L->par)
 	for (int k = 0; k < L->nk; k++) {
 		size_t q = off[k];
 		for (int j = 0; j < L->nj; j++)
@@ -371,7 +378,7 @@ dilate(const level *L, int a, const uint8_t *in, uint8_t *out)
 {
 	int ni = L->ni;
 
-#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
+#pragma omp parallel for schedule(static) if (L->par)
 	for (int k = 0; k < L->nk; k++)
 		for (int j = 0; j < L->nj; j++) {
 			size_t c0 = L->sj * j + L->sk * k;
@@ -420,7 +427,7 @@ band_build(level *L, int all, slc_err *err)
 	if (all)
 		memset(mark, 1, L->n);
 	else {
-#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
+#pragma omp parallel for schedule(static) if (L->par)
 		for (int k = 0; k < L->nk; k++)
 			for (int j = 0; j < L->nj; j++) {
 				size_t c0 = sj * j + sk * k;
@@ -457,6 +464,7 @@ mg_new(const psys *ps, slc_err *err)
 	level_dims(L, ps->ni, ps->nj, ps->nk);
 	L->type = ps->type;
 	L->open = ps->bc == PS_BC_OPEN;
+	L->par = L->n > PS_PAR_MIN;
 	L->cw[0] = ps->cx, L->cw[1] = ps->cy, L->cw[2] = ps->cz;
 	L->fw[0] = ps->wx, L->fw[1] = ps->wy, L->fw[2] = ps->wz;
 	m->nl = 1;
@@ -473,7 +481,7 @@ mg_new(const psys *ps, slc_err *err)
 				     (size_t)m->nthread, sizeof *m->cplane, err)) ||
 	    !(L->diag = slc_malloc(L->n, sizeof *L->diag, err)))
 		goto fail;
-#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
+#pragma omp parallel for schedule(static) if (L->par)
 	for (int k = 0; k < L->nk; k++)
 		for (size_t c = L->sk * k; c < L->sk * (k + 1); c++)
 			L->diag[c] = ps->type[c] == PS_FLUID ? (float)ps->diag[c] : 0;
@@ -627,7 +635,7 @@ jacobi_row(const level *L, const rows *R, int j, int k, float *t)
 static void
 jacobi(level *L, const float *zero)
 {
-#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
+#pragma omp parallel for schedule(static) if (L->par)
 	for (int k = 0; k < L->nk; k++)
 		for (int j = 0; j < L->nj; j++) {
 			rows R;
@@ -652,7 +660,7 @@ jacobi2(level *L, const mg *m)
 	int nk = L->nk;
 	size_t sk = L->sk;
 
-#pragma omp parallel if (L->n > PS_PAR_MIN)
+#pragma omp parallel if (L->par)
 	{
 		int nt = omp_get_num_threads(), th = omp_get_thread_num();
 		int k0 = (int)((long)nk * th / nt), k1 = (int)((long)nk * (th + 1) / nt);
@@ -792,7 +800,7 @@ restrict_residual(const level *F, level *C, const mg *m)
 	int nck = C->nk;
 	size_t cpl = C->sk;
 
-#pragma omp parallel if (F->n > PS_PAR_MIN)
+#pragma omp parallel if (F->par)
 	{
 		int nt = omp_get_num_threads(), th = omp_get_thread_num();
 		int K0 = (int)((long)nck * th / nt), K1 = (int)((long)nck * (th + 1) / nt);
@@ -827,7 +835,7 @@ prolong_add(level *F, const level *C, const mg *m)
 {
 	int ni = F->ni, nci = C->ni;
 
-#pragma omp parallel for schedule(static) if (F->n > PS_PAR_MIN)
+#pragma omp parallel for schedule(static) if (F->par)
 	for (int k = 0; k < F->nk; k++) {
 		float *cx = thread_buf(m) + 1;
 		for (int j = 0; j < F->nj; j++) {
@@ -957,7 +965,7 @@ mg_apply(mg *m, const double *r, double *z)
 	level *L = &m->lv[0];
 	double dot = 0;
 
-#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
+#pragma omp parallel for schedule(static) if (L->par)
 	for (int k = 0; k < L->nk; k++)
 		for (size_t c = L->sk * k; c < L->sk * (k + 1); c++) {
 			L->b[c] = (float)r[c];
@@ -965,7 +973,7 @@ mg_apply(mg *m, const double *r, double *z)
 		}
 	vcycle(m, 0);
 	/* z and r.z, per k-slab and then in slab order as psys_dot adds */
-#pragma omp parallel for schedule(static) if (L->n > PS_PAR_MIN)
+#pragma omp parallel for schedule(static) if (L->par)
 	for (int k = 0; k < L->nk; k++) {
 		double t = 0;
 		for (size_t c = L->sk * k; c < L->sk * (k + 1); c++) {
