@@ -972,12 +972,15 @@ mg_apply(mg *m, const double *r, double *z)
 			L->x[c] = 0;
 		}
 	vcycle(m, 0);
-	/* z and r.z, per k-slab and then in slab order as psys_dot adds */
+	/* z and r.z: per k-slab in SIMD lanes (a fixed order), then the
+	 * slabs in order, so the sum does not depend on the thread count */
 #pragma omp parallel for schedule(static) if (L->par)
 	for (int k = 0; k < L->nk; k++) {
 		double t = 0;
+		const float *x = L->x;
+#pragma omp simd reduction(+ : t)
 		for (size_t c = L->sk * k; c < L->sk * (k + 1); c++) {
-			z[c] = L->x[c];
+			z[c] = x[c];
 			t += r[c] * z[c];
 		}
 		m->part[k] = t;

@@ -21,7 +21,8 @@ typedef struct mg mg;
 /* Build the hierarchy for ps (which must outlive the result). */
 mg *mg_new(const psys *ps, slc_err *err);
 /* z = one V-cycle applied to r from a zero guess (fluid cells; 0
- * elsewhere).  Returns r.z, summed as psys_dot sums (the same value). */
+ * elsewhere).  Returns r.z (summed in an order that does not depend on
+ * the number of threads). */
 double mg_apply(mg *m, const double *r, double *z);
 /* Number of levels (1 = no coarsening). */
 int mg_levels(const mg *m);

@@ -685,10 +685,23 @@ psys_apply_cg(const psys *ps, const double *z, double beta, double *s, double *q
 			double *qr = q + c0, *sr = s + c0;
 			const double *zr = z + c0;
 			apply_row(ps, z, j, k, beta, qr);
-			for (int i = 0; i < ps->ni; i++) {
-				sr[i] = beta != 0 ? zr[i] + beta * sr[i] : zr[i];
-				t += sr[i] * qr[i];
+			/* the row's s.q in SIMD lanes: a fixed order per row,
+			 * so the sum does not depend on the thread count */
+			double tr = 0;
+			if (beta != 0) {
+#pragma omp simd reduction(+ : tr)
+				for (int i = 0; i < ps->ni; i++) {
+					sr[i] = zr[i] + beta * sr[i];
+					tr += sr[i] * qr[i];
+				}
+			} else {
+#pragma omp simd reduction(+ : tr)
+				for (int i = 0; i < ps->ni; i++) {
+					sr[i] = zr[i];
+					tr += sr[i] * qr[i];
+				}
 			}
+			t += tr;
 		}
 		part[k] = t;
 	}
