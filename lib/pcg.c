@@ -46,10 +46,12 @@ pcg_solve(const psys *ps, const double *b, double *x, const pcg_opts *o,
 
 	memset(st, 0, sizeof *st);
 	memset(x, 0, n * sizeof *x);
-	double *r = slc_calloc(n, sizeof *r, err);
-	double *z = r ? slc_calloc(n, sizeof *z, err) : NULL;
-	double *s = z ? slc_calloc(n, sizeof *s, err) : NULL;
-	double *q = s ? slc_calloc(n, sizeof *q, err) : NULL;
+	/* not cleared: r is copied from b, z written whole by pc_apply, s
+	 * and q by psys_apply_cg with beta = 0 before any read */
+	double *r = slc_malloc(n, sizeof *r, err);
+	double *z = r ? slc_malloc(n, sizeof *z, err) : NULL;
+	double *s = z ? slc_malloc(n, sizeof *s, err) : NULL;
+	double *q = s ? slc_malloc(n, sizeof *q, err) : NULL;
 	if (!q)
 		goto fail;
 	if (P.kind == PCG_MG) {
