@@ -20,10 +20,10 @@
 #include <string.h>
 
 #define MG_MAXLEV 16
-/* Coarse levels with at most this many cells run on one thread (the
- * finest from PS_PAR_MIN up): their sweeps cost less than the barriers of
- * their parallel regions, which on shared cores wait for a descheduled
- * thread. */
+/* Coarse levels with at most this many cells (64^3) run on one thread
+ * (the finest from PS_PAR_MIN up): their sweeps cost less than the
+ * barriers of their parallel regions, which on shared cores wait for a
+ * descheduled thread. */
 #define MG_PAR_MIN 262144
 /* Damped Jacobi weight 2/3 and sweeps before / after the coarse
  * correction on the finest level (twice as many on the coarser ones,
