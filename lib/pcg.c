@@ -15,12 +15,13 @@ typedef struct precond {
 	mic0 *mic;
 } precond;
 
-static void
+/* z = M r; returns r.z. */
+static double
 pc_apply(const psys *ps, precond *P, const double *r, double *z)
 {
 	if (P->kind == PCG_MG)
-		mg_apply(P->mg, r, z);
-	else if (P->kind == PCG_MIC0)
+		return mg_apply(P->mg, r, z);    /* r.z summed on the way */
+	if (P->kind == PCG_MIC0)
 		mic0_apply(P->mic, r, z);
 	else
 		memcpy(z, r, ps->n * sizeof *z);
@@ -28,7 +29,7 @@ pc_apply(const psys *ps, precond *P, const double *r, double *z)
 	 * ignores it and r, kept free of it, is orthogonal to it, so the
 	 * iterates are those of the projected preconditioner but for a
 	 * constant in x, removed at the end. */
-	(void)ps;
+	return psys_dot(ps, r, z);
 }
 
 /* Restarts allowed when the recurrence says converged but the residual
@@ -45,10 +46,12 @@ pcg_solve(const psys *ps, const double *b, double *x, const pcg_opts *o,
 
 	memset(st, 0, sizeof *st);
 	memset(x, 0, n * sizeof *x);
-	double *r = slc_calloc(n, sizeof *r, err);
-	double *z = r ? slc_calloc(n, sizeof *z, err) : NULL;
-	double *s = z ? slc_calloc(n, sizeof *s, err) : NULL;
-	double *q = s ? slc_calloc(n, sizeof *q, err) : NULL;
+	/* not cleared: r is copied from b, z written whole by pc_apply, s
+	 * and q by psys_apply_cg with beta = 0 before any read */
+	double *r = slc_malloc(n, sizeof *r, err);
+	double *z = r ? slc_malloc(n, sizeof *z, err) : NULL;
+	double *s = z ? slc_malloc(n, sizeof *s, err) : NULL;
+	double *q = s ? slc_malloc(n, sizeof *q, err) : NULL;
 	if (!q)
 		goto fail;
 	if (P.kind == PCG_MG) {
@@ -72,8 +75,7 @@ pcg_solve(const psys *ps, const double *b, double *x, const pcg_opts *o,
 	st->residual = 1;
 	for (int restart = 0; restart <= PCG_RESTARTS && st->iters < o->maxiter; restart++) {
 		/* s = z = M r, q = A s */
-		pc_apply(ps, &P, r, z);
-		double rz = psys_dot(ps, r, z);
+		double rz = pc_apply(ps, &P, r, z);
 		double sq = psys_apply_cg(ps, z, 0, s, q);
 		int done = 0;
 		while (st->iters < o->maxiter) {
@@ -87,8 +89,7 @@ pcg_solve(const psys *ps, const double *b, double *x, const pcg_opts *o,
 				done = 1;
 				break;
 			}
-			pc_apply(ps, &P, r, z);
-			double rz1 = psys_dot(ps, r, z);
+			double rz1 = pc_apply(ps, &P, r, z);
 			double beta = rz1 / rz;
 			rz = rz1;
 			/* s = z + beta s, q = A s (as A z + beta q), s.q */

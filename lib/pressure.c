@@ -545,8 +545,24 @@ psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 	return removed;
 }
 
+/* y where the cell is fluid, else 0.  Bitwise, so that the row loop
+ * vectorizes: under the default -ftrapping-math a conditional float
+ * expression is not if-converted. */
+static inline double
+fluid_only(double y, uint8_t type)
+{
+	uint64_t yb, mask = type == PS_FLUID ? ~(uint64_t)0 : 0;
+
+	memcpy(&yb, &y, sizeof yb);
+	yb &= mask;
+	memcpy(&y, &yb, sizeof y);
+	return y;
+}
+
 /* One row (j, k) of the grid part of A: y[i] = (A x)[c0 + i] + beta y[i]
- * for the fluid cells, 0 elsewhere (y is not read when beta is 0). */
+ * for the fluid cells, 0 elsewhere (y is not read when beta is 0).  A row
+ * with all its neighbour rows inside the grid runs without a branch: the
+ * couplings to cells that are not fluid are 0. */
 static inline void
 apply_row(const psys *ps, const double *x, int j, int k, double beta, double *y)
 {
@@ -558,6 +574,38 @@ apply_row(const psys *ps, const double *x, int j, int k, double beta, double *y)
 	const float *cym = j > 0 ? cy - sj : NULL, *czm = k > 0 ? cz - sk : NULL;
 	int jp = j < ps->nj - 1, kp = k < ps->nk - 1;
 
+	if (!memchr(type, PS_FLUID, (size_t)ni)) {
+		memset(y, 0, (size_t)ni * sizeof *y);
+		return;
+	}
+	if (cym && czm && jp && kp && ni > 2) {
+		const double *xjm = xr - sj, *xjp = xr + sj, *xkm = xr - sk, *xkp = xr + sk;
+		for (int i = 0; i < ni; i += ni - 1) {
+			double s = d[i] * xr[i];
+			if (i > 0)
+				s -= cx[i - 1] * xr[i - 1];
+			if (i < ni - 1)
+				s -= cx[i] * xr[i + 1];
+			s -= cym[i] * xjm[i];
+			s -= cy[i] * xjp[i];
+			s -= czm[i] * xkm[i];
+			s -= cz[i] * xkp[i];
+			y[i] = fluid_only(beta != 0 ? s + beta * y[i] : s, type[i]);
+		}
+#define PS_ROW_SUM(i) (d[i] * xr[i] - cx[(i) - 1] * xr[(i) - 1] - cx[i] * xr[(i) + 1] - \
+		       cym[i] * xjm[i] - cy[i] * xjp[i] - czm[i] * xkm[i] - cz[i] * xkp[i])
+		if (beta != 0) {
+#pragma omp simd
+			for (int i = 1; i < ni - 1; i++)
+				y[i] = fluid_only(PS_ROW_SUM(i) + beta * y[i], type[i]);
+		} else {
+#pragma omp simd
+			for (int i = 1; i < ni - 1; i++)
+				y[i] = fluid_only(PS_ROW_SUM(i), type[i]);
+		}
+#undef PS_ROW_SUM
+		return;
+	}
 	for (int i = 0; i < ni; i++) {
 		if (type[i] != PS_FLUID) {
 			y[i] = 0;
@@ -637,10 +685,23 @@ psys_apply_cg(const psys *ps, const double *z, double beta, double *s, double *q
 			double *qr = q + c0, *sr = s + c0;
 			const double *zr = z + c0;
 			apply_row(ps, z, j, k, beta, qr);
-			for (int i = 0; i < ps->ni; i++) {
-				sr[i] = beta != 0 ? zr[i] + beta * sr[i] : zr[i];
-				t += sr[i] * qr[i];
+			/* the row's s.q in SIMD lanes: a fixed order per row,
+			 * so the sum does not depend on the thread count */
+			double tr = 0;
+			if (beta != 0) {
+#pragma omp simd reduction(+ : tr)
+				for (int i = 0; i < ps->ni; i++) {
+					sr[i] = zr[i] + beta * sr[i];
+					tr += sr[i] * qr[i];
+				}
+			} else {
+#pragma omp simd reduction(+ : tr)
+				for (int i = 0; i < ps->ni; i++) {
+					sr[i] = zr[i];
+					tr += sr[i] * qr[i];
+				}
 			}
+			t += tr;
 		}
 		part[k] = t;
 	}
