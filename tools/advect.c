@@ -150,6 +150,7 @@ main(int argc, char **argv)
 	if (advect_frame_load(&F, recs, nrec, source, &err) ||
 	    rigid_set_load(&rs, recs, nrec, &F.vel.u, &err))
 		die("%s: %s", in_label(in), err.msg);
+	rs.walls = !open_box;   /* project --boundary wall: the box is solid */
 	dx = F.vel.u.dx;
 	sol = rs.n ? &rs.solid : F.have_solid ? &F.solid : NULL;   /* what the fluid sees */
 	uop = rs.n ? rs.uo : F.have_uo ? F.uo : NULL;
