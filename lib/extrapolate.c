@@ -117,9 +117,16 @@ extrapolate_solid(macgrid *vel, const field *solid, const field *uo,
 					double x[3], uf[3], u0[3] = { 0, 0, 0 }, n[3], g, out[3];
 					double al = 0;
 
-					if (layer[a][s] == 0 || layer[a][s] == EXTRAP_UNKNOWN)
+					if (layer[a][s] == 0)
 						continue;
 					field_pos(f, i, j, k, x);
+					/* beyond the band no ray or stencil from the fluid
+					 * reads the face: it moves with the object, and
+					 * holds nothing from earlier steps */
+					if (layer[a][s] == EXTRAP_UNKNOWN) {
+						f->a[s] = uo ? (float)field_sample(&uo[a], x) : 0;
+						continue;
+					}
 					mac_velocity(&ext, x, uf);
 					field_gradient(solid, x, n);
 					g = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);

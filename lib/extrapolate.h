@@ -30,7 +30,9 @@ void extrapolate_constrain(const double uf[3], const double uo[3],
  * each such face takes its component of extrapolate_constrain at the face,
  * with n the normalised gradient of `solid`, uo the object velocity
  * (uo[3] fields, or NULL for a still object) and alpha the slip field (or
- * NULL for full slip).  Faces deeper than band keep their values.
+ * NULL for full slip).  Faces deeper than band take the object velocity
+ * (uo, or 0): the velocity inside a solid is the object's or its
+ * constrained extension, never a value left from earlier steps.
  * Deterministic.  0, or -1 with err (memory). */
 int extrapolate_solid(macgrid *vel, const field *solid, const field *uo,
 		      const field *slip, double band, slc_err *err);

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "weights.h"
+
 /* Below this many samples a loop runs on one thread. */
 #define FORCES_PAR_MIN 32768
 /* N is taken as zero where |omega| changes by less than this fraction per
@@ -14,13 +16,48 @@
  * a full-strength force in a random direction). */
 #define FORCES_N_REL 1e-5
 
+/* Half the diagonal of a face's dx^3 control volume, in cells: a signed
+ * distance below -this at the face centre leaves no fluid in it. */
+#define FORCES_HALF_DIAG 0.8660254037844386
+
+static int on_cells_of(const field *c, const field *f);
+
+int
+forces_fluid_weights(const field *solid, macgrid *w, slc_err *err)
+{
+	int a, i, j, k;
+
+	if (on_cells_of(solid, &w->u) && w->u.a && w->v.a && w->w.a) {
+		weights_variational(solid->a, solid->ni, solid->nj, solid->nk, w->u.a, w->v.a,
+				    w->w.a);
+		return 0;
+	}
+	for (a = 0; a < 3; a++) {
+		field *f = mac_comp(w, a);
+
+		if (!f->a)
+			return slc_fail(err, "fluid weights: no memory for the faces");
+		for (k = 0; k < f->nk; k++)
+			for (j = 0; j < f->nj; j++)
+				for (i = 0; i < f->ni; i++) {
+					double x[3];
+
+					field_pos(f, i, j, k, x);
+					f->a[FIELD_IDX(f, i, j, k)] =
+						field_sample(solid, x) > -FORCES_HALF_DIAG * f->dx;
+				}
+	}
+	return 0;
+}
+
 void
-forces_gravity(macgrid *vel, const double g[3], double dt)
+forces_gravity(macgrid *vel, const double g[3], double dt, const macgrid *wt)
 {
 	int a;
 
 	for (a = 0; a < 3; a++) {
 		field *f = mac_comp(vel, a);
+		const float *w = wt ? mac_ccomp(wt, a)->a : NULL;
 		size_t n = field_count(f), s;
 		float d = (float)(dt * g[a]);
 
@@ -28,7 +65,8 @@ forces_gravity(macgrid *vel, const double g[3], double dt)
 			continue;
 #pragma omp parallel for schedule(static) if (n >= FORCES_PAR_MIN)
 		for (s = 0; s < n; s++)
-			f->a[s] += d;
+			if (!w || w[s] > 0)
+				f->a[s] += d;
 	}
 }
 
@@ -75,12 +113,13 @@ cell_row_at_faces(const field *c, const field *f, int a, int j, int k, double *r
 
 void
 forces_buoyancy(macgrid *vel, const field *rho, const field *T, double alpha,
-		double beta, double T_amb, const double up[3], double dt)
+		double beta, double T_amb, const double up[3], double dt, const macgrid *wt)
 {
 	int a;
 
 	for (a = 0; a < 3; a++) {
 		field *f = mac_comp(vel, a);
+		const float *w = wt ? mac_ccomp(wt, a)->a : NULL;
 		int k, j;
 		/* on the velocity's cells the samples at a face are the two
 		 * cells across it: a row pass instead of field_sample */
@@ -92,6 +131,7 @@ forces_buoyancy(macgrid *vel, const field *rho, const field *T, double alpha,
 		for (k = 0; k < f->nk; k++)
 			for (j = 0; j < f->nj; j++) {
 				float *q = f->a + FIELD_IDX(f, 0, j, k);
+				const float *wr = w ? w + FIELD_IDX(f, 0, j, k) : NULL;
 				int i;
 
 				if (fast) {
@@ -104,6 +144,8 @@ forces_buoyancy(macgrid *vel, const field *rho, const field *T, double alpha,
 					for (i = 0; i < f->ni; i++) {
 						double b = 0;
 
+						if (wr && !(wr[i] > 0))
+							continue;
 						if (rho)
 							b -= alpha * rr[i];
 						if (T)
@@ -115,6 +157,8 @@ forces_buoyancy(macgrid *vel, const field *rho, const field *T, double alpha,
 				for (i = 0; i < f->ni; i++) {
 					double x[3], b = 0;
 
+					if (wr && !(wr[i] > 0))
+						continue;
 					field_pos(f, i, j, k, x);
 					/* guendelman2005 §4.1:
 					 * f = -alpha rho z + beta (T - T_amb) z */

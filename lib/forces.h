@@ -13,17 +13,32 @@
 #include "field.h"
 #include "macgrid.h"
 
-/* u += dt g[0], v += dt g[1], w += dt g[2] on every face.  Never fails. */
-void forces_gravity(macgrid *vel, const double g[3], double dt);
+/* The faces a body force acts on: into w (allocated like vel by the
+ * caller) the fluid weight of every face, its control volume's fraction
+ * outside the solid level set `solid` (batty2007 §2.1, the weights project
+ * solves with: weights_variational when solid lies on the velocity's
+ * cells).  A solid on other cells is sampled at the faces instead, and a
+ * face weighs 1 when its centre is within half a control volume's diagonal
+ * (sqrt(3)/2 dx) of the outside, a superset of the faces with fluid for a
+ * signed distance.  Faces of weight 0 are inside the solid, where project
+ * never sets the velocity and houston2003 §4.2 extrapolation replaces it:
+ * a force added there would only pile up.  0, or -1 with err (memory). */
+int forces_fluid_weights(const field *solid, macgrid *w, slc_err *err);
+
+/* u += dt g[0], v += dt g[1], w += dt g[2] on every face whose weight in
+ * wt (forces_fluid_weights) is positive, or on every face with wt NULL.
+ * Never fails. */
+void forces_gravity(macgrid *vel, const double g[3], double dt, const macgrid *wt);
 
 /* guendelman2005 §4.1: add dt (-alpha rho + beta (T - T_amb)) up[a] to
- * every face of component a, with rho and T sampled trilinearly at the
+ * every face of component a with a positive weight in wt (all faces with
+ * wt NULL; wt as for forces_gravity), with rho and T sampled trilinearly at the
  * face (either may be NULL: that term is left out).  up is the unit
  * upward direction; alpha in m^4/(kg s^2) for rho in kg/m^3 (or any
  * density unit), beta in m/(s^2 K).  Never fails. */
 void forces_buoyancy(macgrid *vel, const field *rho, const field *T,
 		     double alpha, double beta, double T_amb,
-		     const double up[3], double dt);
+		     const double up[3], double dt, const macgrid *wt);
 
 /* thesis §3.2.1: vorticity confinement with strength eps (dimensionless).
  * Vorticity omega = curl u and the location field N are computed at cell

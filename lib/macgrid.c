@@ -105,28 +105,44 @@ mac_velocity(const macgrid *m, const double x[3], double vel[3])
 double
 mac_max_speed(const macgrid *m)
 {
+	return mac_max_speed_seen(m, NULL);
+}
+
+double
+mac_max_speed_seen(const macgrid *m, const field *solid)
+{
 	double s2 = 0;
-	int a;
+	int a, inf = 0;
 
 	for (a = 0; a < 3; a++) {
 		const field *f = mac_ccomp(m, a);
-		size_t n = field_count(f), i, nbad = 0;
-		double mx = 0;
+		size_t n = field_count(f), i, nbad = 0, ninf = 0;
+		double mx = 0, deep = -MAC_SEEN_CELLS * f->dx;
 
 		/* a NaN compares false: counted apart, so that it is not lost */
-#pragma omp parallel for reduction(max : mx) reduction(+ : nbad) schedule(static)
+#pragma omp parallel for reduction(max : mx) reduction(+ : nbad, ninf) schedule(static)
 		for (i = 0; i < n; i++) {
-			double s = fabs((double)f->a[i]);
+			double s = fabs((double)f->a[i]), x[3];
 
 			nbad += s != s;
-			if (s > mx)
-				mx = s;
+			ninf += s == INFINITY;
+			if (!(s > mx))
+				continue;
+			if (solid) {
+				field_pos(f, (int)(i % (size_t)f->ni),
+					  (int)(i / (size_t)f->ni % (size_t)f->nj),
+					  (int)(i / (size_t)f->ni / (size_t)f->nj), x);
+				if (field_sample(solid, x) <= deep)
+					continue;
+			}
+			mx = s;
 		}
 		if (nbad)
 			return NAN;
+		inf |= ninf > 0;
 		s2 += mx * mx;
 	}
-	return sqrt(s2);
+	return inf ? INFINITY : sqrt(s2);
 }
 
 int

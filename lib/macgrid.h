@@ -45,6 +45,19 @@ void mac_velocity(const macgrid *m, const double x[3], double vel[3]);
  * holds a NaN, Inf when one holds an Inf (and none a NaN). */
 double mac_max_speed(const macgrid *m);
 
+/* mac_max_speed over the faces the fluid can see when a solid level set
+ * `solid` (negative inside) is given: those whose centre is less than
+ * MAC_SEEN_CELLS cells inside it; all faces with solid NULL.  Faces deeper
+ * in a solid are read by no stencil of a point in the fluid, so their
+ * values move nothing and must not shorten the time step.  NaN or Inf on
+ * any face (seen or not) as for mac_max_speed. */
+double mac_max_speed_seen(const macgrid *m, const field *solid);
+
+/* The trilinear stencil of a point reads faces at most one cell diagonal
+ * (sqrt 3 cells) away: the depth, for a signed distance, of the faces a
+ * stencil of a point outside the solid reaches. */
+#define MAC_SEEN_CELLS 1.7320508075688772
+
 /* 0 when every face velocity is finite; else -1 with err naming the
  * first component (in the order u, v, w) holding a NaN or Inf and its
  * first such sample: "field 'u': NaN at cell (i,j,k)" (i, j, k the

@@ -299,3 +299,50 @@ rigid_reach(const field *phi0)
 	}
 	return sqrt(m);
 }
+
+/* The extremes of the body along each axis at orientation q, as offsets
+ * from P: ext[0][a] the lowest, ext[1][a] the highest, from the samples of
+ * phi0 (rigid_body_box_contact). */
+static void
+extremes(const field *phi0, const double q[4], double ext[2][3])
+{
+	for (int a = 0; a < 3; a++) {
+		ext[0][a] = INFINITY;
+		ext[1][a] = -INFINITY;
+	}
+	for (int k = 0; k < phi0->nk; k++)
+		for (int j = 0; j < phi0->nj; j++)
+			for (int i = 0; i < phi0->ni; i++) {
+				double x[3], w[3], p = phi0->a[FIELD_IDX(phi0, i, j, k)];
+				field_pos(phi0, i, j, k, x);
+				rigid_rotate(q, x, w);
+				for (int a = 0; a < 3; a++) {
+					ext[0][a] = w[a] + p < ext[0][a] ? w[a] + p : ext[0][a];
+					ext[1][a] = w[a] - p > ext[1][a] ? w[a] - p : ext[1][a];
+				}
+			}
+}
+
+int
+rigid_body_box_contact(rigid_body *b, const field *phi0, const double lo[3],
+		       const double hi[3])
+{
+	double ext[2][3];
+	int touched = 0;
+
+	if (b->scripted)
+		return 0;
+	extremes(phi0, b->q, ext);
+	for (int a = 0; a < 3; a++)
+		for (int side = 0; side < 2; side++) {
+			double wall = side ? hi[a] : lo[a], n = side ? -1 : 1;  /* into the box */
+			double pen = side ? b->P[a] + ext[1][a] - wall : wall - (b->P[a] + ext[0][a]);
+			if (!(pen >= 0) || !isfinite(ext[side][a]))
+				continue;
+			touched++;
+			b->P[a] += pen * n;
+			if (b->v[a] * n < 0)
+				b->v[a] = 0;
+		}
+	return touched;
+}

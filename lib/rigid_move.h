@@ -76,6 +76,24 @@ int rigid_bodies_write(slc_rec *r, const rigid_body *b, int n, slc_err *err);
  * the step moves until then and is at rest after. */
 void rigid_body_step(rigid_body *b, const double g[3], double t, double dt);
 
+/* Contact of a dynamic body with the walls of a box [lo, hi] (the grid
+ * box, solid when project's --boundary is wall).  The body's extent along
+ * each axis at its pose is estimated from its body-frame level set phi0:
+ * a sample at world offset w = R x from P with value phi bounds the body's
+ * lowest point along axis a by w[a] + phi and its highest by w[a] - phi
+ * (a signed distance), exact for the sample on the axis-parallel line
+ * through the extreme point.  A body beyond a wall is moved back along the
+ * wall's normal until it touches, and the contact is inelastic and
+ * frictionless: the velocity of the centre of mass into the wall is
+ * removed, the tangential velocity and omega are kept.  The impulse acts
+ * through the centre of mass, exact for a sphere; the torque a contact off
+ * that line would give a body of another shape is not modelled (a contact
+ * point taken from samples that turn with the body feeds a spin back into
+ * itself, which a sphere must not have).  Scripted bodies are left alone.
+ * Returns the number of walls touched (0 to 6).  Deterministic. */
+int rigid_body_box_contact(rigid_body *b, const field *phi0, const double lo[3],
+			   const double hi[3]);
+
 /* y = R(q) x and y = R(q)^T x for a unit quaternion q = (x, y, z, w). */
 void rigid_rotate(const double q[4], const double x[3], double y[3]);
 void rigid_rotate_inv(const double q[4], const double x[3], double y[3]);

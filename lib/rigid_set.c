@@ -96,6 +96,7 @@ rigid_set_load(rigid_set *rs, slc_rec *recs, size_t nrec, const field *cells,
 	slc_rec *rig = find(recs, nrec, "rigid", SLC_PARTICLES), *p0, *pw;
 
 	memset(rs, 0, sizeof *rs);
+	rs->walls = 1;
 	if (!rig)
 		return 0;
 	if (rigid_bodies_read(rig, &rs->b, &rs->n, err)) {
@@ -197,6 +198,16 @@ rigid_set_step(rigid_set *rs, const double g[3], double t, double dt)
 {
 	for (int b = 0; b < rs->n; b++) {
 		rigid_body_step(&rs->b[b], g, t, dt);
+		if (rs->walls) {
+			const field *c = &rs->phi[b];
+			double lo[3], hi[3];
+			int n[3] = {c->ni, c->nj, c->nk};
+			for (int a = 0; a < 3; a++) {
+				lo[a] = c->origin[a];
+				hi[a] = c->origin[a] + c->dx * n[a];
+			}
+			rigid_body_box_contact(&rs->b[b], &rs->phi0[b], lo, hi);
+		}
 		rigid_phi_place(&rs->phi[b], &rs->phi0[b], &rs->b[b]);
 	}
 }

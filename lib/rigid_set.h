@@ -28,6 +28,9 @@ typedef struct rigid_set {
 	slc_rec phi0_new;       /* rigid_phi0 built from an older frame's
 				   rigid_phi (kind SLC_END when not built) */
 	field solid, uo[3];     /* what the fluid sees (rigid_set_solid) */
+	int walls;              /* the grid box is solid: dynamic bodies touch
+				   its walls (rigid_body_box_contact); 1 after
+				   rigid_set_load */
 } rigid_set;
 
 /* Find `rigid` in recs[0..nrec) and read its bodies; their body-frame
@@ -57,7 +60,10 @@ double rigid_set_max_speed(const rigid_set *rs);
 void rigid_set_solid(rigid_set *rs, const field *solid, const field *uo);
 
 /* Move every body from stream time t by dt (rigid_body_step; g: gravity
- * for the dynamic ones, or NULL) and place its level set at the new pose
+ * for the dynamic ones, or NULL), with rs->walls keep the dynamic ones
+ * inside the box of the velocity's cells (rigid_body_box_contact: moved
+ * back to touch a wall they went through, the normal velocity into it
+ * removed, frictionless), and place its level set at the new pose
  * (resampled from phi0, never from the previous step). */
 void rigid_set_step(rigid_set *rs, const double g[3], double t, double dt);
 

@@ -163,6 +163,35 @@ pool() { mkprim pool --res 16 --depth 0.6 --drop-center 0.5,0.1,0.5 --drop-radiu
 	refute_output --regexp '"nan":[1-9]'
 }
 
+@test "a ball of density 3 comes to rest on the domain floor (contact with the grid box)" {
+	# project --boundary wall (the default) makes the grid box solid: the
+	# ball must stop on the floor y = 0, its centre at y = R, not fall
+	# through it (it reached y = -2.9 after 24 frames without contact)
+	{ pool && mkprim ball --res 16 --radius 0.12 --center 0.5,0.3,0.5 --density 3000; } |
+		slccat -o "$T/f0.slc"
+	frames "$T/f0.slc" 36
+	ys 36 > "$T/y"
+	body "$T/f36.slc" v > "$T/v"
+	# never through the floor by more than a quarter cell (the extent is
+	# read from the sampled level set rigid_phi0), on it within a cell
+	# from frame 12 on (it lands near frame 6), and still over the last
+	# 12 frames: its mean speed from frame 24 to 36 under 0.01 m/s
+	awk -v dx=0.0625 -v R=0.12 '{ y[NR - 1] = $1 }
+	END {
+		lo = 1
+		for (i = 0; i <= 36; i++) if (y[i] < lo) lo = y[i]
+		for (i = 12; i <= 36; i++) if ((y[i] - R) ^ 2 > dx ^ 2) { print "off the floor at", i, y[i]; exit 1 }
+		s = (y[36] - y[24]) / (12 / 24); if (s < 0) s = -s
+		printf "lowest y %.6f (R %.2f), y(36) %.6f, mean speed over frames 24-36 %.2g m/s\n", lo, R, y[36], s
+		exit !(lo > R - 0.25 * dx && s < 0.01)
+	}' "$T/y"
+	# x and z stay at the centre: the contact pushes straight up
+	body "$T/f36.slc" P | awk '{ print "P", $0; exit !(($1 - 0.5) ^ 2 < 1e-6 && ($3 - 0.5) ^ 2 < 1e-6) }'
+	cat "$T/v"
+	run slcinfo -j "$T/f36.slc"
+	refute_output --regexp '"nan":[1-9]'
+}
+
 @test "an older frame (orient f32, no rigid_phi0) still runs; rigid_phi0 is added" {
 	"$ROOT/build/tests/test_project_frames" rigid "$T/old.slc"
 	advect "$T/old.slc" | project -o "$T/new.slc"

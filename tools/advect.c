@@ -115,7 +115,7 @@ main(int argc, char **argv)
 	tool_out *out;
 	slc_rec *scene, *vort, *rphi;
 	advect_frame F;
-	macgrid nvel;
+	macgrid nvel, wt;
 	field phi, *den, *tem;
 	const field *sol, *uop;
 	double T, t = 0, frame = -1, time0 = 0, dx, up[3];
@@ -150,6 +150,7 @@ main(int argc, char **argv)
 	if (advect_frame_load(&F, recs, nrec, source, &err) ||
 	    rigid_set_load(&rs, recs, nrec, &F.vel.u, &err))
 		die("%s: %s", in_label(in), err.msg);
+	rs.walls = !open_box;   /* project --boundary wall: the box is solid */
 	dx = F.vel.u.dx;
 	sol = rs.n ? &rs.solid : F.have_solid ? &F.solid : NULL;   /* what the fluid sees */
 	uop = rs.n ? rs.uo : F.have_uo ? F.uo : NULL;
@@ -180,7 +181,7 @@ main(int argc, char **argv)
 		water.solid = sol;      /* particles stay out, spray momentum to vel */
 		water.live = &F.vel;
 	}
-	if (mac_alloc_like(&nvel, &F.vel, &err))
+	if (mac_alloc_like(&nvel, &F.vel, &err) || (sol && mac_alloc_like(&wt, &F.vel, &err)))
 		die("%s", err.msg);
 	advect_opts_default(&ao);
 	ao.scheme = scheme;
@@ -194,7 +195,10 @@ main(int argc, char **argv)
 		if (liquid && (pls_extrapolate(&F.vel, &phi, EXTRAP_BAND, &err) ||
 			       (nsub == 0 && pls_water_freeze(&water, &F.vel, &err))))
 			die("%s: %s", in_label(in), err.msg);
-		if (!isfinite(vmax = mac_max_speed(&F.vel)) && mac_check_finite(&F.vel, &err))
+		if (rs.n)
+			rigid_set_solid(&rs, F.have_solid ? &F.solid : NULL, F.have_uo ? F.uo : NULL);
+		/* faces deep in a solid are no part of the flow: not counted */
+		if (!isfinite(vmax = mac_max_speed_seen(&F.vel, sol)) && mac_check_finite(&F.vel, &err))
 			die("%s: frame %.0f: %s", in_label(in), frame + 1, err.msg);
 		if (!isfinite(vmax = fmax(vmax, rigid_set_max_speed(&rs))))
 			die("%s: frame %.0f: rigid body velocity NaN or Inf", in_label(in), frame + 1);
@@ -205,9 +209,10 @@ main(int argc, char **argv)
 		if (++nsub > MAX_SUBSTEPS)
 			die("%s: frame %.0f: more than %d substeps", in_label(in), frame + 1, MAX_SUBSTEPS);
 		/* houston2003 §4.2: the advecting velocity continues into the
-		 * solid as far as a ray and its stencil can reach */
-		if (rs.n)
-			rigid_set_solid(&rs, F.have_solid ? &F.solid : NULL, F.have_uo ? F.uo : NULL);
+		 * solid as far as a ray and its stencil can reach; body forces
+		 * act where fluid is (batty2007 §2.1 weights > 0) */
+		if (sol && (rs.n || nsub == 1) && forces_fluid_weights(sol, &wt, &err))
+			die("%s", err.msg);
 		if (sol && extrapolate_solid(&F.vel, sol, uop, F.have_slip ? &F.slip : NULL,
 					     dt * vmax + 2 * dx, &err))
 			die("%s", err.msg);
@@ -243,13 +248,14 @@ main(int argc, char **argv)
 							   (uint64_t)fmax(frame + 1, 0) * MAX_SUBSTEPS + (uint64_t)nsub, &err))))
 			die("%s", err.msg);
 		if (have_g > 0)
-			forces_gravity(&F.vel, gravity, dt);
+			forces_gravity(&F.vel, gravity, dt, sol ? &wt : NULL);
 		/* the bodies move last, from the pose the fluid saw; gravity on a
 		 * dynamic body is its body force, added here once per substep like
 		 * the fluid's; project adds only the pressure's push (batty2007 §3) */
 		rigid_set_step(&rs, have_g > 0 ? gravity : NULL, time0 + t, dt);
 		if (buoy[0] != 0 || buoy[1] != 0)
-			forces_buoyancy(&F.vel, den, tem, buoy[0], buoy[1], ambient, up, dt);
+			forces_buoyancy(&F.vel, den, tem, buoy[0], buoy[1], ambient, up, dt,
+					sol ? &wt : NULL);
 		if (confine != 0 && forces_confinement(&F.vel, confine, dt, &err))
 			die("%s", err.msg);
 		if (vort)       /* thesis §3.4.2 */
@@ -295,6 +301,8 @@ main(int argc, char **argv)
 	out_close(out);
 	in_close(in);
 	mac_free(&nvel);
+	if (sol)
+		mac_free(&wt);
 	pls_water_free(&water);
 	rigid_set_free(&rs);
 	advect_frame_free(&F);
