@@ -62,3 +62,21 @@ pls_collide(pls_set *s, const field *solid)
 	}
 	return removed;
 }
+
+size_t
+pls_drop_inside(pls_set *s, const field *solid)
+{
+	size_t q = 0, removed = 0;
+
+	while (q < s->n) {
+		double x[3] = { s->x[3 * q], s->x[3 * q + 1], s->x[3 * q + 2] };
+
+		if (field_sample(solid, x) < 0) {
+			pls_set_swap_remove(s, q);
+			removed++;
+			continue;
+		}
+		q++;
+	}
+	return removed;
+}

@@ -33,4 +33,15 @@ int pls_solid_push(const field *solid, double x[3], double dist, double n[3]);
  * out, and removed when that fails.  Returns the number removed. */
 size_t pls_collide(pls_set *s, const field *solid);
 
+/* Remove the marker particles of a fresh seeding whose centres lie inside
+ * the solid (solid < 0), of either sign.  guendelman2005 §4.4.2 seeds
+ * "disregarding the object altogether", then deletes the particles that
+ * a collision-aware evaluation of phi finds on the wrong side: inside an
+ * object there is no liquid and no air to stand for, and a negative
+ * particle seeded there and pushed out along the wall's normal would
+ * land wherever the normal points, above the surface beside an
+ * overhanging wall, and be taken for escaped liquid.  Returns the number
+ * removed. */
+size_t pls_drop_inside(pls_set *s, const field *solid);
+
 #endif

@@ -296,6 +296,13 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	}
 	memcpy(phi->a, next.a, field_count(phi) * sizeof *phi->a);
 	field_free(&next);
+	if (w->o.particles && w->fresh && w->solid) {
+		/* guendelman2005 §4.4.2: seeded disregarding the object,
+		 * then the particles inside it deleted */
+		w->st.collided += pls_drop_inside(&w->pos, w->solid) +
+				  pls_drop_inside(&w->neg, w->solid);
+		w->fresh = 0;
+	}
 	if (w->o.particles) {
 		pls_advect(&w->pos, vel, dt);
 		pls_advect(&w->neg, vel, dt);
@@ -369,6 +376,7 @@ pls_water_load(pls_water *w, const slc_rec *recs, size_t nrec,
 	spray_init(&w->spr);
 	memset(&w->st, 0, sizeof w->st);
 	w->have_u0 = 0;
+	w->fresh = 0;
 	w->solid = NULL;
 	w->live = NULL;
 	rng_init(&g, seed ^ (uint64_t)(frame + 1) * SEED_MIX);
@@ -376,13 +384,17 @@ pls_water_load(pls_water *w, const slc_rec *recs, size_t nrec,
 		return -1;
 	if (!w->o.particles)
 		return 0;
-	if (!rp || !rn)
+	if (!rp || !rn) {
+		w->fresh = 1;
 		return pls_seed(&w->pos, &w->neg, phi, &w->o.p, &g, err);
+	}
 	if (pls_from_rec(&w->pos, rp, 1, err) || pls_from_rec(&w->neg, rn, -1, err))
 		return -1;
 	/* guendelman2005 §4.4.2: reseed every 10-20 frames */
-	if (reseed > 0 && frame > 0 && frame % reseed == 0)
+	if (reseed > 0 && frame > 0 && frame % reseed == 0) {
+		w->fresh = 1;
 		return pls_reseed(&w->pos, &w->neg, phi, &w->o.p, &g, err);
+	}
 	return 0;
 }
 

@@ -57,6 +57,9 @@ typedef struct pls_water {
 	pls_step_stats st;
 	macgrid u0;             /* the frame's velocity (pls_water_freeze) */
 	int have_u0;
+	int fresh;              /* the markers were (re)seeded by
+				   pls_water_load and not yet checked
+				   against w->solid */
 	/* set by the caller after pls_water_load, may stay NULL: */
 	const field *solid;     /* solid level set on phi's cells, negative
 				   inside: particles and spray kept out */
@@ -103,7 +106,9 @@ int pls_water_freeze(pls_water *w, const macgrid *vel, slc_err *err);
  * it (pls_redistance: the zero crossing stays; the level set alone uses
  * redistance.h), correct again, adjust the
  * radii, prune; escaped negative particles become spray with the grid
- * velocity at their place.  With w->solid, marker particles are collided
+ * velocity at their place.  With w->solid, markers that pls_water_load
+ * has just seeded are first removed where they lie inside it
+ * (pls_drop_inside), and marker particles are collided
  * with it after they move (pls_collide) and spray is kept out of it; with
  * w->live, landed spray gives its momentum to that velocity
  * (spray_give_momentum).  The volume change of each stage is added to
