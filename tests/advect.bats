@@ -5,42 +5,6 @@
 bats_require_minimum_version 1.5.0
 load common
 
-# Print "sum mean_x mean_y mean_z" of grid record $2 in stream $1 (raw
-# records; cell or face samples at their positions), from formats/slc.md.
-grid_moments() {
-	python3 - "$1" "$2" <<'EOF'
-import struct, sys
-data = open(sys.argv[1], "rb").read()
-pos = 0
-while pos < len(data):
-    kind, enc = struct.unpack_from("<II", data, pos + 8)
-    dlen, = struct.unpack_from("<I", data, pos + 24)
-    slen, rlen = struct.unpack_from("<QQ", data, pos + 32)
-    d = pos + 48
-    n, = struct.unpack_from("<H", data, d); name = data[d + 2:d + 2 + n].decode(); d += 2 + n
-    k, = struct.unpack_from("<I", data, d); kb = data[d + 4:d + 4 + k]; d += 4 + k
-    payload = pos + 48 + dlen
-    if kind == 2 and name == sys.argv[2]:
-        assert enc == 0
-        ni, nj, nk, st = struct.unpack_from("<iiiI", kb, 0)
-        ox, oy, oz, dx = struct.unpack_from("<dddd", kb, 16)
-        off = [0.5, 0.5, 0.5]
-        if st == 1: off = [0, 0, 0]
-        elif st >= 2: off[st - 2] = 0
-        vals = struct.unpack_from("<%df" % (ni * nj * nk), data, payload)
-        s = mx = my = mz = 0.0
-        for idx, v in enumerate(vals):
-            i = idx % ni; j = idx // ni % nj; kk = idx // (ni * nj)
-            s += v; mx += v * (ox + dx * (i + off[0])); my += v * (oy + dx * (j + off[1])); mz += v * (oz + dx * (kk + off[2]))
-        print("%.9g %.9g %.9g %.9g" % (s, mx / s if s else 0, my / s if s else 0, mz / s if s else 0))
-        sys.exit(0)
-    if kind == 0 and pos + 48 + dlen + slen + 4 >= len(data):
-        break
-    pos += 48 + dlen + slen + 4
-sys.exit("no grid " + sys.argv[2])
-EOF
-}
-
 # A smoke frame: 16x32x16 cells of 1/16 m, a density/temperature ball at
 # (0.5, 0.5, 0.5), zero velocity, frame length 0.1 s.
 smoke() {
@@ -74,14 +38,14 @@ moving() {
 
 @test "advect: a ball moves with a uniform velocity, every scheme" {
 	moving 2,1,0        # u = 0.2 m/s, v = 0.1 m/s over a 0.1 s frame
-	read -r s0 x0 y0 z0 < <(grid_moments "$T/moving.slc" density)
+	read -r s0 x0 y0 z0 < <(slcgrid "$T/moving.slc" moments density)
 	# unlimited: mass and centroid kept (linear interpolation keeps both
 	# exactly); the limiters are not conservative: looser
 	for c in sl,none,0.002,0.002 maccormack,none,0.002,0.002 bfecc,none,0.002,0.01 \
 		 maccormack,revert,0.02,0.08 bfecc,clamp,0.02,0.08; do
 		IFS=, read -r s l tol mtol <<< "$c"
 		advect --scheme "$s" --limiter "$l" --gravity 0,0,0 --dt 1 < "$T/moving.slc" > "$T/$s.slc"
-		read -r s1 x1 y1 z1 < <(grid_moments "$T/$s.slc" density)
+		read -r s1 x1 y1 z1 < <(slcgrid "$T/$s.slc" moments density)
 		python3 -c "
 s0, x0, y0, z0, s1, x1, y1, z1 = map(float, '$s0 $x0 $y0 $z0 $s1 $x1 $y1 $z1'.split())
 assert abs(x1 - x0 - 0.2) < $tol and abs(y1 - y0 - 0.1) < $tol and abs(z1 - z0) < $tol, ('$c', x1 - x0, y1 - y0, z1 - z0)
@@ -184,28 +148,6 @@ assert r["temperature"]["channels"][0]["max"] == 1    # at least the default 1
 	assert_output --partial "1 substeps"
 }
 
-# Print the md5 of the samples of grid record $2 in stream $1 (raw records).
-grid_md5() {
-	python3 - "$1" "$2" <<'EOF'
-import hashlib, struct, sys
-data = open(sys.argv[1], "rb").read()
-pos = 0
-while pos < len(data):
-    kind, enc = struct.unpack_from("<II", data, pos + 8)
-    dlen, = struct.unpack_from("<I", data, pos + 24)
-    slen, = struct.unpack_from("<Q", data, pos + 32)
-    n, = struct.unpack_from("<H", data, pos + 48)
-    if kind == 2 and data[pos + 50:pos + 50 + n].decode() == sys.argv[2]:
-        assert enc == 0
-        print(hashlib.md5(data[pos + 48 + dlen:pos + 48 + dlen + slen]).hexdigest())
-        sys.exit(0)
-    if kind == 0 and pos + 48 + dlen + slen + 4 >= len(data):
-        break
-    pos += 48 + dlen + slen + 4
-sys.exit("no grid " + sys.argv[2])
-EOF
-}
-
 @test "advect: --substep: fixed substeps, the last one shortened; same as one advect per substep" {
 	moving 40,0,0
 	run sh -c "advect -v --substep 0.03 --gravity 0,0,0 < $T/moving.slc 2>&1 >/dev/null"
@@ -219,11 +161,15 @@ EOF
 		advect $args --cfl 0 --dt 0.025 < "$T/c$((n - 1)).slc" > "$T/c$n.slc"
 	done
 	for g in u v w density temperature; do
-		[ "$(grid_md5 "$T/one.slc" $g)" = "$(grid_md5 "$T/c4.slc" $g)" ]
+		a=$(slcgrid "$T/one.slc" md5 $g)
+		b=$(slcgrid "$T/c4.slc" md5 $g)
+		[ "$a" = "$b" ]
 	done
 	# and not what one step of the frame gives
 	advect $args --cfl 0 < "$T/moving.slc" > "$T/whole.slc"
-	[ "$(grid_md5 "$T/one.slc" u)" != "$(grid_md5 "$T/whole.slc" u)" ]
+	a=$(slcgrid "$T/one.slc" md5 u)
+	b=$(slcgrid "$T/whole.slc" md5 u)
+	[ "$a" != "$b" ]
 	run_split advect --substep -1 < "$T/moving.slc"
 	assert_failure 2
 }

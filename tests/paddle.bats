@@ -8,7 +8,6 @@ bats_require_minimum_version 1.5.0
 load common
 
 probe() { "$ROOT/build/tests/pngprobe" "$@"; }
-grid() { python3 "$ROOT/tests/slcgrid.py" "$@"; }
 AXIS=1,0.5,0.75         # the wheel's axis (along z) in the pipeline
 
 bake() {
@@ -50,11 +49,11 @@ assert 0.8 * top < c["max"] <= top * 1.0001 and -top * 1.0001 <= c["min"] < -0.8
 @test "paddle: the smoke turns with the wheel, the other way round for the opposite rate" {
 	P=$BATS_FILE_TMPDIR/pos
 	N=$BATS_FILE_TMPDIR/neg
-	l0=$(grid "$P/frame-0000.slc" angmom $AXIS z)
-	lp=$(grid "$P/frame-0012.slc" angmom $AXIS z)
-	ln=$(grid "$N/frame-0012.slc" angmom $AXIS z)
-	read -r _ xp _ < <(grid "$P/frame-0012.slc" mass density)
-	read -r _ xn _ < <(grid "$N/frame-0012.slc" mass density)
+	l0=$(slcgrid "$P/frame-0000.slc" angmom $AXIS z)
+	lp=$(slcgrid "$P/frame-0012.slc" angmom $AXIS z)
+	ln=$(slcgrid "$N/frame-0012.slc" angmom $AXIS z)
+	read -r _ xp _ < <(slcgrid "$P/frame-0012.slc" mass density)
+	read -r _ xn _ < <(slcgrid "$N/frame-0012.slc" mass density)
 	echo "L: start $l0, +90 $lp, -90 $ln; smoke x: $xp, $xn"
 	# still fluid at frame 0; then the angular momentum about the axis has
 	# the sign of the rate, the two runs are mirror images of each other
