@@ -57,10 +57,7 @@ assert abs(s1 / s0 - 1) < $mtol, ('$c', s1 / s0)
 @test "advect: the velocity advects itself and stays uniform" {
 	moving 2,1,0
 	advect --gravity 0,0,0 --dt 1 < "$T/moving.slc" > "$T/a.slc"
-	run sh -c "slcinfo --json $T/a.slc"
-	echo "$output" | python3 -c '
-import json, sys
-r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+	slcjson "$T/a.slc" '
 for n, want in (("u", 0.2), ("v", 0.1), ("w", 0.0)):
     c = r[n]["channels"][0]
     assert abs(c["min"] - want) < 1e-5 and abs(c["max"] - want) < 1e-5, (n, c)
@@ -70,10 +67,7 @@ for n, want in (("u", 0.2), ("v", 0.1), ("w", 0.0)):
 @test "advect: scene frame and time advance; times of advected records" {
 	smoke > "$T/s0.slc"
 	advect < "$T/s0.slc" > "$T/s1.slc"
-	run sh -c "slcinfo --json $T/s1.slc"
-	echo "$output" | python3 -c '
-import json, sys
-r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+	slcjson "$T/s1.slc" '
 assert r["scene"]["meta"]["frame"] == "1" and float(r["scene"]["meta"]["time"]) == 0.1, r["scene"]
 assert r["density"]["time"] == 0.1 and r["u"]["time"] == 0.1
 assert r["source"]["time"] == 0
@@ -83,10 +77,7 @@ assert r["source"]["time"] == 0
 @test "advect: scene gravity, and --dt over the scene's" {
 	smoke > "$T/s0.slc"
 	advect --dt 0.5 < "$T/s0.slc" > "$T/s1.slc"
-	run sh -c "slcinfo --json $T/s1.slc"
-	echo "$output" | python3 -c '
-import json, sys
-r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+	slcjson "$T/s1.slc" '
 c = r["v"]["channels"][0]
 assert abs(c["min"] + 9.81 * 0.5) < 1e-4 and abs(c["max"] + 9.81 * 0.5) < 1e-4, c
 '
@@ -95,10 +86,7 @@ assert abs(c["min"] + 9.81 * 0.5) < 1e-4 and abs(c["max"] + 9.81 * 0.5) < 1e-4, 
 @test "advect: buoyancy lifts hot smoke and replaces scene gravity" {
 	smoke > "$T/s0.slc"
 	advect --buoyancy 0,2 < "$T/s0.slc" > "$T/s1.slc"
-	run sh -c "slcinfo --json $T/s1.slc"
-	echo "$output" | python3 -c '
-import json, sys
-r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+	slcjson "$T/s1.slc" '
 c = r["v"]["channels"][0]
 assert c["min"] == 0 and abs(c["max"] - 0.2) < 1e-4, c    # beta T dt, T = 1
 '
@@ -108,10 +96,7 @@ assert c["min"] == 0 and abs(c["max"] - 0.2) < 1e-4, c    # beta T dt, T = 1
 	smoke --source-density 0 --temperature 0 > "$T/s0.slc"
 	advect --source source --source-density 0.7 --source-velocity 0,1.5,0 \
 		--gravity 0,0,0 < "$T/s0.slc" > "$T/s1.slc"
-	run sh -c "slcinfo --json $T/s1.slc"
-	echo "$output" | python3 -c '
-import json, sys
-r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+	slcjson "$T/s1.slc" '
 assert abs(r["density"]["channels"][0]["max"] - 0.7) < 1e-6
 assert abs(r["v"]["channels"][0]["max"] - 1.5) < 1e-6
 assert r["temperature"]["channels"][0]["max"] == 1    # at least the default 1
@@ -244,10 +229,7 @@ EOF
 	cmp "$T/a.slc" "$T/b.slc"
 	run cmp -s "$T/a.slc" "$T/c.slc"
 	assert_failure
-	run sh -c "slcinfo --json $T/a.slc"
-	echo "$output" | python3 -c '
-import json, sys
-r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+	slcjson "$T/a.slc" '
 c = {x["name"]: x for x in r["vortex"]["channels"]}
 assert 30 <= c["P"]["count"] <= 50, c["P"]             # 400/s over 0.1 s
 assert c["omega"]["max"] <= 2e-3 and c["omega"]["min"] >= -2e-3
@@ -256,11 +238,8 @@ assert u["max"] > 0 and u["min"] < 0, u                # the particles stir
 '
 	# a second frame moves the particles up with v = 0.5 m/s
 	advect --gravity 0,0,0 < "$T/a.slc" > "$T/d.slc"
-	run sh -c "slcinfo --json $T/a.slc $T/d.slc"
-	echo "$output" | python3 -c '
-import json, sys
-s = json.load(sys.stdin)["streams"]
-p = [{x["name"]: x for x in t["records"]}["vortex"]["channels"][0] for t in s]
+	slcjson "$T/a.slc" "$T/d.slc" '
+p = [t["vortex"]["channels"][0] for t in s]
 assert p[0]["count"] == p[1]["count"]
 assert abs(p[1]["mean"] - p[0]["mean"] - 0.05 / 3) < 0.004, (p[0]["mean"], p[1]["mean"])
 '
@@ -278,10 +257,7 @@ assert abs(p[1]["mean"] - p[0]["mean"] - 0.05 / 3) < 0.004, (p[0]["mean"], p[1][
 		mklevelset --like "$T/moving.slc" --occlusion > "$T/solid.slc"
 	cat "$T/moving.slc" "$T/solid.slc" | advect --gravity 0,0,0 > "$T/a.slc"
 	advect --gravity 0,0,0 < "$T/moving.slc" > "$T/b.slc"
-	run sh -c "slcinfo --json $T/a.slc $T/b.slc"
-	echo "$output" | python3 -c '
-import json, sys
-s = [{x["name"]: x for x in t["records"]} for t in json.load(sys.stdin)["streams"]]
+	slcjson "$T/a.slc" "$T/b.slc" '
 va, vb = s[0]["v"]["channels"][0], s[1]["v"]["channels"][0]
 assert vb["min"] == vb["max"] == -0.5, vb
 assert va["max"] > -0.25 and va["min"] == -0.5, va

@@ -71,3 +71,35 @@ function vti_load(file, a, pre, want,    line, on, m, i, f, k) {
 	return k
 }
 '
+
+# slcjson FILE... PYTHON: run the Python statements PYTHON on the records
+# of `slcinfo --json FILE...`: `streams` is its list of streams, `s` the
+# same with each stream a dict of record name -> record, `r` is s[0].
+# Fails when slcinfo fails or PYTHON raises (a failed assert).
+slcjson() {
+	local json code=${!#}
+	json=$(slcinfo --json "${@:1:$#-1}") || return 1
+	printf '%s\n' "$json" | python3 -c '
+import json, math, sys
+streams = json.load(sys.stdin)["streams"]
+s = [{x["name"]: x for x in t["records"]} for t in streams]
+r = s[0]
+'"$code"
+}
+
+# slc_finite FILE: no NaN or Inf in any channel of any record of FILE (the
+# counts of slcinfo --json); fails naming the first record that has one.
+slc_finite() {
+	slcjson "$1" '
+for t in streams:
+    for x in t["records"]:
+        for c in x["channels"]:
+            assert c.get("nan", 0) == 0 and c.get("inf", 0) == 0, (x["name"], c)
+assert streams and streams[0]["records"], "no records"'
+}
+
+# obj_top OBJ: the highest y of the vertices of a Wavefront OBJ file;
+# fails when it has none
+obj_top() {
+	awk '$1 == "v" && (n++ == 0 || $3 > m) { m = $3 } END { if (!n) exit 1; print m }' "$1"
+}

@@ -25,11 +25,7 @@ setup_file() {
 @test "paddle: every frame finite; the wheel turns, its solid moving at omega r" {
 	P=$BATS_FILE_TMPDIR/pos
 	for f in "$P"/frame-*.slc "$BATS_FILE_TMPDIR"/neg/frame-0012.slc; do
-		slcinfo --json "$f" | python3 -c '
-import json, sys
-for r in json.load(sys.stdin)["streams"][0]["records"]:
-    for c in r["channels"]:
-        assert c.get("nan", 0) == 0 and c.get("inf", 0) == 0, (r["name"], c)'
+		slc_finite "$f"
 	done
 	# 90 degrees/s for 0.5 s: the wheel of frame 12 is turned by 45 degrees
 	mkprim paddle --axis z --center $AXIS --radii 0.35,0.07 --size 0.08,0.6 --angle 45 \
@@ -38,9 +34,7 @@ for r in json.load(sys.stdin)["streams"][0]["records"]:
 	diff <(grep '^v ' "$T/turned.obj") <(grep '^v ' "$T/frame.obj")
 	# the solid's velocity, omega e_z x r: a component is largest at a
 	# blade's outer corner
-	slcinfo --json "$P/frame-0012.slc" | python3 -c '
-import json, math, sys
-r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+	slcjson "$P/frame-0012.slc" '
 c = r["solid_vel"]["channels"][0]
 top = math.pi / 2 * (0.35 + 0.04) / math.sqrt(2)   # a blade corner at 45 degrees
 assert 0.8 * top < c["max"] <= top * 1.0001 and -top * 1.0001 <= c["min"] < -0.8 * top, c'

@@ -22,11 +22,7 @@ setup_file() {
 	O=$BATS_FILE_TMPDIR/out
 	[ -s "$O/frame-0016.slc" ]
 	for f in "$O"/frame-*.slc; do
-		slcinfo --json "$f" | python3 -c '
-import json, sys
-for r in json.load(sys.stdin)["streams"][0]["records"]:
-    for c in r["channels"]:
-        assert c.get("nan", 0) == 0 and c.get("inf", 0) == 0, (r["name"], c)'
+		slc_finite "$f"
 	done
 	read -r m0 _ y0 _ < <(slcgrid "$O/frame-0000.slc" mass density)
 	read -r m1 _ y1 _ < <(slcgrid "$O/frame-0016.slc" mass density)
