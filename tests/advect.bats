@@ -5,42 +5,6 @@
 bats_require_minimum_version 1.5.0
 load common
 
-# Print "sum mean_x mean_y mean_z" of grid record $2 in stream $1 (raw
-# records; cell or face samples at their positions), from formats/slc.md.
-grid_moments() {
-	python3 - "$1" "$2" <<'EOF'
-import struct, sys
-data = open(sys.argv[1], "rb").read()
-pos = 0
-while pos < len(data):
-    kind, enc = struct.unpack_from("<II", data, pos + 8)
-    dlen, = struct.unpack_from("<I", data, pos + 24)
-    slen, rlen = struct.unpack_from("<QQ", data, pos + 32)
-    d = pos + 48
-    n, = struct.unpack_from("<H", data, d); name = data[d + 2:d + 2 + n].decode(); d += 2 + n
-    k, = struct.unpack_from("<I", data, d); kb = data[d + 4:d + 4 + k]; d += 4 + k
-    payload = pos + 48 + dlen
-    if kind == 2 and name == sys.argv[2]:
-        assert enc == 0
-        ni, nj, nk, st = struct.unpack_from("<iiiI", kb, 0)
-        ox, oy, oz, dx = struct.unpack_from("<dddd", kb, 16)
-        off = [0.5, 0.5, 0.5]
-        if st == 1: off = [0, 0, 0]
-        elif st >= 2: off[st - 2] = 0
-        vals = struct.unpack_from("<%df" % (ni * nj * nk), data, payload)
-        s = mx = my = mz = 0.0
-        for idx, v in enumerate(vals):
-            i = idx % ni; j = idx // ni % nj; kk = idx // (ni * nj)
-            s += v; mx += v * (ox + dx * (i + off[0])); my += v * (oy + dx * (j + off[1])); mz += v * (oz + dx * (kk + off[2]))
-        print("%.9g %.9g %.9g %.9g" % (s, mx / s if s else 0, my / s if s else 0, mz / s if s else 0))
-        sys.exit(0)
-    if kind == 0 and pos + 48 + dlen + slen + 4 >= len(data):
-        break
-    pos += 48 + dlen + slen + 4
-sys.exit("no grid " + sys.argv[2])
-EOF
-}
-
 # A smoke frame: 16x32x16 cells of 1/16 m, a density/temperature ball at
 # (0.5, 0.5, 0.5), zero velocity, frame length 0.1 s.
 smoke() {
@@ -74,14 +38,14 @@ moving() {
 
 @test "advect: a ball moves with a uniform velocity, every scheme" {
 	moving 2,1,0        # u = 0.2 m/s, v = 0.1 m/s over a 0.1 s frame
-	read -r s0 x0 y0 z0 < <(grid_moments "$T/moving.slc" density)
+	read -r s0 x0 y0 z0 < <(slcgrid "$T/moving.slc" moments density)
 	# unlimited: mass and centroid kept (linear interpolation keeps both
 	# exactly); the limiters are not conservative: looser
 	for c in sl,none,0.002,0.002 maccormack,none,0.002,0.002 bfecc,none,0.002,0.01 \
 		 maccormack,revert,0.02,0.08 bfecc,clamp,0.02,0.08; do
 		IFS=, read -r s l tol mtol <<< "$c"
 		advect --scheme "$s" --limiter "$l" --gravity 0,0,0 --dt 1 < "$T/moving.slc" > "$T/$s.slc"
-		read -r s1 x1 y1 z1 < <(grid_moments "$T/$s.slc" density)
+		read -r s1 x1 y1 z1 < <(slcgrid "$T/$s.slc" moments density)
 		python3 -c "
 s0, x0, y0, z0, s1, x1, y1, z1 = map(float, '$s0 $x0 $y0 $z0 $s1 $x1 $y1 $z1'.split())
 assert abs(x1 - x0 - 0.2) < $tol and abs(y1 - y0 - 0.1) < $tol and abs(z1 - z0) < $tol, ('$c', x1 - x0, y1 - y0, z1 - z0)
@@ -93,10 +57,7 @@ assert abs(s1 / s0 - 1) < $mtol, ('$c', s1 / s0)
 @test "advect: the velocity advects itself and stays uniform" {
 	moving 2,1,0
 	advect --gravity 0,0,0 --dt 1 < "$T/moving.slc" > "$T/a.slc"
-	run sh -c "slcinfo --json $T/a.slc"
-	echo "$output" | python3 -c '
-import json, sys
-r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+	slcjson "$T/a.slc" '
 for n, want in (("u", 0.2), ("v", 0.1), ("w", 0.0)):
     c = r[n]["channels"][0]
     assert abs(c["min"] - want) < 1e-5 and abs(c["max"] - want) < 1e-5, (n, c)
@@ -106,10 +67,7 @@ for n, want in (("u", 0.2), ("v", 0.1), ("w", 0.0)):
 @test "advect: scene frame and time advance; times of advected records" {
 	smoke > "$T/s0.slc"
 	advect < "$T/s0.slc" > "$T/s1.slc"
-	run sh -c "slcinfo --json $T/s1.slc"
-	echo "$output" | python3 -c '
-import json, sys
-r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+	slcjson "$T/s1.slc" '
 assert r["scene"]["meta"]["frame"] == "1" and float(r["scene"]["meta"]["time"]) == 0.1, r["scene"]
 assert r["density"]["time"] == 0.1 and r["u"]["time"] == 0.1
 assert r["source"]["time"] == 0
@@ -119,10 +77,7 @@ assert r["source"]["time"] == 0
 @test "advect: scene gravity, and --dt over the scene's" {
 	smoke > "$T/s0.slc"
 	advect --dt 0.5 < "$T/s0.slc" > "$T/s1.slc"
-	run sh -c "slcinfo --json $T/s1.slc"
-	echo "$output" | python3 -c '
-import json, sys
-r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+	slcjson "$T/s1.slc" '
 c = r["v"]["channels"][0]
 assert abs(c["min"] + 9.81 * 0.5) < 1e-4 and abs(c["max"] + 9.81 * 0.5) < 1e-4, c
 '
@@ -131,10 +86,7 @@ assert abs(c["min"] + 9.81 * 0.5) < 1e-4 and abs(c["max"] + 9.81 * 0.5) < 1e-4, 
 @test "advect: buoyancy lifts hot smoke and replaces scene gravity" {
 	smoke > "$T/s0.slc"
 	advect --buoyancy 0,2 < "$T/s0.slc" > "$T/s1.slc"
-	run sh -c "slcinfo --json $T/s1.slc"
-	echo "$output" | python3 -c '
-import json, sys
-r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+	slcjson "$T/s1.slc" '
 c = r["v"]["channels"][0]
 assert c["min"] == 0 and abs(c["max"] - 0.2) < 1e-4, c    # beta T dt, T = 1
 '
@@ -144,10 +96,7 @@ assert c["min"] == 0 and abs(c["max"] - 0.2) < 1e-4, c    # beta T dt, T = 1
 	smoke --source-density 0 --temperature 0 > "$T/s0.slc"
 	advect --source source --source-density 0.7 --source-velocity 0,1.5,0 \
 		--gravity 0,0,0 < "$T/s0.slc" > "$T/s1.slc"
-	run sh -c "slcinfo --json $T/s1.slc"
-	echo "$output" | python3 -c '
-import json, sys
-r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+	slcjson "$T/s1.slc" '
 assert abs(r["density"]["channels"][0]["max"] - 0.7) < 1e-6
 assert abs(r["v"]["channels"][0]["max"] - 1.5) < 1e-6
 assert r["temperature"]["channels"][0]["max"] == 1    # at least the default 1
@@ -184,28 +133,6 @@ assert r["temperature"]["channels"][0]["max"] == 1    # at least the default 1
 	assert_output --partial "1 substeps"
 }
 
-# Print the md5 of the samples of grid record $2 in stream $1 (raw records).
-grid_md5() {
-	python3 - "$1" "$2" <<'EOF'
-import hashlib, struct, sys
-data = open(sys.argv[1], "rb").read()
-pos = 0
-while pos < len(data):
-    kind, enc = struct.unpack_from("<II", data, pos + 8)
-    dlen, = struct.unpack_from("<I", data, pos + 24)
-    slen, = struct.unpack_from("<Q", data, pos + 32)
-    n, = struct.unpack_from("<H", data, pos + 48)
-    if kind == 2 and data[pos + 50:pos + 50 + n].decode() == sys.argv[2]:
-        assert enc == 0
-        print(hashlib.md5(data[pos + 48 + dlen:pos + 48 + dlen + slen]).hexdigest())
-        sys.exit(0)
-    if kind == 0 and pos + 48 + dlen + slen + 4 >= len(data):
-        break
-    pos += 48 + dlen + slen + 4
-sys.exit("no grid " + sys.argv[2])
-EOF
-}
-
 @test "advect: --substep: fixed substeps, the last one shortened; same as one advect per substep" {
 	moving 40,0,0
 	run sh -c "advect -v --substep 0.03 --gravity 0,0,0 < $T/moving.slc 2>&1 >/dev/null"
@@ -219,11 +146,15 @@ EOF
 		advect $args --cfl 0 --dt 0.025 < "$T/c$((n - 1)).slc" > "$T/c$n.slc"
 	done
 	for g in u v w density temperature; do
-		[ "$(grid_md5 "$T/one.slc" $g)" = "$(grid_md5 "$T/c4.slc" $g)" ]
+		a=$(slcgrid "$T/one.slc" md5 $g)
+		b=$(slcgrid "$T/c4.slc" md5 $g)
+		[ "$a" = "$b" ]
 	done
 	# and not what one step of the frame gives
 	advect $args --cfl 0 < "$T/moving.slc" > "$T/whole.slc"
-	[ "$(grid_md5 "$T/one.slc" u)" != "$(grid_md5 "$T/whole.slc" u)" ]
+	a=$(slcgrid "$T/one.slc" md5 u)
+	b=$(slcgrid "$T/whole.slc" md5 u)
+	[ "$a" != "$b" ]
 	run_split advect --substep -1 < "$T/moving.slc"
 	assert_failure 2
 }
@@ -298,10 +229,7 @@ EOF
 	cmp "$T/a.slc" "$T/b.slc"
 	run cmp -s "$T/a.slc" "$T/c.slc"
 	assert_failure
-	run sh -c "slcinfo --json $T/a.slc"
-	echo "$output" | python3 -c '
-import json, sys
-r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+	slcjson "$T/a.slc" '
 c = {x["name"]: x for x in r["vortex"]["channels"]}
 assert 30 <= c["P"]["count"] <= 50, c["P"]             # 400/s over 0.1 s
 assert c["omega"]["max"] <= 2e-3 and c["omega"]["min"] >= -2e-3
@@ -310,11 +238,8 @@ assert u["max"] > 0 and u["min"] < 0, u                # the particles stir
 '
 	# a second frame moves the particles up with v = 0.5 m/s
 	advect --gravity 0,0,0 < "$T/a.slc" > "$T/d.slc"
-	run sh -c "slcinfo --json $T/a.slc $T/d.slc"
-	echo "$output" | python3 -c '
-import json, sys
-s = json.load(sys.stdin)["streams"]
-p = [{x["name"]: x for x in t["records"]}["vortex"]["channels"][0] for t in s]
+	slcjson "$T/a.slc" "$T/d.slc" '
+p = [t["vortex"]["channels"][0] for t in s]
 assert p[0]["count"] == p[1]["count"]
 assert abs(p[1]["mean"] - p[0]["mean"] - 0.05 / 3) < 0.004, (p[0]["mean"], p[1]["mean"])
 '
@@ -332,10 +257,7 @@ assert abs(p[1]["mean"] - p[0]["mean"] - 0.05 / 3) < 0.004, (p[0]["mean"], p[1][
 		mklevelset --like "$T/moving.slc" --occlusion > "$T/solid.slc"
 	cat "$T/moving.slc" "$T/solid.slc" | advect --gravity 0,0,0 > "$T/a.slc"
 	advect --gravity 0,0,0 < "$T/moving.slc" > "$T/b.slc"
-	run sh -c "slcinfo --json $T/a.slc $T/b.slc"
-	echo "$output" | python3 -c '
-import json, sys
-s = [{x["name"]: x for x in t["records"]} for t in json.load(sys.stdin)["streams"]]
+	slcjson "$T/a.slc" "$T/b.slc" '
 va, vb = s[0]["v"]["channels"][0], s[1]["v"]["channels"][0]
 assert vb["min"] == vb["max"] == -0.5, vb
 assert va["max"] > -0.25 and va["min"] == -0.5, va

@@ -53,7 +53,7 @@ bake() {
 		[ "$npx" -gt 1000 ]
 	done
 	# the top of the column comes down: highest surface vertex lower at frame 3
-	top0=$(awk '$1 == "v" && $3 > m { m = $3 } END { print m }' "$T/dam/surface-0000.obj")
-	top3=$(awk '$1 == "v" && $3 > m { m = $3 } END { print m }' "$T/dam/surface-0003.obj")
+	top0=$(obj_top "$T/dam/surface-0000.obj")
+	top3=$(obj_top "$T/dam/surface-0003.obj")
 	awk -v a="$top0" -v b="$top3" 'BEGIN { exit !(a > 0.55 && b < a) }'
 }

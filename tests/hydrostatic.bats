@@ -84,26 +84,14 @@ max_speed() {
 	for r in solid u v w; do
 		slcconv -a -r $r -o "$T/$r.vti" "$1" || return 1
 	done
-	awk -v n=$N -v dir="$T" '
-	function load(file, arr,    line, on, m, i, f, k) {
-		k = 0
-		while ((getline line < file) > 0) {
-			if (line ~ /<DataArray/) { on = 1; continue }
-			if (line ~ /<\/DataArray/) on = 0
-			if (!on) continue
-			m = split(line, f, " ")
-			for (i = 1; i <= m; i++) arr[k++] = f[i] + 0
-		}
-		close(file)
-		return k
-	}
+	awk -v n=$N -v dir="$T" "$VTI_AWK"'
 	BEGIN {
-		if (load(dir "/solid.vti", s) != n * n * n) exit 1
+		vti_load(dir "/solid.vti", s, "", n * n * n)
 		split("u v w", name, " ")
 		best = 0
 		for (a = 1; a <= 3; a++) {
 			delete f
-			load(dir "/" name[a] ".vti", f)
+			vti_load(dir "/" name[a] ".vti", f, "", (n + 1) * n * n)
 			ni = n + (a == 1); nj = n + (a == 2)
 			st = a == 1 ? 1 : a == 2 ? n : n * n
 			for (k = 0; k < n; k++)

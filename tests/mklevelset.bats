@@ -119,7 +119,7 @@ near() {
 	run mklevelset --dx 0.01 --radius 0.02 -o "$T/o.slc" "$T/h.slc"
 	assert_success
 	# the deepest sample is at most half a cell's diagonal off a strand: -0.02 <= min < -0.02 + 0.0087
-	run sh -c "slcinfo --json '$T/o.slc' | python3 -c 'import json,sys; print([r[\"channels\"][0][\"min\"] for r in json.load(sys.stdin)[\"streams\"][0][\"records\"] if r[\"name\"] == \"solid\"][0])'"
+	run slcjson "$T/o.slc" 'print([x["channels"][0]["min"] for x in streams[0]["records"] if x["name"] == "solid"][0])'
 	assert_success
 	python3 -c "import sys; m = float(sys.argv[1]); sys.exit(not (-0.02 - 1e-6 <= m < -0.02 + 0.0087))" "$output"
 	run_split mklevelset --dx 0.01 --occlusion "$T/h.slc"

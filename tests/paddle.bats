@@ -8,7 +8,6 @@ bats_require_minimum_version 1.5.0
 load common
 
 probe() { "$ROOT/build/tests/pngprobe" "$@"; }
-grid() { python3 "$ROOT/tests/slcgrid.py" "$@"; }
 AXIS=1,0.5,0.75         # the wheel's axis (along z) in the pipeline
 
 bake() {
@@ -26,11 +25,7 @@ setup_file() {
 @test "paddle: every frame finite; the wheel turns, its solid moving at omega r" {
 	P=$BATS_FILE_TMPDIR/pos
 	for f in "$P"/frame-*.slc "$BATS_FILE_TMPDIR"/neg/frame-0012.slc; do
-		slcinfo --json "$f" | python3 -c '
-import json, sys
-for r in json.load(sys.stdin)["streams"][0]["records"]:
-    for c in r["channels"]:
-        assert c.get("nan", 0) == 0 and c.get("inf", 0) == 0, (r["name"], c)'
+		slc_finite "$f"
 	done
 	# 90 degrees/s for 0.5 s: the wheel of frame 12 is turned by 45 degrees
 	mkprim paddle --axis z --center $AXIS --radii 0.35,0.07 --size 0.08,0.6 --angle 45 \
@@ -39,9 +34,7 @@ for r in json.load(sys.stdin)["streams"][0]["records"]:
 	diff <(grep '^v ' "$T/turned.obj") <(grep '^v ' "$T/frame.obj")
 	# the solid's velocity, omega e_z x r: a component is largest at a
 	# blade's outer corner
-	slcinfo --json "$P/frame-0012.slc" | python3 -c '
-import json, math, sys
-r = {x["name"]: x for x in json.load(sys.stdin)["streams"][0]["records"]}
+	slcjson "$P/frame-0012.slc" '
 c = r["solid_vel"]["channels"][0]
 top = math.pi / 2 * (0.35 + 0.04) / math.sqrt(2)   # a blade corner at 45 degrees
 assert 0.8 * top < c["max"] <= top * 1.0001 and -top * 1.0001 <= c["min"] < -0.8 * top, c'
@@ -50,11 +43,11 @@ assert 0.8 * top < c["max"] <= top * 1.0001 and -top * 1.0001 <= c["min"] < -0.8
 @test "paddle: the smoke turns with the wheel, the other way round for the opposite rate" {
 	P=$BATS_FILE_TMPDIR/pos
 	N=$BATS_FILE_TMPDIR/neg
-	l0=$(grid "$P/frame-0000.slc" angmom $AXIS z)
-	lp=$(grid "$P/frame-0012.slc" angmom $AXIS z)
-	ln=$(grid "$N/frame-0012.slc" angmom $AXIS z)
-	read -r _ xp _ < <(grid "$P/frame-0012.slc" mass density)
-	read -r _ xn _ < <(grid "$N/frame-0012.slc" mass density)
+	l0=$(slcgrid "$P/frame-0000.slc" angmom $AXIS z)
+	lp=$(slcgrid "$P/frame-0012.slc" angmom $AXIS z)
+	ln=$(slcgrid "$N/frame-0012.slc" angmom $AXIS z)
+	read -r _ xp _ < <(slcgrid "$P/frame-0012.slc" mass density)
+	read -r _ xn _ < <(slcgrid "$N/frame-0012.slc" mass density)
 	echo "L: start $l0, +90 $lp, -90 $ln; smoke x: $xp, $xn"
 	# still fluid at frame 0; then the angular momentum about the axis has
 	# the sign of the rate, the two runs are mirror images of each other

@@ -39,30 +39,16 @@ vel() {
 velawk() {
 	local n=$1 prog=$2
 	shift 2
-	awk -v n="$n" -v dir="$T" -v tags="$*" '
-	function load(file, t, a,    line, on, m, i, f, k) {
-		k = 0
-		while ((getline line < file) > 0) {
-			if (line ~ /<DataArray/) { on = 1; continue }
-			if (line ~ /<\/DataArray/) on = 0
-			if (!on) continue
-			m = split(line, f, " ")
-			for (i = 1; i <= m; i++) a[t, k++] = f[i] + 0
-		}
-		close(file)
-		return k
-	}
+	awk -v n="$n" -v dir="$T" -v tags="$*" "$VTI_AWK"'
 	BEGIN {
 		nt = split(tags, tag, " ")
-		for (t = 1; t <= nt; t++)
-			if (load(dir "/" tag[t] ".u.vti", t, u) != (n + 1) * n * n ||
-			    load(dir "/" tag[t] ".v.vti", t, v) != (n + 1) * n * n ||
-			    load(dir "/" tag[t] ".w.vti", t, w) != (n + 1) * n * n) {
-				bad = 1
-				exit 1
-			}
+		for (t = 1; t <= nt; t++) {
+			vti_load(dir "/" tag[t] ".u.vti", u, t SUBSEP, (n + 1) * n * n)
+			vti_load(dir "/" tag[t] ".v.vti", v, t SUBSEP, (n + 1) * n * n)
+			vti_load(dir "/" tag[t] ".w.vti", w, t SUBSEP, (n + 1) * n * n)
+		}
 	}
-	'"END { if (bad) exit 1; $prog }" /dev/null
+	'"END { if (vti_failed) exit 1; $prog }" /dev/null
 }
 
 # div N TAG: "MAX EXCESS ROUND": the largest |outward flux| / dx^2 of a

@@ -222,7 +222,7 @@ EOF
 
 @test "slcconv: several grids placed alike share one .vti" {
 	mkprim smoke --res 8 -o "$T/smoke.slc"
-	names=$(slcinfo --json "$T/smoke.slc" | python3 -c 'import json,sys; print(",".join(r["name"] for r in json.load(sys.stdin)["streams"][0]["records"] if r.get("stagger") == "cell"))')
+	names=$(slcjson "$T/smoke.slc" 'print(",".join(x["name"] for x in streams[0]["records"] if x.get("stagger") == "cell"))')
 	slcconv --ascii -r "$names" "$T/smoke.slc" -o "$T/s.vti"
 	n=$(echo "$names" | tr ',' '\n' | wc -l)
 	[ "$(grep -c '<DataArray' "$T/s.vti")" -eq "$n" ]
@@ -306,7 +306,7 @@ for fn in sys.argv[1:]:
 PY
 	assert_success
 	# --res 12 along the smoke box's long side (2 m): 6x12x6 cells, 7x13x7 points
-	max=$(slcinfo --json "$T/smoke.slc" | python3 -c 'import json,sys; print([round(r["channels"][0]["max"], 6) for r in json.load(sys.stdin)["streams"][0]["records"] if r["name"] == "density"][0])')
+	max=$(slcjson "$T/smoke.slc" 'print([round(x["channels"][0]["max"], 6) for x in streams[0]["records"] if x["name"] == "density"][0])')
 	assert_line "b.vti 0 (7, 13, 7) 0.166667 ['density', 'temperature'] [(0.0, $max), (0.0, $max)]"
 	assert_line "a.vti 0 (7, 13, 7) 0.166667 ['density'] [(0.0, $max)]"
 }

@@ -7,7 +7,6 @@ bats_require_minimum_version 1.5.0
 load common
 
 probe() { "$ROOT/build/tests/pngprobe" "$@"; }
-grid() { python3 "$ROOT/tests/slcgrid.py" "$@"; }
 
 bake() {
 	make --no-print-directory -C "$ROOT/pipelines/smoke" BIN="$ROOT/${SLUICE_BIN:-bin}" RES=24 SIZE=96x96 "$@"
@@ -23,14 +22,10 @@ setup_file() {
 	O=$BATS_FILE_TMPDIR/out
 	[ -s "$O/frame-0016.slc" ]
 	for f in "$O"/frame-*.slc; do
-		slcinfo --json "$f" | python3 -c '
-import json, sys
-for r in json.load(sys.stdin)["streams"][0]["records"]:
-    for c in r["channels"]:
-        assert c.get("nan", 0) == 0 and c.get("inf", 0) == 0, (r["name"], c)'
+		slc_finite "$f"
 	done
-	read -r m0 _ y0 _ < <(grid "$O/frame-0000.slc" mass density)
-	read -r m1 _ y1 _ < <(grid "$O/frame-0016.slc" mass density)
+	read -r m0 _ y0 _ < <(slcgrid "$O/frame-0000.slc" mass density)
+	read -r m1 _ y1 _ < <(slcgrid "$O/frame-0016.slc" mass density)
 	# the source adds smoke; its centre of mass has risen by more than 0.1 m
 	awk -v a="$m0" -v b="$m1" -v p="$y0" -v q="$y1" 'BEGIN { exit !(b > 1.5 * a && q > p + 0.1) }'
 	run slcinfo "$O/frame-0016.slc"
@@ -61,8 +56,8 @@ for r in json.load(sys.stdin)["streams"][0]["records"]:
 	    <(slcinfo "$T/v0/frame-0000.slc" | sed 1d | grep -v -e stage -e detail -e provenance)
 	run slcinfo "$T/v0/frame-0008.slc"
 	refute_output --partial "vortex"
-	a=$(grid "$O/frame-0008.slc" mass density)
-	b=$(grid "$T/v0/frame-0008.slc" mass density)
+	a=$(slcgrid "$O/frame-0008.slc" mass density)
+	b=$(slcgrid "$T/v0/frame-0008.slc" mass density)
 	[ "$a" != "$b" ]
 	run bake OUT="$T/v0" VORTEX=2
 	assert_failure
@@ -97,9 +92,9 @@ for r in json.load(sys.stdin)["streams"][0]["records"]:
 	# clear air (without it 15% of the smoke was inside the sphere here)
 	O=$BATS_FILE_TMPDIR/out
 	for n in 0008 0016; do
-		read -r big inside total < <(grid "$O/frame-$n.slc" inside density solid 0)
+		read -r big inside total < <(slcgrid "$O/frame-$n.slc" inside density solid 0)
 		awk -v b="$big" -v i="$inside" -v t="$total" 'BEGIN { exit !(t > 0 && b < 1e-6 && i < 1e-3 * t) }'
 	done
-	read -r big inside total < <(grid "$O/frame-0016.slc" inside temperature solid 0)
+	read -r big inside total < <(slcgrid "$O/frame-0016.slc" inside temperature solid 0)
 	awk -v b="$big" -v i="$inside" 'BEGIN { exit !(b < 1e-6 && i < 1e-9) }'
 }
