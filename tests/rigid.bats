@@ -169,7 +169,7 @@ pool() { mkprim pool --res 16 --depth 0.6 --drop-center 0.5,0.1,0.5 --drop-radiu
 	# height (y = 0.6 + R - 0.3916 R) spun at 2 rad/s about x gives its
 	# spin to the water, never the other way round: |omega| at or below
 	# its start in every one of 12 frames, lower at the end, still about
-	# x (a coupling that amplified spin grew it 2-3x per frame)
+	# x (a coupling that added energy would let it grow)
 	{ pool && mkprim ball --res 16 --radius 0.12 --center 0.5,0.673,0.5 --density 100 \
 		--spin 2,0,0; } | slccat -o "$T/f0.slc"
 	[ "$(body "$T/f0.slc" omega)" = "2 0 0" ]
