@@ -163,6 +163,24 @@ pool() { mkprim pool --res 16 --depth 0.6 --drop-center 0.5,0.1,0.5 --drop-radiu
 	refute_output --regexp '"nan":[1-9]'
 }
 
+@test "a spin given to a floating ball is never amplified (the coupling adds no energy)" {
+	# batty2007 §3: each projection is a projection in the kinetic energy
+	# norm of fluid and body together, so a ball floating at Archimedes'
+	# height (y = 0.6 + R - 0.3916 R) spun at 2 rad/s about x gives its
+	# spin to the water, never the other way round: |omega| at or below
+	# its start in every one of 12 frames, lower at the end, still about
+	# x (a coupling that added energy would let it grow)
+	{ pool && mkprim ball --res 16 --radius 0.12 --center 0.5,0.673,0.5 --density 100 \
+		--spin 2,0,0; } | slccat -o "$T/f0.slc"
+	[ "$(body "$T/f0.slc" omega)" = "2 0 0" ]
+	frames "$T/f0.slc" 12
+	for i in $(seq 1 12); do body "$T/f$i.slc" omega || return 1; done > "$T/w"
+	awk '{ w = sqrt($1^2 + $2^2 + $3^2); if (w > hi) hi = w; last = w
+		if ($2^2 + $3^2 > 1e-4 * $1^2) off = 1 }
+	END { printf "largest |omega| %.4f, last %.4f rad/s\n", hi, last
+		exit !(NR == 12 && hi <= 2 && last < 2 && !off) }' "$T/w"
+}
+
 @test "a ball of density 3 comes to rest on the domain floor (contact with the grid box)" {
 	# project --boundary wall (the default) makes the grid box solid: the
 	# ball must stop on the floor y = 0, its centre at y = R, not fall
