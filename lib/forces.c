@@ -275,24 +275,26 @@ diff_axis(int m, int n, size_t st, double dx, size_t *lo, size_t *hi, double *h)
 }
 
 int
-forces_confinement(macgrid *vel, double eps, double dt, slc_err *err)
+forces_confinement(macgrid *vel, double eps, double dt, advect_pool *pool, slc_err *err)
 {
-	int n[3], k, j, a;
+	int n[3], k, j, a, rc = -1;
 	size_t nc;
-	float *buf, *uc[3], *om[3], *mag, *fc[3];
+	/* every temporary is written in full before it is read; the cell
+	 * velocity is dead once omega is known and holds the force */
+	float *buf[7] = { NULL }, *uc[3], *om[3], *mag, *fc[3];
 	double dx = vel->u.dx;
 
 	field_cell_dims(&vel->u, &n[0], &n[1], &n[2]);
 	if (slc_mul3((size_t)n[0], (size_t)n[1], (size_t)n[2], &nc))
 		return slc_fail(err, "confinement: grid too large");
-	if (!(buf = slc_calloc(nc, 10 * sizeof *buf, err)))
-		return -1;
+	for (a = 0; a < 7; a++)
+		if (!(buf[a] = advect_pool_take(pool, nc, err)))
+			goto done;
 	for (a = 0; a < 3; a++) {
-		uc[a] = buf + a * nc;
-		om[a] = buf + (3 + a) * nc;
-		fc[a] = buf + (6 + a) * nc;
+		uc[a] = fc[a] = buf[a];
+		om[a] = buf[3 + a];
 	}
-	mag = buf + 9 * nc;
+	mag = buf[6];
 	forces_cell_velocity(vel, uc);
 	/* thesis eq. 3.3: omega = curl u */
 #pragma omp parallel for collapse(2) schedule(static) if (nc >= FORCES_PAR_MIN)
@@ -372,6 +374,9 @@ forces_confinement(macgrid *vel, double eps, double dt, slc_err *err)
 				}
 			}
 	}
-	free(buf);
-	return 0;
+	rc = 0;
+done:
+	for (a = 0; a < 7; a++)
+		advect_pool_give(pool, buf[a]);
+	return rc;
 }
