@@ -46,7 +46,7 @@ void forces_buoyancy(macgrid *vel, const field *rho, const field *T,
  * centres with central differences (one-sided at the grid's faces), the
  * force f = eps dx (N x omega) is averaged to the faces and dt f added.
  * Where |omega| changes by less than 1e-5 of itself per cell, N is
- * taken as zero.  Its seven cell-sized temporaries come from pool (NULL:
+ * taken as zero.  Its four cell-sized temporaries come from pool (NULL:
  * allocated and freed here).  0, or -1 with err (memory). */
 int forces_confinement(macgrid *vel, double eps, double dt, advect_pool *pool,
 		       slc_err *err);
