@@ -79,7 +79,8 @@ advect_frame_free(advect_frame *F)
 
 	for (a = 0; a < 3 && F->have_uo; a++)
 		field_free(&F->uo[a]);
-	F->have_uo = 0;	advect_pool_free(&F->pool);
+	F->have_uo = 0;
+	advect_pool_free(&F->pool);
 }
 
 int

@@ -2,6 +2,7 @@
  * (recfield.h). */
 #include "recfield.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,7 @@ like_rec(field *f, const slc_rec *r, slc_err *err)
 }
 
 /* The placement of grid record r, without samples; 0, or -1 with err
- * (sample count overflows). */
+ * (bad dims or dx, sample count overflows). */
 static int
 place_rec(field *f, const slc_rec *r, slc_err *err)
 {
@@ -34,6 +35,8 @@ place_rec(field *f, const slc_rec *r, slc_err *err)
 	f->stagger = (int)r->grid.stagger;
 	memcpy(f->origin, r->grid.origin, sizeof f->origin);
 	f->dx = r->grid.dx;
+	if (f->ni < 1 || f->nj < 1 || f->nk < 1 || !(f->dx > 0) || !isfinite(f->dx))
+		return slc_fail(err, "bad grid dims %dx%dx%d or dx %g", f->ni, f->nj, f->nk, f->dx);
 	if (slc_mul3((size_t)f->ni, (size_t)f->nj, (size_t)f->nk, &n))
 		return slc_fail(err, "grid %dx%dx%d overflows", f->ni, f->nj, f->nk);
 	return 0;
