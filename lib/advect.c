@@ -40,6 +40,65 @@ advect_opts_default(advect_opts *o)
 	o->limiter = ADVECT_LIMIT_REVERT;
 }
 
+float *
+advect_pool_take(advect_pool *P, size_t n, slc_err *err)
+{
+	int s, best = -1, spare = -1, empty = -1;
+
+	if (!P)
+		return slc_malloc(n, sizeof(float), err);
+	for (s = 0; s < ADVECT_POOL_SLOTS; s++) {
+		if (P->busy[s])
+			continue;
+		if (!P->a[s])
+			empty = empty < 0 ? s : empty;
+		else if (P->cap[s] >= n && (best < 0 || P->cap[s] < P->cap[best]))
+			best = s;
+		else if (P->cap[s] < n)
+			spare = s;
+	}
+	if (best < 0) {
+		/* a free buffer too small is replaced rather than kept beside
+		 * a new one */
+		if ((best = spare >= 0 ? spare : empty) < 0) {
+			slc_fail(err, "advect: more than %d scratch buffers", ADVECT_POOL_SLOTS);
+			return NULL;
+		}
+		free(P->a[best]);
+		P->cap[best] = n > P->min ? n : P->min;
+		if (!(P->a[best] = slc_malloc(P->cap[best], sizeof(float), err))) {
+			P->cap[best] = 0;
+			return NULL;
+		}
+	}
+	P->busy[best] = 1;
+	return P->a[best];
+}
+
+void
+advect_pool_give(advect_pool *P, float *a)
+{
+	int s;
+
+	if (!P) {
+		free(a);
+		return;
+	}
+	for (s = 0; a && s < ADVECT_POOL_SLOTS; s++)
+		if (P->a[s] == a)
+			P->busy[s] = 0;
+}
+
+void
+advect_pool_free(advect_pool *P)
+{
+	int s;
+
+	for (s = 0; s < ADVECT_POOL_SLOTS; s++)
+		free(P->a[s]);
+	memset(P, 0, sizeof *P);
+}
+
 /* thesis §2.3 traces a straight ray back along V(X); we trace the
  * characteristic with the midpoint rule (second order in time). */
 void
@@ -649,8 +708,9 @@ advect_field(const macgrid *vel, double dt, const field *q, field *out,
 	     const advect_opts *o, advect_stats *st, slc_err *err)
 {
 	size_t n = field_count(q), per;
-	int dims[3] = { q->ni, q->nj, q->nk }, nthr, rc = -1;
-	float *scratch = NULL, *lo = NULL, *hi = NULL, *hat = NULL, *bar = NULL, *feet = NULL;
+	int dims[3] = { q->ni, q->nj, q->nk }, nthr, rc = -1, a;
+	float *scratch = NULL, *lo = NULL, *hi = NULL, *hat = NULL, *bar = NULL;
+	float *feet[3] = { NULL, NULL, NULL };
 	tracer Tf, Tb;
 	walls W = { 0 };
 	pass P;
@@ -687,10 +747,10 @@ advect_field(const macgrid *vel, double dt, const field *q, field *out,
 	 * one just before it writes that sample's result over it */
 	if (o->limiter != ADVECT_LIMIT_NONE) {
 		lo = out->a;
-		if (!(hi = slc_malloc(n, sizeof *hi, err)))
+		if (!(hi = advect_pool_take(o->pool, n, err)))
 			goto done;
 	}
-	if (!(hat = slc_malloc(n, sizeof *hat, err)))
+	if (!(hat = advect_pool_take(o->pool, n, err)))
 		goto done;
 	tracer_init(&Tb, vel, q, -dt);
 	if (walls_init(&W, vel, q, dt, o, err))
@@ -705,12 +765,12 @@ advect_field(const macgrid *vel, double dt, const field *q, field *out,
 	P.hi = hi;
 	if (o->scheme == ADVECT_BFECC) {
 		/* the first and the last step trace the same characteristics */
-		if (!(feet = slc_malloc(n, 3 * sizeof *feet, err)) ||
-		    !(bar = slc_malloc(n, sizeof *bar, err)))
+		for (a = 0; a < 3; a++)
+			if (!(feet[a] = advect_pool_take(o->pool, n, err)))
+				goto done;
+		if (!(bar = advect_pool_take(o->pool, n, err)))
 			goto done;
-		P.feet[0] = feet;
-		P.feet[1] = feet + n;
-		P.feet[2] = feet + 2 * n;
+		memcpy(P.feet, feet, sizeof feet);
 	}
 	pass_run(&P, dims, scratch, nthr, per);
 	P.W = &W;
@@ -750,10 +810,11 @@ advect_field(const macgrid *vel, double dt, const field *q, field *out,
 	rc = 0;
 done:
 	free(scratch);
-	free(hi);
-	free(hat);
-	free(bar);
-	free(feet);
+	advect_pool_give(o->pool, hi);
+	advect_pool_give(o->pool, hat);
+	advect_pool_give(o->pool, bar);
+	for (a = 0; a < 3; a++)
+		advect_pool_give(o->pool, feet[a]);
 	free(W.nearx);
 	return rc;
 }

@@ -29,6 +29,22 @@ enum advect_limiter {
 	ADVECT_LIMIT_NONE = 2     /* no limiting (may oscillate) */
 };
 
+/* Float buffers kept across fields, records and substeps by their owner
+ * (the caller of the advection): a large buffer freed and allocated again
+ * comes back as fresh pages that the kernel zeroes first, which costs as
+ * much as a pass of the advection itself.  A buffer taken is the
+ * caller's until given back; its contents are undefined.  Zero it to
+ * start; advect_pool_free releases everything. */
+#define ADVECT_POOL_SLOTS 16    /* at most this many buffers taken at once */
+typedef struct advect_pool {
+	float *a[ADVECT_POOL_SLOTS];
+	size_t cap[ADVECT_POOL_SLOTS];  /* floats */
+	unsigned char busy[ADVECT_POOL_SLOTS];
+	size_t min;             /* floats at least in a new buffer (e.g. the
+				   largest grid, so that every buffer fits
+				   every use) */
+} advect_pool;
+
 typedef struct advect_opts {
 	int scheme;             /* enum advect_scheme */
 	int limiter;            /* enum advect_limiter */
@@ -37,6 +53,8 @@ typedef struct advect_opts {
 				   solid walls (axes with one cell excepted) */
 	double vmax;            /* speed bound (m/s) for the reversion band;
 				   <= 0: computed from the velocity */
+	advect_pool *pool;      /* temporaries from here; NULL: allocated
+				   and freed per call */
 } advect_opts;
 
 typedef struct advect_stats {
@@ -45,7 +63,19 @@ typedef struct advect_stats {
 	size_t near_wall;       /* samples reverted to first order near solids */
 } advect_stats;
 
-/* Default options: MacCormack, reversion limiter, no solid, no walls. */
+/* A buffer of at least n floats (uninitialized) from pool P, or from
+ * slc_malloc when P is NULL.  NULL with err (memory, every slot taken). */
+float *advect_pool_take(advect_pool *P, size_t n, slc_err *err);
+
+/* Give back a buffer taken from P (freed when P is NULL); NULL is
+ * ignored. */
+void advect_pool_give(advect_pool *P, float *a);
+
+/* Free every buffer of P (none may be taken) and zero it. */
+void advect_pool_free(advect_pool *P);
+
+/* Default options: MacCormack, reversion limiter, no solid, no walls,
+ * no pool. */
 void advect_opts_default(advect_opts *o);
 
 /* The foot of the characteristic through x over time dt (seconds; a

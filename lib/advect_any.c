@@ -158,11 +158,11 @@ advect_field_any(const macgrid *vel, double dt, const field *q, field *out,
 	if (o->scheme != ADVECT_MACCORMACK && o->scheme != ADVECT_BFECC)
 		return slc_fail(err, "advect: unknown scheme %d", o->scheme);
 	if (o->limiter != ADVECT_LIMIT_NONE) {
-		if (!(lo = slc_malloc(n, sizeof *lo, err)) ||
-		    !(hi = slc_malloc(n, sizeof *hi, err)))
+		if (!(lo = advect_pool_take(o->pool, n, err)) ||
+		    !(hi = advect_pool_take(o->pool, n, err)))
 			goto done;
 	}
-	if (!(tmp = slc_malloc(n, sizeof *tmp, err)))
+	if (!(tmp = advect_pool_take(o->pool, n, err)))
 		goto done;
 	ft = *q;
 	ft.a = tmp;
@@ -179,7 +179,7 @@ advect_field_any(const macgrid *vel, double dt, const field *q, field *out,
 		/* thesis §2.4 (BFECC): phi_hat^{n+1} = A(phi^n) (in hat),
 		 * phi_hat^n = A^R(phi_hat^{n+1}), e = (phi_hat^n - phi^n)/2,
 		 * phi_bar^n = phi^n - e (both in tmp), phi^{n+1} = A(phi_bar^n) */
-		if (!(hat = slc_malloc(n, sizeof *hat, err)))
+		if (!(hat = advect_pool_take(o->pool, n, err)))
 			goto done;
 		fh = *q;
 		fh.a = hat;
@@ -191,9 +191,9 @@ advect_field_any(const macgrid *vel, double dt, const field *q, field *out,
 	}
 	rc = 0;
 done:
-	free(lo);
-	free(hi);
-	free(tmp);
-	free(hat);
+	advect_pool_give(o->pool, lo);
+	advect_pool_give(o->pool, hi);
+	advect_pool_give(o->pool, tmp);
+	advect_pool_give(o->pool, hat);
 	return rc;
 }

@@ -41,12 +41,16 @@ advect_frame_load(advect_frame *F, slc_rec *recs, size_t nrec, const char *sourc
 		  slc_err *err)
 {
 	slc_rec *sv;
+	int a;
 
 	memset(F, 0, sizeof *F);
 	if (grid_field(recs, nrec, "u", &F->vel.u, 1, err) < 0 ||
 	    grid_field(recs, nrec, "v", &F->vel.v, 1, err) < 0 ||
 	    grid_field(recs, nrec, "w", &F->vel.w, 1, err) < 0 || mac_check(&F->vel, err))
 		return -1;
+	for (a = 0; a < 3; a++)
+		if (field_count(mac_ccomp(&F->vel, a)) > F->pool.min)
+			F->pool.min = field_count(mac_ccomp(&F->vel, a));
 	if ((F->have_solid = grid_field(recs, nrec, "solid", &F->solid, 0, err)) < 0)
 		return -1;
 	if (F->have_solid) {
@@ -76,6 +80,30 @@ advect_frame_free(advect_frame *F)
 	for (a = 0; a < 3 && F->have_uo; a++)
 		field_free(&F->uo[a]);
 	F->have_uo = 0;
+	advect_pool_free(&F->pool);
+}
+
+int
+advect_frame_velocity(advect_frame *F, double dt, const advect_opts *o,
+		      advect_stats *st, slc_err *err)
+{
+	field nv[3];
+	int a, rc = 0;
+
+	for (a = 0; a < 3; a++) {
+		nv[a] = *mac_ccomp(&F->vel, a);
+		nv[a].owned = 0;
+		nv[a].a = NULL;
+	}
+	for (a = 0; a < 3 && !rc; a++)
+		rc = !(nv[a].a = advect_pool_take(o->pool, field_count(&nv[a]), err)) ||
+		     advect_field(&F->vel, dt, mac_ccomp(&F->vel, a), &nv[a], o, st, err) ? -1 : 0;
+	for (a = 0; a < 3; a++) {
+		if (!rc)
+			memcpy(mac_comp(&F->vel, a)->a, nv[a].a, field_count(&nv[a]) * sizeof *nv[a].a);
+		advect_pool_give(o->pool, nv[a].a);
+	}
+	return rc;
 }
 
 int

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "advect.h"
 #include "err.h"
 #include "field.h"
 #include "macgrid.h"
@@ -24,6 +25,9 @@ typedef struct advect_frame {
 	field uo[3];            /* solid_vel split in components, owned */
 	field src, den, tem;    /* borrowed; valid with have_src, ... */
 	int have_solid, have_uo, have_slip, have_src, have_den, have_tem;
+	advect_pool pool;       /* the temporaries of every field, record and
+				   substep (advect_opts.pool), owned; its
+				   buffers hold any velocity component */
 } advect_frame;
 
 /* The first record of kind `kind` named `name` among recs[0..nrec), or
@@ -40,7 +44,14 @@ slc_rec *advect_frame_find(slc_rec *recs, size_t nrec, const char *name, uint32_
 int advect_frame_load(advect_frame *F, slc_rec *recs, size_t nrec, const char *source,
 		      slc_err *err);
 
-/* Free what F owns (the object velocity components). */
+/* Advect the velocity F->vel through itself over dt, component by
+ * component with the options o, and replace it by the result; the new
+ * components are kept in buffers of o->pool until all three are done.
+ * 0, or -1 with err (advect_field's errors). */
+int advect_frame_velocity(advect_frame *F, double dt, const advect_opts *o,
+			  advect_stats *st, slc_err *err);
+
+/* Free what F owns (the object velocity components, the pool). */
 void advect_frame_free(advect_frame *F);
 
 /* Does advect move grid record r through the velocity: every grid record

@@ -274,43 +274,72 @@ diff_axis(int m, int n, size_t st, double dx, size_t *lo, size_t *hi, double *h)
 	*h = n < 2 ? 0 : (l + u) * dx;
 }
 
-int
-forces_confinement(macgrid *vel, double eps, double dt, slc_err *err)
+/* The cell-centred value of face field f (staggered along its axis of
+ * stride sa) at the cell whose lower face is sample s: the mean of the
+ * cell's two faces, in float as forces_cell_velocity. */
+static inline float
+cell_mean(const field *f, size_t s, size_t sa)
 {
-	int n[3], k, j, a;
-	size_t nc;
-	float *buf, *uc[3], *om[3], *mag, *fc[3];
+	return 0.5f * (f->a[s] + f->a[s + sa]);
+}
+
+/* diff1 of the cell-centred values of f around the cell of lower face s,
+ * the neighbours at -lo and +hi samples of f (0 at an end). */
+static inline double
+diff_mean(const field *f, size_t s, size_t sa, size_t lo, size_t hi, double h)
+{
+	return h > 0 ? (cell_mean(f, s + hi, sa) - cell_mean(f, s - lo, sa)) / h : 0;
+}
+
+int
+forces_confinement(macgrid *vel, double eps, double dt, advect_pool *pool, slc_err *err)
+{
+	int n[3], k, j, a, rc = -1;
+	size_t nc, st[3][3];
+	/* both are written in full before they are read; omega is read only
+	 * at its own cell when the force is formed and holds the force */
+	float *buf[4] = { NULL }, *om[3], *mag, *fc[3];
 	double dx = vel->u.dx;
+	const field *U = &vel->u, *V = &vel->v, *Wf = &vel->w;
 
 	field_cell_dims(&vel->u, &n[0], &n[1], &n[2]);
 	if (slc_mul3((size_t)n[0], (size_t)n[1], (size_t)n[2], &nc))
 		return slc_fail(err, "confinement: grid too large");
-	if (!(buf = slc_calloc(nc, 10 * sizeof *buf, err)))
-		return -1;
+	for (a = 0; a < 4; a++)
+		if (!(buf[a] = advect_pool_take(pool, nc, err)))
+			goto done;
 	for (a = 0; a < 3; a++) {
-		uc[a] = buf + a * nc;
-		om[a] = buf + (3 + a) * nc;
-		fc[a] = buf + (6 + a) * nc;
+		const field *f = mac_ccomp(vel, a);
+
+		om[a] = fc[a] = buf[a];
+		st[a][0] = 1;
+		st[a][1] = (size_t)f->ni;
+		st[a][2] = (size_t)f->ni * (size_t)f->nj;
 	}
-	mag = buf + 9 * nc;
-	forces_cell_velocity(vel, uc);
-	/* thesis eq. 3.3: omega = curl u */
+	mag = buf[3];
+	/* thesis eq. 3.3: omega = curl u, from the cell-centred velocity
+	 * formed where it is needed instead of stored */
 #pragma omp parallel for collapse(2) schedule(static) if (nc >= FORCES_PAR_MIN)
 	for (k = 0; k < n[2]; k++)
 		for (j = 0; j < n[1]; j++) {
 			size_t c = (size_t)n[0] * (j + (size_t)n[1] * k), lj, hj, lk, hk, li, hi;
+			size_t su = FIELD_IDX(U, 0, j, k), sv = FIELD_IDX(V, 0, j, k);
+			size_t sw = FIELD_IDX(Wf, 0, j, k);
 			double yj, zk, xi;
 			int i;
 
-			diff_axis(j, n[1], (size_t)n[0], dx, &lj, &hj, &yj);
-			diff_axis(k, n[2], (size_t)n[0] * n[1], dx, &lk, &hk, &zk);
-			for (i = 0; i < n[0]; i++, c++) {
+			diff_axis(j, n[1], 1, dx, &lj, &hj, &yj);
+			diff_axis(k, n[2], 1, dx, &lk, &hk, &zk);
+			for (i = 0; i < n[0]; i++, c++, su++, sv++, sw++) {
 				double wx, wy, wz;
 
 				diff_axis(i, n[0], 1, dx, &li, &hi, &xi);
-				wx = diff1(uc[2], c, lj, hj, yj) - diff1(uc[1], c, lk, hk, zk);
-				wy = diff1(uc[0], c, lk, hk, zk) - diff1(uc[2], c, li, hi, xi);
-				wz = diff1(uc[1], c, li, hi, xi) - diff1(uc[0], c, lj, hj, yj);
+				wx = diff_mean(Wf, sw, st[2][2], lj * st[2][1], hj * st[2][1], yj) -
+				     diff_mean(V, sv, st[1][1], lk * st[1][2], hk * st[1][2], zk);
+				wy = diff_mean(U, su, 1, lk * st[0][2], hk * st[0][2], zk) -
+				     diff_mean(Wf, sw, st[2][2], li, hi, xi);
+				wz = diff_mean(V, sv, st[1][1], li, hi, xi) -
+				     diff_mean(U, su, 1, lj * st[0][1], hj * st[0][1], yj);
 				om[0][c] = (float)wx;
 				om[1][c] = (float)wy;
 				om[2][c] = (float)wz;
@@ -372,6 +401,9 @@ forces_confinement(macgrid *vel, double eps, double dt, slc_err *err)
 				}
 			}
 	}
-	free(buf);
-	return 0;
+	rc = 0;
+done:
+	for (a = 0; a < 4; a++)
+		advect_pool_give(pool, buf[a]);
+	return rc;
 }

@@ -9,6 +9,7 @@
 #ifndef SLC_FORCES_H
 #define SLC_FORCES_H
 
+#include "advect.h"
 #include "err.h"
 #include "field.h"
 #include "macgrid.h"
@@ -45,9 +46,10 @@ void forces_buoyancy(macgrid *vel, const field *rho, const field *T,
  * centres with central differences (one-sided at the grid's faces), the
  * force f = eps dx (N x omega) is averaged to the faces and dt f added.
  * Where |omega| changes by less than 1e-5 of itself per cell, N is
- * taken as zero.  0, or -1 with err
- * (memory). */
-int forces_confinement(macgrid *vel, double eps, double dt, slc_err *err);
+ * taken as zero.  Its four cell-sized temporaries come from pool (NULL:
+ * allocated and freed here).  0, or -1 with err (memory). */
+int forces_confinement(macgrid *vel, double eps, double dt, advect_pool *pool,
+		       slc_err *err);
 
 /* A source: at every sample of f inside the region (level set `region`,
  * sampled trilinearly at the sample, negative inside) set f to value, or

@@ -2,6 +2,7 @@
  * (recfield.h). */
 #include "recfield.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,27 @@ like_rec(field *f, const slc_rec *r, slc_err *err)
 			   r->grid.dx, err);
 }
 
+/* The placement of grid record r, without samples; 0, or -1 with err
+ * (bad dims or dx, sample count overflows). */
+static int
+place_rec(field *f, const slc_rec *r, slc_err *err)
+{
+	size_t n;
+
+	memset(f, 0, sizeof *f);
+	f->ni = r->grid.ni;
+	f->nj = r->grid.nj;
+	f->nk = r->grid.nk;
+	f->stagger = (int)r->grid.stagger;
+	memcpy(f->origin, r->grid.origin, sizeof f->origin);
+	f->dx = r->grid.dx;
+	if (f->ni < 1 || f->nj < 1 || f->nk < 1 || !(f->dx > 0) || !isfinite(f->dx))
+		return slc_fail(err, "bad grid dims %dx%dx%d or dx %g", f->ni, f->nj, f->nk, f->dx);
+	if (slc_mul3((size_t)f->ni, (size_t)f->nj, (size_t)f->nk, &n))
+		return slc_fail(err, "grid %dx%dx%d overflows", f->ni, f->nj, f->nk);
+	return 0;
+}
+
 int
 recfield_advect(slc_rec *r, const macgrid *vel, double dt, const advect_opts *o,
 		advect_stats *st, slc_err *err)
@@ -29,7 +51,8 @@ recfield_advect(slc_rec *r, const macgrid *vel, double dt, const advect_opts *o,
 	int rc = 0;
 
 	/* every channel has the record's placement: one output field (and
-	 * one gather buffer for interleaved components) serves them all */
+	 * one gather buffer for interleaved components) serves them all; both
+	 * are written in full before they are read */
 	for (uint32_t c = 0; c < r->nchan && !rc; c++) {
 		slc_chan *ch = &r->chan[c];
 		float *d = ch->data;
@@ -38,11 +61,13 @@ recfield_advect(slc_rec *r, const macgrid *vel, double dt, const advect_opts *o,
 		if (ch->type != SLC_F32 || ch->domain != SLC_SAMPLE)
 			continue;
 		if (!out.a) {
-			if (like_rec(&out, r, err)) {
+			if (place_rec(&out, r, err) ||
+			    !(out.a = advect_pool_take(o->pool, field_count(&out), err))) {
 				rc = -1;
 				break;
 			}
 			n = field_count(&out);
+			q = out;
 		}
 		if ((size_t)ch->count != n) {
 			rc = slc_fail(err, "channel '%s': %zu samples, grid has %zu", ch->name,
@@ -59,7 +84,7 @@ recfield_advect(slc_rec *r, const macgrid *vel, double dt, const advect_opts *o,
 				memcpy(d, out.a, n * sizeof *d);
 			continue;
 		}
-		if (!q.a && field_alloc_like(&q, &out, err)) {
+		if (q.a == out.a && !(q.a = advect_pool_take(o->pool, n, err))) {
 			rc = -1;
 			break;
 		}
@@ -71,8 +96,9 @@ recfield_advect(slc_rec *r, const macgrid *vel, double dt, const advect_opts *o,
 				d[s * nc + m] = out.a[s];
 		}
 	}
-	field_free(&q);
-	field_free(&out);
+	if (q.a != out.a)
+		advect_pool_give(o->pool, q.a);
+	advect_pool_give(o->pool, out.a);
 	return rc;
 }
 

@@ -110,12 +110,12 @@ find(const char *name, uint32_t kind)
 int
 main(int argc, char **argv)
 {
-	int first, a, nsub = 0, have_g;
+	int first, nsub = 0, have_g;
 	tool_in *in;
 	tool_out *out;
 	slc_rec *scene, *vort, *rphi;
 	advect_frame F;
-	macgrid nvel, wt;
+	macgrid wt;
 	field phi, *den, *tem;
 	const field *sol, *uop;
 	double T, t = 0, frame = -1, time0 = 0, dx, up[3];
@@ -181,13 +181,14 @@ main(int argc, char **argv)
 		water.solid = sol;      /* particles stay out, spray momentum to vel */
 		water.live = &F.vel;
 	}
-	if (mac_alloc_like(&nvel, &F.vel, &err) || (sol && mac_alloc_like(&wt, &F.vel, &err)))
+	if (sol && mac_alloc_like(&wt, &F.vel, &err))
 		die("%s", err.msg);
 	advect_opts_default(&ao);
 	ao.scheme = scheme;
 	ao.limiter = limiter;
 	ao.solid = sol;
 	ao.walls = !open_box;
+	ao.pool = &F.pool;      /* temporaries kept across records and substeps */
 	T = frame_dt;
 	while (t < T) {
 		double vmax, dt = T - t, rest = T - t;
@@ -233,11 +234,8 @@ main(int argc, char **argv)
 				die("%s: %s", in_label(in), err.msg);
 		if (liquid && pls_step(&water, &phi, &water.u0, dt, have_g > 0 ? gravity : no_g, &err))
 			die("%s: %s", in_label(in), err.msg);
-		for (a = 0; a < 3; a++)
-			if (advect_field(&F.vel, dt, mac_ccomp(&F.vel, a), mac_comp(&nvel, a), &ao, &st, &err))
-				die("%s: %s", in_label(in), err.msg);
-		if (mac_copy(&F.vel, &nvel, &err))
-			die("%s", err.msg);
+		if (advect_frame_velocity(&F, dt, &ao, &st, &err))
+			die("%s: %s", in_label(in), err.msg);
 		if (F.have_src)
 			forces_smoke_source(&F.src, den, tem, src_den, src_tem, &F.vel,
 					    isnan(src_vel[0]) ? NULL : src_vel);
@@ -256,7 +254,7 @@ main(int argc, char **argv)
 		if (buoy[0] != 0 || buoy[1] != 0)
 			forces_buoyancy(&F.vel, den, tem, buoy[0], buoy[1], ambient, up, dt,
 					sol ? &wt : NULL);
-		if (confine != 0 && forces_confinement(&F.vel, confine, dt, &err))
+		if (confine != 0 && forces_confinement(&F.vel, confine, dt, &F.pool, &err))
 			die("%s", err.msg);
 		if (vort)       /* thesis §3.4.2 */
 			vortex_force(vort, &F.vel, &vopt, dt);
@@ -300,7 +298,6 @@ main(int argc, char **argv)
 	}
 	out_close(out);
 	in_close(in);
-	mac_free(&nvel);
 	if (sol)
 		mac_free(&wt);
 	pls_water_free(&water);

@@ -191,7 +191,7 @@ main(void)
 	mac_alloc_like(&m0, &m, &err);
 	fill(&m, rigid);
 	mac_copy(&m0, &m, &err);
-	forces_confinement(&m, eps, dt, &err);
+	forces_confinement(&m, eps, dt, NULL, &err);
 	emax = 0;
 	for (a = 0; a < 3; a++)
 		for (s = 0; s < field_count(&m.u); s++)
@@ -202,7 +202,7 @@ main(void)
 	 * omega theta_hat, pushing along the flow */
 	fill(&m, vortex_vel);
 	mac_copy(&m0, &m, &err);
-	forces_confinement(&m, eps, dt, &err);
+	forces_confinement(&m, eps, dt, NULL, &err);
 	emax = 0;
 	fmax_ = 0;
 	for (a = 0; a < 2; a++) {
