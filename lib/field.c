@@ -171,15 +171,21 @@ field_from_rec(field *f, const slc_rec *r, const char *chan, slc_err *err)
 		return slc_fail(err, "grid '%s' channel '%s' has %llu samples for dims %dx%dx%d",
 				r->name, c->name, (unsigned long long)c->count,
 				r->grid.ni, r->grid.nj, r->grid.nk);
+	field_place_rec(f, r);
+	f->a = c->data;
+	return 0;
+}
+
+void
+field_place_rec(field *f, const slc_rec *r)
+{
+	memset(f, 0, sizeof *f);
 	f->ni = r->grid.ni;
 	f->nj = r->grid.nj;
 	f->nk = r->grid.nk;
 	f->stagger = (int)r->grid.stagger;
 	memcpy(f->origin, r->grid.origin, sizeof f->origin);
 	f->dx = r->grid.dx;
-	f->a = c->data;
-	f->owned = 0;
-	return 0;
 }
 
 int

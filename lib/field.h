@@ -57,6 +57,10 @@ double field_sample(const field *f, const double x[3]);
 /* Gradient of the trilinear interpolant at x (one-sided at the edge). */
 void field_gradient(const field *f, const double x[3], double g[3]);
 
+/* Set f to the placement of grid record r (dims, staggering, origin, dx)
+ * with no samples (f->a NULL, not owned).  Does not check the values. */
+void field_place_rec(field *f, const slc_rec *r);
+
 /* Borrow a field from one channel of a grid record (no copy: f->a points
  * into the record, which must outlive f).  The channel must be float with
  * one component; name NULL takes the channel named like the record, or

@@ -28,13 +28,7 @@ place_rec(field *f, const slc_rec *r, slc_err *err)
 {
 	size_t n;
 
-	memset(f, 0, sizeof *f);
-	f->ni = r->grid.ni;
-	f->nj = r->grid.nj;
-	f->nk = r->grid.nk;
-	f->stagger = (int)r->grid.stagger;
-	memcpy(f->origin, r->grid.origin, sizeof f->origin);
-	f->dx = r->grid.dx;
+	field_place_rec(f, r);
 	if (f->ni < 1 || f->nj < 1 || f->nk < 1 || !(f->dx > 0) || !isfinite(f->dx))
 		return slc_fail(err, "bad grid dims %dx%dx%d or dx %g", f->ni, f->nj, f->nk, f->dx);
 	if (slc_mul3((size_t)f->ni, (size_t)f->nj, (size_t)f->nk, &n))
