@@ -42,14 +42,12 @@ pls_collide(pls_set *s, const field *solid)
 {
 	size_t q = 0, removed = 0;
 
+	if (s->sign > 0)        /* guendelman2005 §4.4.2: deleted */
+		return pls_drop_inside(s, solid);
 	while (q < s->n) {
 		double x[3] = { s->x[3 * q], s->x[3 * q + 1], s->x[3 * q + 2] }, n[3];
-		int rc;
+		int rc = pls_solid_push(solid, x, s->r[q], n);
 
-		if (s->sign > 0)        /* guendelman2005 §4.4.2: deleted */
-			rc = field_sample(solid, x) < 0 ? -1 : 0;
-		else
-			rc = pls_solid_push(solid, x, s->r[q], n);
 		if (rc < 0) {
 			pls_set_swap_remove(s, q);
 			removed++;
