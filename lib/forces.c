@@ -228,31 +228,6 @@ forces_solid_smoke(const field *solid, field *rho, field *T, double T_amb)
 		forces_source(solid, T, T_amb, 0);
 }
 
-void
-forces_cell_velocity(const macgrid *vel, float *uc[3])
-{
-	int n[3], k, j;
-
-	field_cell_dims(&vel->u, &n[0], &n[1], &n[2]);
-#pragma omp parallel for collapse(2) schedule(static) \
-	if ((size_t)n[0] * n[1] * n[2] >= FORCES_PAR_MIN)
-	for (k = 0; k < n[2]; k++)
-		for (j = 0; j < n[1]; j++) {
-			int i;
-
-			for (i = 0; i < n[0]; i++) {
-				size_t c = (size_t)i + (size_t)n[0] * (j + (size_t)n[1] * k);
-
-				uc[0][c] = 0.5f * (vel->u.a[FIELD_IDX(&vel->u, i, j, k)] +
-						   vel->u.a[FIELD_IDX(&vel->u, i + 1, j, k)]);
-				uc[1][c] = 0.5f * (vel->v.a[FIELD_IDX(&vel->v, i, j, k)] +
-						   vel->v.a[FIELD_IDX(&vel->v, i, j + 1, k)]);
-				uc[2][c] = 0.5f * (vel->w.a[FIELD_IDX(&vel->w, i, j, k)] +
-						   vel->w.a[FIELD_IDX(&vel->w, i, j, k + 1)]);
-			}
-		}
-}
-
 /* Central difference along one axis of a cell array at offset c: the
  * neighbours at -lo and +hi samples (0 at an end: one-sided), h the
  * distance between them (0: an axis of one cell, the difference is 0). */
@@ -276,7 +251,7 @@ diff_axis(int m, int n, size_t st, double dx, size_t *lo, size_t *hi, double *h)
 
 /* The cell-centred value of face field f (staggered along its axis of
  * stride sa) at the cell whose lower face is sample s: the mean of the
- * cell's two faces, in float as forces_cell_velocity. */
+ * cell's two faces, rounded to float before the curl reads it. */
 static inline float
 cell_mean(const field *f, size_t s, size_t sa)
 {

@@ -73,8 +73,4 @@ void forces_smoke_source(const field *region, field *rho, field *T, double d, do
  * trilinearly at the samples of rho and T.  Never fails. */
 void forces_solid_smoke(const field *solid, field *rho, field *T, double T_amb);
 
-/* Cell-centred velocity (average of the two faces of each cell) into
- * uc[3] (each with nci*ncj*nck samples, caller allocated). */
-void forces_cell_velocity(const macgrid *vel, float *uc[3]);
-
 #endif
