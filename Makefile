@@ -30,7 +30,7 @@ ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror $(CC_WARN) \
 	     -fopenmp -Ilib $(SAN) $(CFLAGS)
 LDLIBS = -lpng -lz -lm
 
-LIB_SRC := $(wildcard lib/*.c)
+LIB_SRC := $(wildcard lib/*/*.c)
 TOOL_SRC := $(filter-out tools/tool.c,$(wildcard tools/*.c))
 CTEST_SRC := $(wildcard tests/c/*.c)
 BENCH_SRC := $(wildcard bench/*.c)
@@ -40,7 +40,7 @@ TOOLS := $(patsubst tools/%.c,$(BIN)/%,$(TOOL_SRC))
 CTESTS := $(patsubst tests/c/%.c,$(BUILD)/tests/%,$(CTEST_SRC))
 BENCHES := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 LIBA := $(BUILD)/libsluice.a
-HDR := $(wildcard lib/*.h) tools/tool.h
+HDR := $(wildcard lib/*/*.h) tools/tool.h
 
 .PHONY: all asan check bench demo deps fuzz install clean ctests benches
 .DELETE_ON_ERROR:

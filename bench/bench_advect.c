@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "advect.h"
+#include "fluid/advect.h"
 
 #define REPS 3                  /* best of */
 #define ZAL_OMEGA (M_PI / 314)  /* thesis §2.8: one turn in 628 s */

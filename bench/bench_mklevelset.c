@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sdf.h"
+#include "geom/sdf.h"
 
 #define NU 224                  /* around the ring */
 #define NV 224                  /* around the tube: 2*NU*NV = 100352 tris */

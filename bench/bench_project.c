@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pcg.h"
+#include "fluid/pcg.h"
 #include "project_system.h"
 
 static int

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "slc.h"
+#include "core/slc.h"
 
 #define N 256
 #define REPEAT 3

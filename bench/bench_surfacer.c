@@ -16,9 +16,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "mcubes.h"
-#include "partsurf.h"
-#include "surface.h"
+#include "liquid/mcubes.h"
+#include "liquid/partsurf.h"
+#include "liquid/surface.h"
 
 #define REPEATS 3
 

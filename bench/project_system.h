@@ -17,8 +17,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "pressure.h"
-#include "weights.h"
+#include "fluid/pressure.h"
+#include "fluid/weights.h"
 
 typedef struct bench_sys {
 	int n;

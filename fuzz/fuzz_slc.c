@@ -8,7 +8,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "slc.h"
+#include "core/slc.h"
 
 /* With the first byte odd, the rest of the input has the crc of every
  * record it can frame recomputed, so that mutations get past the checksum

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "meta.h"
-#include "slc.h"
+#include "core/meta.h"
+#include "core/slc.h"
 
 #define NSEED 6
 #define UNKNOWN_KIND 9  /* above SLC_STRANDS: no 1.0 reader knows it */

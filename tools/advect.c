@@ -10,14 +10,14 @@
 #include <string.h>
 
 #include "tool.h"
-#include "../lib/advect.h"
-#include "../lib/advect_frame.h"
-#include "../lib/extrapolate.h"
-#include "../lib/forces.h"
-#include "../lib/pls_step.h"
-#include "../lib/recfield.h"
-#include "../lib/rigid_set.h"
-#include "../lib/vortex.h"
+#include "fluid/advect.h"
+#include "fluid/advect_frame.h"
+#include "grid/extrapolate.h"
+#include "fluid/forces.h"
+#include "liquid/pls_step.h"
+#include "fluid/recfield.h"
+#include "fluid/rigid_set.h"
+#include "fluid/vortex.h"
 
 #define MAX_SUBSTEPS 100000     /* a frame needing more is an error */
 /* a rest of the frame this close (relative) to --substep is one whole

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/cloth.h"
-#include "../lib/meta.h"
+#include "cloth/cloth.h"
+#include "core/meta.h"
 #include "tool.h"
 
 #define MAX_RECS 4096

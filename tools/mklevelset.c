@@ -9,12 +9,12 @@
 #include <string.h>
 
 #include "tool.h"
-#include "../lib/field.h"
-#include "../lib/meshio.h"
-#include "../lib/occlusion.h"
-#include "../lib/redistance.h"
-#include "../lib/sdf.h"
-#include "../lib/sdf_recs.h"
+#include "grid/field.h"
+#include "io/meshio.h"
+#include "geom/occlusion.h"
+#include "grid/redistance.h"
+#include "geom/sdf.h"
+#include "geom/sdf_recs.h"
 
 #define MAX_SLIP 64             /* --slip NAME=V entries */
 #define MAX_CELLS ((size_t)1 << 31)     /* samples per grid */

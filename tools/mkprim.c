@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tool.h"
-#include "../lib/prim_shape.h"
+#include "prim/prim_shape.h"
 
 /* Every numeric option fills one parameter of spec (lib/prim_shape.h);
  * the choices are -1 until given or set from the shape's defaults. */

@@ -12,12 +12,12 @@
 #include <string.h>
 
 #include "tool.h"
-#include "../lib/field.h"
-#include "../lib/macgrid.h"
-#include "../lib/meta.h"
-#include "../lib/pcg.h"
-#include "../lib/pressure.h"
-#include "../lib/rigid.h"
+#include "grid/field.h"
+#include "grid/macgrid.h"
+#include "core/meta.h"
+#include "fluid/pcg.h"
+#include "fluid/pressure.h"
+#include "fluid/rigid.h"
 
 static const char *const precond_names[] = {"mg", "mic0", NULL};
 static const char *const weight_names[] = {"variational", "binary", NULL};

@@ -12,12 +12,12 @@
 #include <string.h>
 
 #include "tool.h"
-#include "../lib/camera.h"
-#include "../lib/field.h"
-#include "../lib/meta.h"
-#include "../lib/pngio.h"
-#include "../lib/raster.h"
-#include "../lib/render.h"
+#include "render/camera.h"
+#include "grid/field.h"
+#include "core/meta.h"
+#include "io/pngio.h"
+#include "render/raster.h"
+#include "render/render.h"
 
 #define SLICE_MAX 16            /* --slice given at most this often */
 #define SIZE_MAX_PX 16384       /* largest width or height */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "tool.h"
-#include "../lib/meshio.h"
+#include "io/meshio.h"
 
 /* in the order of enum slc_mfmt, so that the choice index is the format */
 static const char *const formats[] = { "auto", "obj", "ply", "stl", "slc", "vti", NULL };

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "tool.h"
-#include "../lib/meta.h"
+#include "core/meta.h"
 
 static int json, no_stats;
 static FILE *out;       /* the listing: stdout, or the temp file of -o */

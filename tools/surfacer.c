@@ -13,11 +13,11 @@
 #include <string.h>
 
 #include "tool.h"
-#include "../lib/field.h"
-#include "../lib/mcubes.h"
-#include "../lib/meshio.h"
-#include "../lib/partsurf.h"
-#include "../lib/surface.h"
+#include "grid/field.h"
+#include "liquid/mcubes.h"
+#include "io/meshio.h"
+#include "liquid/partsurf.h"
+#include "liquid/surface.h"
 
 static const char *field_name = "phi", *parts_name, *mesh_name = "surface";
 static double iso, radius, support = 4, lattice_dx;

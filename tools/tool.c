@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lib/meta.h"
+#include "core/meta.h"
 
 #define TEMP_MAX 16             /* plain and stream outputs open at once */
 #define PATH_MAXLEN 4096

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../lib/slc.h"
+#include "core/slc.h"
 
 #define SLUICE_VERSION "0.1.0"
 

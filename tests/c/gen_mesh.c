@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "field.h"
+#include "grid/field.h"
 #include "meshgen.h"
-#include "slc.h"
+#include "core/slc.h"
 
 static void
 vec(const char *s, double v[3])

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "field.h"
-#include "slc.h"
+#include "grid/field.h"
+#include "core/slc.h"
 
 static slc_writer *w;
 static slc_err err;

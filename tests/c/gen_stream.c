@@ -4,8 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "meta.h"
-#include "slc.h"
+#include "core/meta.h"
+#include "core/slc.h"
 
 int
 main(int argc, char **argv)

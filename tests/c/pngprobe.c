@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pngio.h"
+#include "io/pngio.h"
 
 int
 main(int argc, char **argv)

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advect.h"
-#include "advect_lin.h"
+#include "fluid/advect.h"
+#include "fluid/advect_lin.h"
 #include "ctest.h"
 
 static const char *const scheme_name[3] = { "sl", "maccormack", "bfecc" };

@@ -5,10 +5,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "bvh.h"
+#include "geom/bvh.h"
 #include "ctest.h"
 #include "meshgen.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 static double
 urand(void)

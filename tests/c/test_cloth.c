@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cloth.h"
-#include "cloth_vec.h"
+#include "cloth/cloth.h"
+#include "cloth/cloth_vec.h"
 #include "ctest.h"
 
 static void

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cloth.h"
-#include "cloth_vec.h"
-#include "collide_self.h"
+#include "cloth/cloth.h"
+#include "cloth/cloth_vec.h"
+#include "cloth/collide_self.h"
 #include "ctest.h"
 
 /* Volumes below this fraction of the product of the edge lengths count as

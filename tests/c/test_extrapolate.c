@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "ctest.h"
-#include "extrapolate.h"
+#include "grid/extrapolate.h"
 
 #define NC 16
 

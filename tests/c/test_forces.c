@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ctest.h"
-#include "forces.h"
+#include "fluid/forces.h"
 
 #define SIGMA 0.3   /* core radius of the test vortex, m */
 

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "ctest.h"
-#include "mcubes.h"
-#include "surface.h"
+#include "liquid/mcubes.h"
+#include "liquid/surface.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "ctest.h"
-#include "meshio.h"
-#include "slc.h"
+#include "io/meshio.h"
+#include "core/slc.h"
 
 /* A unit cube as OBJ: quads, one negative-index face, v/vt/vn corners. */
 static const char cube_obj[] =

@@ -6,8 +6,8 @@
 
 #include "ctest.h"
 #include "meshgen.h"
-#include "occlusion.h"
-#include "sdf.h"
+#include "geom/occlusion.h"
+#include "geom/sdf.h"
 
 #define N 32
 #define R 0.25

@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "ctest.h"
-#include "mcubes.h"
-#include "partsurf.h"
-#include "surface.h"
+#include "liquid/mcubes.h"
+#include "liquid/partsurf.h"
+#include "liquid/surface.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

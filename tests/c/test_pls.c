@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ctest.h"
-#include "pls.h"
+#include "liquid/pls.h"
 
 #define N 64
 

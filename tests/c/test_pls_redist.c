@@ -7,9 +7,9 @@
 #include <stdlib.h>
 
 #include "ctest.h"
-#include "pls.h"
-#include "pls_redist.h"
-#include "redistance.h"
+#include "liquid/pls.h"
+#include "liquid/pls_redist.h"
+#include "grid/redistance.h"
 
 #define N 20
 #define R 3.0           /* sphere radius, cells: the drop of tests/water.bats */

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "ctest.h"
-#include "pls_solid.h"
-#include "pls_step.h"
+#include "liquid/pls_solid.h"
+#include "liquid/pls_step.h"
 
 #define N 16
 static const double box_c[3] = { 0.75, 0.5, 0.5 }, box_h[3] = { 0.15, 0.25, 0.25 };

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "ctest.h"
-#include "pls_step.h"
+#include "liquid/pls_step.h"
 
 #define N 64
 #define OMEGA (2 * M_PI)        /* rad/s: one turn a second */

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advect.h"
+#include "fluid/advect.h"
 #include "ctest.h"
-#include "pls.h"
-#include "redistance.h"
+#include "liquid/pls.h"
+#include "grid/redistance.h"
 
 #define N 100
 #define STEPS 200               /* one revolution, CFL about 1.6 */

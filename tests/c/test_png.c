@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "camera.h"
-#include "colormap.h"
+#include "render/camera.h"
+#include "render/colormap.h"
 #include "ctest.h"
-#include "pngio.h"
+#include "io/pngio.h"
 
 /* does buf hold the bytes s */
 static int

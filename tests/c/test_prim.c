@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ctest.h"
-#include "prim.h"
+#include "prim/prim.h"
 
 static int
 cmp_u64(const void *a, const void *b)

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "ctest.h"
-#include "pcg.h"
-#include "pressure.h"
-#include "weights.h"
+#include "fluid/pcg.h"
+#include "fluid/pressure.h"
+#include "fluid/weights.h"
 
 #define G 9.81
 

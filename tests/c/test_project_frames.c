@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "ctest.h"
-#include "meta.h"
-#include "rigid.h"
-#include "slc.h"
+#include "core/meta.h"
+#include "fluid/rigid.h"
+#include "core/slc.h"
 
 static unsigned long rng = 99;
 static double

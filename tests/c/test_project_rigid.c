@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "ctest.h"
-#include "pcg.h"
-#include "pressure.h"
-#include "rigid.h"
+#include "fluid/pcg.h"
+#include "fluid/pressure.h"
+#include "fluid/rigid.h"
 
 #define G 9.81
 #define RHO 1000.0

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "ctest.h"
-#include "field.h"
-#include "fmm.h"
-#include "redistance.h"
+#include "grid/field.h"
+#include "grid/fmm.h"
+#include "grid/redistance.h"
 
 #define N 40
 #define CROSS_TOL 0.1           /* dx: the bound on the crossing */

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "colormap.h"
+#include "render/colormap.h"
 #include "ctest.h"
-#include "raster.h"
-#include "render.h"
+#include "render/raster.h"
+#include "render/render.h"
 
 #define W 64
 #define H 64

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "ctest.h"
-#include "rigid_move.h"
-#include "rigid_set.h"
-#include "slc.h"
+#include "fluid/rigid_move.h"
+#include "fluid/rigid_set.h"
+#include "core/slc.h"
 
 static rigid_body
 ball(void)

@@ -12,8 +12,8 @@
 
 #include "ctest.h"
 #include "meshgen.h"
-#include "sdf.h"
-#include "tri.h"
+#include "geom/sdf.h"
+#include "geom/tri.h"
 
 #define BAND 3.0
 #define BAND_TOL 1e-5           /* in dx: the bound in the band */

@@ -6,8 +6,8 @@
 #include <zlib.h>
 
 #include "ctest.h"
-#include "meta.h"
-#include "slc.h"
+#include "core/meta.h"
+#include "core/slc.h"
 
 /* One record of every kind, with channels of several types. */
 static void

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ctest.h"
-#include "vortex.h"
+#include "fluid/vortex.h"
 
 static void
 fill(macgrid *m, double gam, double c0)

@@ -1,0 +1,998 @@
+/* collide_self.c: self-repulsions and robust self-collisions of cloth
+ * (selle2008 thesis §6.3-6.4; see collide_self.h). */
+#include "cloth/collide_self.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "geom/bvh_box.h"
+#include "cloth/cloth.h"
+#include "cloth/cloth_vec.h"
+
+/* A collision is a coplanarity time at which the elements are closer than
+ * COLL_FRAC of the repulsion thickness; after a collision the pair is
+ * given a relative normal velocity that ends it at least that far apart. */
+#define COLL_FRAC 0.1
+/* Point/triangle repulsions act when the point projects into the triangle
+ * grown by this fraction of the thickness over the triangle's size. */
+#define PT_GROW 1.0
+/* Edge/edge history (§6.4): flip the current direction when s0.s < EE_EPS
+ * (0 aggressive, 0.9 conservative). */
+#define EE_EPS 0.0
+/* Elastic repulsion limited to this fraction of the interpenetration per
+ * step (eq. 6.1). */
+#define REP_FRAC 0.1
+/* Step C: iterations in all (collision passes, then impact zones). */
+#define MAX_ITERS 200
+/* Bisection steps for a cubic root. */
+#define ROOT_ITERS 60
+/* Box queries run in parallel over this fixed partition of the query
+ * primitives, each block into its own list; the lists are joined in block
+ * order, so pairs come out in the serial order whatever the number of
+ * threads (thesis §8.2: work split by particles, results unchanged). */
+#define QUERY_BLOCKS 64
+
+typedef struct pairlist {
+	uint32_t (*q)[4];
+	size_t n, cap;
+} pairlist;
+
+struct collide_self {
+	cloth *c;
+	double h, delta;        /* thickness, collision distance */
+	double *invm;           /* np; 0 for constrained particles */
+	pairlist pt, ee;        /* repulsion pairs (step A) */
+	double *s0;             /* 3 per edge/edge pair */
+	double *lo, *hi;        /* box scratch */
+	uint32_t *zone;         /* union-find parents (step C) */
+	double *u;              /* effective velocities (step C) */
+	pairlist cand_pt, cand_ee;
+	pairlist *blk;          /* QUERY_BLOCKS lists, one per query block */
+};
+
+static int
+push(pairlist *l, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+	if (l->n == l->cap) {
+		size_t nc = l->cap ? 2 * l->cap : 1024;
+		void *q = realloc(l->q, nc * sizeof *l->q);
+		if (!q)
+			return -1;
+		l->q = q;
+		l->cap = nc;
+	}
+	l->q[l->n][0] = a;
+	l->q[l->n][1] = b;
+	l->q[l->n][2] = c;
+	l->q[l->n][3] = d;
+	l->n++;
+	return 0;
+}
+
+collide_self *
+collide_self_new(cloth *c, slc_err *err)
+{
+	collide_self *s = slc_calloc(1, sizeof *s, err);
+	size_t nbox = c->np;
+
+	if (!s)
+		return NULL;
+	s->c = c;
+	s->h = c->par.thickness;
+	s->delta = COLL_FRAC * s->h;
+	if (c->mesh.nt > nbox)
+		nbox = c->mesh.nt;
+	if (c->mesh.ne > nbox)
+		nbox = c->mesh.ne;
+	s->invm = slc_calloc(c->np + 1, sizeof *s->invm, err);
+	s->lo = slc_calloc(3 * nbox + 1, sizeof *s->lo, err);
+	s->hi = slc_calloc(3 * nbox + 1, sizeof *s->hi, err);
+	s->zone = slc_calloc(c->np + 1, sizeof *s->zone, err);
+	s->u = slc_calloc(3 * c->np + 1, sizeof *s->u, err);
+	s->blk = slc_calloc(QUERY_BLOCKS, sizeof *s->blk, err);
+	if (!s->invm || !s->lo || !s->hi || !s->zone || !s->u || !s->blk) {
+		collide_self_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void
+collide_self_free(collide_self *s)
+{
+	if (!s)
+		return;
+	free(s->invm);
+	free(s->pt.q);
+	free(s->ee.q);
+	free(s->s0);
+	free(s->lo);
+	free(s->hi);
+	free(s->zone);
+	free(s->u);
+	free(s->cand_pt.q);
+	free(s->cand_ee.q);
+	for (int k = 0; s->blk && k < QUERY_BLOCKS; k++)
+		free(s->blk[k].q);
+	free(s->blk);
+	free(s);
+}
+
+size_t
+collide_self_npairs(const collide_self *s)
+{
+	return s->pt.n + s->ee.n;
+}
+
+static void
+update_invm(collide_self *s)
+{
+	for (size_t i = 0; i < s->c->np; i++)
+		s->invm[i] = s->c->fixed[i] ? 0 : 1 / s->c->m[i];
+}
+
+/* --- geometry ------------------------------------------------------ */
+
+double
+tri_point_dist2(const double p[3], const double a[3], const double b[3],
+		const double c[3], double w[3])
+{
+	/* closest point by Voronoi regions (Ericson, Real-Time Collision
+	 * Detection, §5.1.5) */
+	double ab[3], ac[3], ap[3], bp[3], cp[3], q[3], d[3];
+	v3sub(b, a, ab);
+	v3sub(c, a, ac);
+	v3sub(p, a, ap);
+	double d1 = v3dot(ab, ap), d2 = v3dot(ac, ap);
+	if (d1 <= 0 && d2 <= 0) {
+		w[0] = 1; w[1] = w[2] = 0;
+		goto done;
+	}
+	v3sub(p, b, bp);
+	double d3 = v3dot(ab, bp), d4 = v3dot(ac, bp);
+	if (d3 >= 0 && d4 <= d3) {
+		w[1] = 1; w[0] = w[2] = 0;
+		goto done;
+	}
+	double vc = d1 * d4 - d3 * d2;
+	if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+		double v = d1 / (d1 - d3);
+		w[0] = 1 - v; w[1] = v; w[2] = 0;
+		goto done;
+	}
+	v3sub(p, c, cp);
+	double d5 = v3dot(ab, cp), d6 = v3dot(ac, cp);
+	if (d6 >= 0 && d5 <= d6) {
+		w[2] = 1; w[0] = w[1] = 0;
+		goto done;
+	}
+	double vb = d5 * d2 - d1 * d6;
+	if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+		double t = d2 / (d2 - d6);
+		w[0] = 1 - t; w[1] = 0; w[2] = t;
+		goto done;
+	}
+	double va = d3 * d6 - d5 * d4;
+	if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
+		double t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+		w[0] = 0; w[1] = 1 - t; w[2] = t;
+		goto done;
+	}
+	{
+		double den = 1 / (va + vb + vc);
+		w[1] = vb * den;
+		w[2] = vc * den;
+		w[0] = 1 - w[1] - w[2];
+	}
+done:
+	for (int k = 0; k < 3; k++)
+		q[k] = w[0] * a[k] + w[1] * b[k] + w[2] * c[k];
+	v3sub(p, q, d);
+	return v3dot(d, d);
+}
+
+static double
+clamp01(double a)
+{
+	return a < 0 ? 0 : a > 1 ? 1 : a;
+}
+
+double
+seg_seg_dist2(const double a[3], const double b[3], const double c[3],
+	      const double d[3], double *s, double *t)
+{
+	double u[3], v[3], w[3], p[3], q[3], r[3];
+	v3sub(b, a, u);
+	v3sub(d, c, v);
+	v3sub(a, c, w);
+	double A = v3dot(u, u), B = v3dot(u, v), C = v3dot(v, v);
+	double D = v3dot(u, w), E = v3dot(v, w), den = A * C - B * B;
+	double sc, tc;
+
+	if (A <= 0 && C <= 0) {
+		sc = tc = 0;
+	} else if (A <= 0) {
+		sc = 0;
+		tc = clamp01(E / C);
+	} else if (C <= 0) {
+		tc = 0;
+		sc = clamp01(-D / A);
+	} else {
+		sc = den > 1e-14 * A * C ? clamp01((B * E - C * D) / den) : 0;
+		tc = (B * sc + E) / C;
+		if (tc < 0) {
+			tc = 0;
+			sc = clamp01(-D / A);
+		} else if (tc > 1) {
+			tc = 1;
+			sc = clamp01((B - D) / A);
+		}
+	}
+	for (int k = 0; k < 3; k++) {
+		p[k] = a[k] + sc * u[k];
+		q[k] = c[k] + tc * v[k];
+	}
+	v3sub(q, p, r);
+	*s = sc;
+	*t = tc;
+	return v3dot(r, r);
+}
+
+static double
+cubic(const double c[4], double t)
+{
+	return ((c[3] * t + c[2]) * t + c[1]) * t + c[0];
+}
+
+int
+ccd_coplanar_times(const double *const x[4], const double *const d[4],
+		   double t[3])
+{
+	double A0[3], A1[3], B0[3], B1[3], C0[3], C1[3], X[3], Y[3], Z[3], W[3];
+	double c[4], br[4];
+	int nb = 0, nr = 0;
+
+	v3sub(x[1], x[0], A0);
+	v3sub(d[1], d[0], A1);
+	v3sub(x[2], x[0], B0);
+	v3sub(d[2], d[0], B1);
+	v3sub(x[3], x[0], C0);
+	v3sub(d[3], d[0], C1);
+	v3cross(A0, B0, X);
+	v3cross(A1, B1, Y);
+	v3cross(A0, B1, Z);
+	v3cross(A1, B0, W);
+	for (int k = 0; k < 3; k++)
+		Z[k] += W[k];
+	c[0] = v3dot(X, C0);
+	c[1] = v3dot(X, C1) + v3dot(Z, C0);
+	c[2] = v3dot(Z, C1) + v3dot(Y, C0);
+	c[3] = v3dot(Y, C1);
+	/* monotone pieces between the roots of the derivative */
+	br[nb++] = 0;
+	{
+		double qa = 3 * c[3], qb = 2 * c[2], qc = c[1], r[2];
+		int n = 0;
+		if (fabs(qa) > 1e-300) {
+			double disc = qb * qb - 4 * qa * qc;
+			if (disc >= 0) {
+				double sq = sqrt(disc);
+				double q = -0.5 * (qb + (qb >= 0 ? sq : -sq));
+				r[n++] = q / qa;
+				if (q != 0)
+					r[n++] = qc / q;
+			}
+		} else if (fabs(qb) > 1e-300) {
+			r[n++] = -qc / qb;
+		}
+		if (n == 2 && r[0] > r[1]) {
+			double tmp = r[0];
+			r[0] = r[1];
+			r[1] = tmp;
+		}
+		for (int i = 0; i < n; i++)
+			if (r[i] > 0 && r[i] < 1)
+				br[nb++] = r[i];
+	}
+	br[nb++] = 1;
+	for (int i = 0; i + 1 < nb && nr < 3; i++) {
+		double a = br[i], b = br[i + 1], fa = cubic(c, a), fb = cubic(c, b);
+		if (fa == 0) {
+			if (!nr || t[nr - 1] != a)
+				t[nr++] = a;
+			continue;
+		}
+		if (fa * fb > 0)
+			continue;
+		if (fb == 0)
+			continue;       /* found as the next piece's start */
+		for (int it = 0; it < ROOT_ITERS; it++) {
+			double m = 0.5 * (a + b), fm = cubic(c, m);
+			if ((fm < 0) == (fa < 0)) {
+				a = m;
+				fa = fm;
+			} else {
+				b = m;
+			}
+		}
+		t[nr++] = 0.5 * (a + b);
+	}
+	if (nr < 3 && cubic(c, 1) == 0 && (!nr || t[nr - 1] != 1))
+		t[nr++] = 1;
+	return nr;
+}
+
+/* --- a four-point interaction -------------------------------------- */
+
+/* Weights alpha on particles id[4] (sum zero) and unit normal n: change
+ * the relative normal velocity sum alpha_i v_i . n by dv with an impulse
+ * split by inverse mass.  Returns the impulse per unit mass term. */
+static double
+impulse(collide_self *s, const uint32_t id[4], const double al[4],
+	const double n[3], double dv, double *v)
+{
+	double M = 0;
+	for (int i = 0; i < 4; i++)
+		M += al[i] * al[i] * s->invm[id[i]];
+	if (!(M > 0))
+		return 0;
+	double J = dv / M;
+	for (int i = 0; i < 4; i++)
+		v3axpy(al[i] * J * s->invm[id[i]], n, v + 3 * id[i]);
+	return J;
+}
+
+static double
+rel(const uint32_t id[4], const double al[4], const double *v,
+    double r[3])
+{
+	r[0] = r[1] = r[2] = 0;
+	for (int i = 0; i < 4; i++)
+		v3axpy(al[i], v + 3 * id[i], r);
+	return 0;
+}
+
+/* Geometry of a point/triangle repulsion pair q = (p, a, b, c) at x:
+ * weights, normal toward the recorded side of p, signed distance. 0 if
+ * the pair does not interact now. */
+static int
+pt_geom(collide_self *s, const uint32_t q[4], const double *x, double al[4],
+	double n[3], double *dn)
+{
+	const double *p = x + 3 * q[0], *a = x + 3 * q[1], *b = x + 3 * q[2],
+		*c = x + 3 * q[3];
+	double e1[3], e2[3], w[3], cr[3];
+
+	v3sub(b, a, e1);
+	v3sub(c, a, e2);
+	v3cross(e1, e2, cr);
+	double area2 = v3norm(cr);
+	if (!(area2 > 0))
+		return 0;
+	for (int k = 0; k < 3; k++)
+		n[k] = cr[k] / area2;
+	double d2 = tri_point_dist2(p, a, b, c, w);
+	(void)d2;
+	/* unclamped projection must fall in the triangle grown by h */
+	double ap[3], d00 = v3dot(e1, e1), d01 = v3dot(e1, e2), d11 = v3dot(e2, e2);
+	v3sub(p, a, ap);
+	double d20 = v3dot(ap, e1), d21 = v3dot(ap, e2), den = d00 * d11 - d01 * d01;
+	double wb = (d11 * d20 - d01 * d21) / den, wc = (d00 * d21 - d01 * d20) / den;
+	double wa = 1 - wb - wc, L = sqrt(area2), tol = PT_GROW * s->h / L;
+	if (wa < -tol || wb < -tol || wc < -tol)
+		return 0;
+	*dn = v3dot(ap, n);
+	if (*dn > s->h)
+		return 0;
+	al[0] = 1;
+	al[1] = -w[0];
+	al[2] = -w[1];
+	al[3] = -w[2];
+	return 1;
+}
+
+/* Edge/edge pair q = (a, b, c, d), recorded direction s0. */
+static int
+ee_geom(collide_self *s, const uint32_t q[4], const double *s0,
+	const double *x, double al[4], double n[3], double *dn)
+{
+	const double *a = x + 3 * q[0], *b = x + 3 * q[1], *c = x + 3 * q[2],
+		*d = x + 3 * q[3];
+	double sp, tp, r[3];
+	double d2 = seg_seg_dist2(a, b, c, d, &sp, &tp);
+
+	if (d2 > s->h * s->h || sp <= 0 || sp >= 1 || tp <= 0 || tp >= 1)
+		return 0;
+	for (int k = 0; k < 3; k++)
+		r[k] = c[k] + tp * (d[k] - c[k]) - a[k] - sp * (b[k] - a[k]);
+	double len = sqrt(d2);
+	if (len > 1e-12 * s->h) {
+		for (int k = 0; k < 3; k++)
+			n[k] = r[k] / len;
+	} else {
+		memcpy(n, s0, 3 * sizeof *n);
+	}
+	*dn = len;
+	/* §6.4: compare with the direction in the collision-free state */
+	if (v3dot(n, s0) < EE_EPS) {
+		v3scale(-1, n);
+		*dn = -len;
+	}
+	al[0] = -(1 - sp);
+	al[1] = -sp;
+	al[2] = 1 - tp;
+	al[3] = tp;
+	return 1;
+}
+
+/* --- step A -------------------------------------------------------- */
+
+typedef struct qctx {
+	collide_self *s;
+	pairlist *out;
+	uint32_t prim;
+	int fail;
+} qctx;
+
+static void
+pt_found(void *vc, uint32_t t)
+{
+	qctx *q = vc;
+	const uint32_t *tri = q->s->c->mesh.tri + 3 * t;
+	if (tri[0] == q->prim || tri[1] == q->prim || tri[2] == q->prim)
+		return;
+	if (push(q->out, q->prim, tri[0], tri[1], tri[2]))
+		q->fail = 1;
+}
+
+static void
+ee_found(void *vc, uint32_t e)
+{
+	qctx *q = vc;
+	const uint32_t *E = q->s->c->mesh.edge;
+	uint32_t a = E[2 * q->prim], b = E[2 * q->prim + 1];
+	uint32_t c = E[2 * e], d = E[2 * e + 1];
+	if (e <= q->prim || a == c || a == d || b == c || b == d)
+		return;
+	if (push(q->out, a, b, c, d))
+		q->fail = 1;
+}
+
+static void
+grow(double *lo, double *hi, const double *p, double r)
+{
+	for (int k = 0; k < 3; k++) {
+		if (p[k] - r < lo[k])
+			lo[k] = p[k] - r;
+		if (p[k] + r > hi[k])
+			hi[k] = p[k] + r;
+	}
+}
+
+/* Boxes of the triangles, edges or points (kind 3, 2, 1) swept from x0
+ * to x1, grown by r. */
+static void
+boxes(collide_self *s, int kind, const double *x0, const double *x1, double r)
+{
+	const cloth_mesh *m = &s->c->mesh;
+	size_t n = kind == 3 ? m->nt : kind == 2 ? m->ne : m->np;
+	for (size_t i = 0; i < n; i++) {
+		double *lo = s->lo + 3 * i, *hi = s->hi + 3 * i;
+		uint32_t v[3];
+		int nv = kind;
+		if (kind == 3)
+			memcpy(v, m->tri + 3 * i, sizeof v);
+		else if (kind == 2)
+			memcpy(v, m->edge + 2 * i, 2 * sizeof *v);
+		else
+			v[0] = (uint32_t)i;
+		for (int k = 0; k < 3; k++) {
+			lo[k] = 1e300;
+			hi[k] = -1e300;
+		}
+		for (int j = 0; j < nv; j++) {
+			grow(lo, hi, x0 + 3 * v[j], r);
+			grow(lo, hi, x1 + 3 * v[j], r);
+		}
+	}
+}
+
+/* Query t with the n boxes in s->lo, s->hi (fn adds the pairs of query
+ * primitive q.prim), appending the pairs to out in the order of a serial
+ * loop over the queries.  0 / -1 (out of memory). */
+static int
+query_all(collide_self *s, const boxtree *t, size_t n,
+	  void (*fn)(void *, uint32_t), pairlist *out)
+{
+	int fail = 0;
+
+#pragma omp parallel for schedule(dynamic) reduction(|:fail) if (n > CLOTH_OMP_MIN)
+	for (int k = 0; k < QUERY_BLOCKS; k++) {
+		qctx q = { s, s->blk + k, 0, 0 };
+		size_t lo = n * (size_t)k / QUERY_BLOCKS;
+		size_t hi = n * (size_t)(k + 1) / QUERY_BLOCKS;
+		s->blk[k].n = 0;
+		for (size_t i = lo; i < hi; i++) {
+			q.prim = (uint32_t)i;
+			boxtree_query(t, s->lo + 3 * i, s->hi + 3 * i, fn, &q);
+		}
+		fail |= q.fail;
+	}
+	if (fail)
+		return -1;
+	size_t need = out->n;
+	for (int k = 0; k < QUERY_BLOCKS; k++)
+		need += s->blk[k].n;
+	if (need > out->cap) {
+		void *q = realloc(out->q, need * sizeof *out->q);
+		if (!q)
+			return -1;
+		out->q = q;
+		out->cap = need;
+	}
+	for (int k = 0; k < QUERY_BLOCKS; k++) {
+		if (!s->blk[k].n)
+			continue;
+		memcpy(out->q + out->n, s->blk[k].q, s->blk[k].n * sizeof *out->q);
+		out->n += s->blk[k].n;
+	}
+	return 0;
+}
+
+/* Candidate pairs of elements whose boxes swept x0 -> x1 and grown by r
+ * overlap: point/triangle into pt, edge/edge into ee. */
+static int
+candidates(collide_self *s, const double *x0, const double *x1, double r,
+	   pairlist *pt, pairlist *ee, slc_err *err)
+{
+	const cloth_mesh *m = &s->c->mesh;
+	boxtree t;
+	int fail;
+
+	pt->n = ee->n = 0;
+	boxes(s, 3, x0, x1, r);
+	if (boxtree_build(&t, m->nt, s->lo, s->hi, err))
+		return -1;
+	boxes(s, 1, x0, x1, 0);
+	fail = query_all(s, &t, m->np, pt_found, pt);
+	boxtree_free(&t);
+	if (fail)
+		return slc_fail(err, "out of memory for collision pairs");
+	boxes(s, 2, x0, x1, 0.5 * r);
+	if (boxtree_build(&t, m->ne, s->lo, s->hi, err))
+		return -1;
+	fail = query_all(s, &t, m->ne, ee_found, ee);
+	boxtree_free(&t);
+	if (fail)
+		return slc_fail(err, "out of memory for collision pairs");
+	return 0;
+}
+
+int
+collide_self_pairs(collide_self *s, const double *x, const double *v,
+		   double span, slc_err *err)
+{
+	const size_t np = s->c->np;
+	double *x1 = s->u;
+
+	update_invm(s);
+	for (size_t k = 0; k < 3 * np; k++)
+		x1[k] = x[k] + span * v[k];
+	if (candidates(s, x, x1, s->h, &s->pt, &s->ee, err))
+		return -1;
+	/* §6.4: orient each point/triangle pair so that the normal points
+	 * to the point now (collision free) */
+	for (size_t i = 0; i < s->pt.n; i++) {
+		uint32_t *q = s->pt.q[i];
+		double e1[3], e2[3], cr[3], ap[3];
+		v3sub(x + 3 * q[2], x + 3 * q[1], e1);
+		v3sub(x + 3 * q[3], x + 3 * q[1], e2);
+		v3sub(x + 3 * q[0], x + 3 * q[1], ap);
+		v3cross(e1, e2, cr);
+		if (v3dot(cr, ap) < 0) {
+			uint32_t tmp = q[2];
+			q[2] = q[3];
+			q[3] = tmp;
+		}
+	}
+	/* and store the shortest direction of each edge/edge pair */
+	free(s->s0);
+	s->s0 = slc_calloc(3 * s->ee.n + 1, sizeof *s->s0, err);
+	if (!s->s0)
+		return -1;
+	for (size_t i = 0; i < s->ee.n; i++) {
+		const uint32_t *q = s->ee.q[i];
+		const double *a = x + 3 * q[0], *b = x + 3 * q[1],
+			*c = x + 3 * q[2], *d = x + 3 * q[3];
+		double sp, tp, r[3], *s0 = s->s0 + 3 * i;
+		seg_seg_dist2(a, b, c, d, &sp, &tp);
+		for (int k = 0; k < 3; k++)
+			r[k] = c[k] + tp * (d[k] - c[k]) - a[k] - sp * (b[k] - a[k]);
+		double l = v3norm(r);
+		if (l > 0) {
+			for (int k = 0; k < 3; k++)
+				s0[k] = r[k] / l;
+		} else {
+			double u[3], w[3];
+			v3sub(b, a, u);
+			v3sub(d, c, w);
+			v3cross(u, w, s0);
+			l = v3norm(s0);
+			if (l > 0)
+				v3scale(1 / l, s0);
+		}
+	}
+	return 0;
+}
+
+/* --- steps B.2 and B.8 --------------------------------------------- */
+
+/* One repulsion on a pair with weights al, normal n, signed distance dn
+ * (eq. 6.1, 6.2). */
+static void
+repulse_one(collide_self *s, const uint32_t id[4], const double al[4],
+	    const double n[3], double dn, double *v, double dt, int elastic)
+{
+	double r[3], M = 0;
+	for (int i = 0; i < 4; i++)
+		M += al[i] * al[i] * s->invm[id[i]];
+	if (!(M > 0))
+		return;
+	rel(id, al, v, r);
+	double vN = v3dot(r, n), dvN = 0;
+	/* inelastic: stop the approach */
+	if (vN < 0) {
+		impulse(s, id, al, n, -vN, v);
+		dvN = -vN;
+		vN = 0;
+	}
+	if (elastic) {
+		double d = s->h - dn;
+		if (d > 0) {
+			double meff = 1 / M;
+			double I = fmin(dt * s->c->par.k_rep * d,
+					meff * (REP_FRAC * d / dt - vN));
+			if (I > 0)
+				impulse(s, id, al, n, I * M, v);
+		}
+		return;
+	}
+	/* friction from the normal change (§6.4, [15]) */
+	if (dvN > 0 && s->c->par.mu_self > 0) {
+		rel(id, al, v, r);
+		double vt[3];
+		vN = v3dot(r, n);
+		for (int k = 0; k < 3; k++)
+			vt[k] = r[k] - vN * n[k];
+		double lt = v3norm(vt);
+		if (lt > 0) {
+			double f = fmin(1, s->c->par.mu_self * dvN / lt);
+			double J = f * lt / M;
+			for (int i = 0; i < 4; i++)
+				v3axpy(-al[i] * J * s->invm[id[i]] / lt, vt,
+				       v + 3 * id[i]);
+		}
+	}
+}
+
+void
+collide_self_repulse(collide_self *s, const double *x, double *v, double dt,
+		     int elastic)
+{
+	double al[4], n[3], dn;
+
+	/* Gauss-Seidel, point/triangle pairs first (§6.4) */
+	for (size_t i = 0; i < s->pt.n; i++)
+		if (pt_geom(s, s->pt.q[i], x, al, n, &dn))
+			repulse_one(s, s->pt.q[i], al, n, dn, v, dt, elastic);
+	for (size_t i = 0; i < s->ee.n; i++)
+		if (ee_geom(s, s->ee.q[i], s->s0 + 3 * i, x, al, n, &dn))
+			repulse_one(s, s->ee.q[i], al, n, dn, v, dt, elastic);
+}
+
+/* --- step C -------------------------------------------------------- */
+
+static uint32_t
+zfind(uint32_t *z, uint32_t i)
+{
+	while (z[i] != i) {
+		z[i] = z[z[i]];
+		i = z[i];
+	}
+	return i;
+}
+
+/* Is the swept pair (kind 1 point/triangle, 2 edge/edge) colliding over
+ * [0,1] with positions x0 + t d?  Fills the collision weights and normal
+ * at the first coplanarity time closer than delta. */
+static int
+detect(collide_self *s, int kind, const uint32_t id[4], const double *x0,
+       const double *d, double al[4], double n[3])
+{
+	const double *xs[4], *ds[4];
+	double t[3];
+	for (int i = 0; i < 4; i++) {
+		xs[i] = x0 + 3 * id[i];
+		ds[i] = d + 3 * id[i];
+	}
+	int nr = ccd_coplanar_times(xs, ds, t);
+	for (int r = 0; r < nr; r++) {
+		double p[4][3];
+		for (int i = 0; i < 4; i++)
+			for (int k = 0; k < 3; k++)
+				p[i][k] = xs[i][k] + t[r] * ds[i][k];
+		if (kind == 1) {
+			double w[3], e1[3], e2[3];
+			if (tri_point_dist2(p[0], p[1], p[2], p[3], w) >
+			    s->delta * s->delta)
+				continue;
+			v3sub(p[2], p[1], e1);
+			v3sub(p[3], p[1], e2);
+			v3cross(e1, e2, n);
+			al[0] = 1;
+			al[1] = -w[0];
+			al[2] = -w[1];
+			al[3] = -w[2];
+		} else {
+			double sp, tp, e1[3], e2[3];
+			if (seg_seg_dist2(p[0], p[1], p[2], p[3], &sp, &tp) >
+			    s->delta * s->delta)
+				continue;
+			v3sub(p[1], p[0], e1);
+			v3sub(p[3], p[2], e2);
+			v3cross(e1, e2, n);
+			al[0] = -(1 - sp);
+			al[1] = -sp;
+			al[2] = 1 - tp;
+			al[3] = tp;
+		}
+		double l = v3norm(n);
+		if (!(l > 0)) {
+			/* degenerate: use the direction between the elements
+			 * at the start */
+			double r0[3] = {0, 0, 0};
+			for (int i = 0; i < 4; i++)
+				v3axpy(al[i], xs[i], r0);
+			memcpy(n, r0, sizeof r0);
+			l = v3norm(n);
+			if (!(l > 0)) {
+				n[0] = 0; n[1] = 1; n[2] = 0;
+				l = 1;
+			}
+		}
+		v3scale(1 / l, n);
+		return 1;
+	}
+	return 0;
+}
+
+/* Inelastic response ([15]): the pair keeps the side it had at the start
+ * and ends at least delta apart along n. */
+static void
+respond(collide_self *s, const uint32_t id[4], const double al[4],
+	double n[3], const double *x0, double *u, double T)
+{
+	double r0[3], r[3];
+	rel(id, al, x0, r0);
+	double d0 = v3dot(r0, n);
+	if (d0 < 0) {
+		v3scale(-1, n);
+		d0 = -d0;
+	}
+	rel(id, al, u, r);
+	double vN = v3dot(r, n);
+	double target = d0 < s->delta ? (s->delta - d0) / T : 0;
+	if (vN < target)
+		impulse(s, id, al, n, target - vN, u);
+}
+
+/* Rigid motion of each impact zone: momentum-conserving translation and
+ * rotation about the zone's centre of mass at x0, with the pseudo-inverse
+ * of the inertia tensor (§6.3). */
+static void rigid_zones(collide_self *s, const double *x0, double *u,
+			const uint8_t *inzone);
+
+int
+collide_self_resolve(collide_self *s, const double *x0, double *x1,
+		     double T, uint8_t *moved, long *ncoll, long *nzones,
+		     slc_err *err)
+{
+	const size_t np = s->c->np;
+	double *u = s->u, *d = NULL;
+	uint8_t *inzone = NULL;
+	int ret = -1;
+
+	update_invm(s);
+	d = slc_calloc(3 * np + 1, sizeof *d, err);
+	inzone = slc_calloc(np + 1, 1, err);
+	if (!d || !inzone)
+		goto out;
+	for (size_t i = 0; i < np; i++)
+		s->zone[i] = (uint32_t)i;
+	for (size_t k = 0; k < 3 * np; k++)
+		u[k] = (x1[k] - x0[k]) / T;
+	for (int it = 0; it < MAX_ITERS; it++) {
+		long found = 0;
+		for (size_t k = 0; k < 3 * np; k++)
+			d[k] = T * u[k];
+		for (size_t k = 0; k < 3 * np; k++)
+			x1[k] = x0[k] + d[k];
+		if (candidates(s, x0, x1, s->delta, &s->cand_pt, &s->cand_ee, err))
+			goto out;
+		int zones = it >= s->c->par.coll_iters;
+		for (int kind = 1; kind <= 2; kind++) {
+			pairlist *l = kind == 1 ? &s->cand_pt : &s->cand_ee;
+			for (size_t i = 0; i < l->n; i++) {
+				const uint32_t *id = l->q[i];
+				double al[4], n[3];
+				uint32_t z0 = zfind(s->zone, id[0]);
+				if (inzone[id[0]] && zfind(s->zone, id[1]) == z0 &&
+				    zfind(s->zone, id[2]) == z0 &&
+				    zfind(s->zone, id[3]) == z0)
+					continue;   /* rigid together: no collision */
+				/* Gauss-Seidel: see the newest velocities */
+				for (int j = 0; j < 4; j++)
+					for (int k = 0; k < 3; k++)
+						d[3 * id[j] + k] = T * u[3 * id[j] + k];
+				if (!detect(s, kind, id, x0, d, al, n))
+					continue;
+				found++;
+				if (!zones) {
+					respond(s, id, al, n, x0, u, T);
+				} else {
+					for (int j = 0; j < 4; j++) {
+						uint32_t a = zfind(s->zone, id[j]);
+						uint32_t b = zfind(s->zone, id[0]);
+						inzone[id[j]] = 1;
+						if (a != b)
+							s->zone[a > b ? a : b] = a < b ? a : b;
+					}
+				}
+			}
+		}
+		*ncoll += found;
+		if (!found) {
+			ret = 0;
+			break;
+		}
+		if (zones) {
+			rigid_zones(s, x0, u, inzone);
+			(*nzones)++;
+		}
+	}
+	if (ret)
+		slc_fail(err, "self-collisions remain after %d iterations",
+			 MAX_ITERS);
+	for (size_t i = 0; i < np; i++) {
+		int ch = 0;
+		for (int k = 0; k < 3; k++) {
+			double nx = x0[3 * i + k] + T * u[3 * i + k];
+			if (nx != x1[3 * i + k])
+				ch = 1;
+			x1[3 * i + k] = nx;
+		}
+		if (ch)
+			moved[i] = 1;
+	}
+out:
+	free(d);
+	free(inzone);
+	return ret;
+}
+
+/* Eigen decomposition of a symmetric 3x3 matrix by Jacobi rotations:
+ * A = V diag(e) V^T. */
+static void
+sym_eig3(double A[3][3], double e[3], double V[3][3])
+{
+	double a[3][3];
+	memcpy(a, A, sizeof a);
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++)
+			V[i][j] = i == j;
+	for (int sweep = 0; sweep < 50; sweep++) {
+		double off = fabs(a[0][1]) + fabs(a[0][2]) + fabs(a[1][2]);
+		if (off < 1e-300)
+			break;
+		for (int p = 0; p < 2; p++)
+			for (int q = p + 1; q < 3; q++) {
+				if (fabs(a[p][q]) < 1e-300)
+					continue;
+				double th = 0.5 * (a[q][q] - a[p][p]) / a[p][q];
+				double t = (th >= 0 ? 1 : -1) /
+					(fabs(th) + sqrt(th * th + 1));
+				double c = 1 / sqrt(t * t + 1), sn = t * c;
+				for (int k = 0; k < 3; k++) {
+					double akp = a[k][p], akq = a[k][q];
+					a[k][p] = c * akp - sn * akq;
+					a[k][q] = sn * akp + c * akq;
+				}
+				for (int k = 0; k < 3; k++) {
+					double apk = a[p][k], aqk = a[q][k];
+					a[p][k] = c * apk - sn * aqk;
+					a[q][k] = sn * apk + c * aqk;
+				}
+				for (int k = 0; k < 3; k++) {
+					double vkp = V[k][p], vkq = V[k][q];
+					V[k][p] = c * vkp - sn * vkq;
+					V[k][q] = sn * vkp + c * vkq;
+				}
+			}
+	}
+	for (int i = 0; i < 3; i++)
+		e[i] = a[i][i];
+}
+
+static void
+rigid_zones(collide_self *s, const double *x0, double *u,
+	    const uint8_t *inzone)
+{
+	const size_t np = s->c->np;
+	const cloth *c = s->c;
+
+	for (size_t r = 0; r < np; r++) {
+		if (!inzone[r] || zfind(s->zone, (uint32_t)r) != r)
+			continue;
+		double M = 0, xc[3] = {0, 0, 0}, V[3] = {0, 0, 0};
+		double L[3] = {0, 0, 0}, I[3][3] = {{0}}, Vf[3] = {0, 0, 0};
+		int nfix = 0;
+		for (size_t i = 0; i < np; i++) {
+			if (!inzone[i] || zfind(s->zone, (uint32_t)i) != r)
+				continue;
+			M += c->m[i];
+			v3axpy(c->m[i], x0 + 3 * i, xc);
+			v3axpy(c->m[i], u + 3 * i, V);
+			if (c->fixed[i]) {
+				nfix++;
+				v3axpy(1, u + 3 * i, Vf);
+			}
+		}
+		v3scale(1 / M, xc);
+		v3scale(1 / M, V);
+		if (nfix) {
+			/* a zone holding constrained points translates with
+			 * them */
+			v3scale(1.0 / nfix, Vf);
+			for (size_t i = 0; i < np; i++)
+				if (inzone[i] && zfind(s->zone, (uint32_t)i) == r &&
+				    !c->fixed[i])
+					memcpy(u + 3 * i, Vf, sizeof Vf);
+			continue;
+		}
+		for (size_t i = 0; i < np; i++) {
+			if (!inzone[i] || zfind(s->zone, (uint32_t)i) != r)
+				continue;
+			double q[3], w[3], l[3];
+			v3sub(x0 + 3 * i, xc, q);
+			v3sub(u + 3 * i, V, w);
+			v3cross(q, w, l);
+			v3axpy(c->m[i], l, L);
+			double qq = v3dot(q, q);
+			for (int a = 0; a < 3; a++)
+				for (int b = 0; b < 3; b++)
+					I[a][b] += c->m[i] * ((a == b) * qq - q[a] * q[b]);
+		}
+		/* omega = I^+ L, by the eigen decomposition (the tensor is
+		 * singular for colinear or coincident points) */
+		double e[3], E[3][3], om[3] = {0, 0, 0};
+		sym_eig3(I, e, E);
+		double emax = fmax(fabs(e[0]), fmax(fabs(e[1]), fabs(e[2])));
+		for (int k = 0; k < 3; k++) {
+			if (!(fabs(e[k]) > 1e-12 * emax))
+				continue;
+			double proj = E[0][k] * L[0] + E[1][k] * L[1] + E[2][k] * L[2];
+			for (int a = 0; a < 3; a++)
+				om[a] += E[a][k] * proj / e[k];
+		}
+		for (size_t i = 0; i < np; i++) {
+			if (!inzone[i] || zfind(s->zone, (uint32_t)i) != r)
+				continue;
+			double q[3], w[3];
+			v3sub(x0 + 3 * i, xc, q);
+			v3cross(om, q, w);
+			for (int k = 0; k < 3; k++)
+				u[3 * i + k] = V[k] + w[k];
+		}
+	}
+}

@@ -1,0 +1,1273 @@
+/* slc.c: the sluice stream format, reading and writing records.
+ *
+ * formats/slc.md is the specification this file implements; the layout
+ * constants below are its byte tables.  The reader trusts nothing: every
+ * declared size is checked against the limits, against the bytes present
+ * (up front for regular files, as the bytes arrive for pipes) and against
+ * the other sizes before memory is allocated for it.
+ */
+#include "core/slc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#define PREFIX_LEN 48           /* fixed record prefix, formats/slc.md */
+#define CRC_LEN 4
+#define GRID_KBLOCK_LEN 48      /* ni nj nk stagger (4 x 4) + origin dx (4 x 8) */
+#define CHAN_ENTRY_FIXED 14     /* u16 name len + u8 x4 + u64 count */
+#define ALIGN 8                 /* descriptor and channel data alignment */
+#define NCOMP_MAX 16
+#define PIPE_CHUNK ((size_t)1 << 20)  /* growth step when the size is unknown */
+#define ZCHUNK ((size_t)1 << 30)      /* bytes handed to zlib at once (uInt) */
+
+static const uint8_t magic[4] = { 'S', 'L', 'C', 'R' };
+
+struct slc_reader {
+	FILE *f;
+	uint64_t offset;        /* bytes consumed */
+	uint64_t index;         /* records read, end records included */
+	uint64_t size;          /* file size if regular, else 0 */
+	int regular;
+	int seen_end;           /* the last record read was an end record */
+	int broken;             /* a previous error: refuse to go on */
+};
+
+struct slc_writer {
+	FILE *f;
+	int level;
+	int failed;
+};
+
+/* --- little-endian helpers ------------------------------------------- */
+
+static void
+put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void
+put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)v);
+	put16(p + 2, (uint16_t)(v >> 16));
+}
+
+static void
+put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static void
+putf64(uint8_t *p, double d)
+{
+	uint64_t v;
+
+	memcpy(&v, &d, sizeof v);
+	put64(p, v);
+}
+
+static uint16_t
+get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | (uint16_t)p[1] << 8);
+}
+
+static uint32_t
+get32(const uint8_t *p)
+{
+	return (uint32_t)get16(p) | (uint32_t)get16(p + 2) << 16;
+}
+
+static uint64_t
+get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+static double
+getf64(const uint8_t *p)
+{
+	uint64_t v = get64(p);
+	double d;
+
+	memcpy(&d, &v, sizeof d);
+	return d;
+}
+
+static size_t
+align_up(size_t n)
+{
+	return (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+}
+
+/* The host must be little-endian for raw channel data to be used in place;
+ * every platform sluice targets is. */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "sluice needs a little-endian host");
+
+/* --- names ------------------------------------------------------------ */
+
+size_t
+slc_type_size(uint32_t type)
+{
+	switch (type) {
+	case SLC_U8: return 1;
+	case SLC_I32: case SLC_U32: case SLC_F32: return 4;
+	case SLC_F64: case SLC_I64: case SLC_U64: return 8;
+	default: return 0;
+	}
+}
+
+const char *
+slc_type_name(uint32_t type)
+{
+	static const char *const n[] = { "?", "u8", "i32", "u32", "f32", "f64",
+					 "i64", "u64" };
+	return type < SLC_TYPE_COUNT ? n[type] : "unknown";
+}
+
+const char *
+slc_kind_name(uint32_t kind)
+{
+	static const char *const n[] = { "end", "meta", "grid", "mesh", "tets",
+					 "particles", "strands" };
+	return kind < SLC_KIND_COUNT ? n[kind] : "unknown";
+}
+
+const char *
+slc_domain_name(uint32_t domain)
+{
+	static const char *const n[] = { "detail", "point", "prim", "strand",
+					 "sample" };
+	return domain < SLC_DOMAIN_COUNT ? n[domain] : "unknown";
+}
+
+const char *
+slc_stagger_name(uint32_t stagger)
+{
+	static const char *const n[] = { "cell", "node", "face-x", "face-y",
+					 "face-z" };
+	return stagger < SLC_STAGGER_COUNT ? n[stagger] : "unknown";
+}
+
+/* --- records in memory ------------------------------------------------ */
+
+static int chan_bytes(uint32_t type, uint32_t ncomp, uint64_t count,
+		      size_t *bytes);
+
+static void
+copy_name(char *dst, const char *src)
+{
+	size_t n = src ? strlen(src) : 0;
+
+	if (n > SLC_NAME_MAX)
+		n = SLC_NAME_MAX;
+	memcpy(dst, src ? src : "", n);
+	dst[n] = '\0';
+}
+
+void
+slc_rec_init(slc_rec *r, uint32_t kind, const char *name)
+{
+	memset(r, 0, sizeof *r);
+	r->kind = kind;
+	copy_name(r->name, name);
+	r->grid.dx = 1;
+}
+
+void
+slc_rec_free(slc_rec *r)
+{
+	uint32_t c;
+
+	for (c = 0; c < r->nchan; c++)
+		if (r->chan[c].owned)
+			free(r->chan[c].data);
+	free(r->chan);
+	if (r->encoding == SLC_ZLIB)
+		free(r->payload);   /* a raw payload lies inside stored */
+	free(r->stored);
+	free(r->kblock);
+	slc_rec_init(r, SLC_END, "");
+}
+
+int
+slc_rec_own(slc_rec *r, slc_err *err)
+{
+	size_t bytes;
+	uint32_t c;
+
+	for (c = 0; c < r->nchan; c++) {
+		slc_chan *ch = &r->chan[c];
+		void *copy;
+
+		if (ch->owned)
+			continue;
+		chan_bytes(ch->type, ch->ncomp, ch->count, &bytes);
+		copy = slc_calloc(bytes ? bytes : 1, 1, err);
+		if (!copy)
+			return -1;
+		memcpy(copy, ch->data, bytes);
+		ch->data = copy;
+		ch->owned = 1;
+	}
+	if (r->encoding == SLC_ZLIB)
+		free(r->payload);
+	free(r->stored);
+	r->stored = r->payload = NULL;
+	r->stored_len = 0;
+	r->encoding = SLC_RAW;
+	return 0;
+}
+
+/* Bytes of one channel's data, overflow-checked. */
+static int
+chan_bytes(uint32_t type, uint32_t ncomp, uint64_t count, size_t *bytes)
+{
+	size_t n;
+
+	if (count > SIZE_MAX)
+		return -1;
+	if (slc_mul((size_t)count, ncomp, &n) || slc_mul(n, slc_type_size(type), &n))
+		return -1;
+	*bytes = n;
+	return 0;
+}
+
+static int
+check_chan_shape(const char *name, uint32_t type, uint32_t ncomp,
+		 uint32_t domain, slc_err *err)
+{
+	if (!slc_type_size(type))
+		return slc_fail(err, "channel '%s': unknown type %u", name, type);
+	if (ncomp < 1 || ncomp > NCOMP_MAX)
+		return slc_fail(err, "channel '%s': %u components, expected 1..%d",
+				name, ncomp, NCOMP_MAX);
+	if (domain >= SLC_DOMAIN_COUNT)
+		return slc_fail(err, "channel '%s': unknown domain %u", name, domain);
+	return 0;
+}
+
+void *
+slc_rec_add(slc_rec *r, const char *name, uint32_t type, uint32_t ncomp,
+	    uint32_t domain, uint64_t count, slc_err *err)
+{
+	slc_chan *c, *grown;
+	size_t bytes;
+
+	if (!name || !*name || strlen(name) > SLC_NAME_MAX)
+		return slc_fail(err, "bad channel name"), NULL;
+	if (slc_rec_find(r, name))
+		return slc_fail(err, "record '%s': duplicate channel '%s'", r->name,
+				name), NULL;
+	if (check_chan_shape(name, type, ncomp, domain, err))
+		return NULL;
+	if (r->nchan >= SLC_CHAN_MAX)
+		return slc_fail(err, "record '%s': more than %d channels", r->name,
+				SLC_CHAN_MAX), NULL;
+	if (chan_bytes(type, ncomp, count, &bytes) || bytes > SLC_PAYLOAD_MAX)
+		return slc_fail(err, "channel '%s': %llu x %u elements is too large",
+				name, (unsigned long long)count, ncomp), NULL;
+	grown = realloc(r->chan, (r->nchan + 1) * sizeof *r->chan);
+	if (!grown)
+		return slc_fail(err, "out of memory"), NULL;
+	r->chan = grown;
+	c = &r->chan[r->nchan];
+	memset(c, 0, sizeof *c);
+	c->data = slc_calloc(bytes ? bytes : 1, 1, err);
+	if (!c->data)
+		return NULL;
+	copy_name(c->name, name);
+	c->type = (uint8_t)type;
+	c->ncomp = (uint8_t)ncomp;
+	c->domain = (uint8_t)domain;
+	c->count = count;
+	c->owned = 1;
+	r->nchan++;
+	return c->data;
+}
+
+slc_chan *
+slc_rec_find(const slc_rec *r, const char *name)
+{
+	uint32_t c;
+
+	for (c = 0; c < r->nchan; c++)
+		if (!strcmp(r->chan[c].name, name))
+			return &r->chan[c];
+	return NULL;
+}
+
+int
+slc_name_listed(const char *name, const char *list)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while (p && *p) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return 1;
+		p = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
+void *
+slc_rec_get(const slc_rec *r, const char *name, uint32_t type, uint32_t ncomp,
+	    uint64_t count, slc_err *err)
+{
+	const slc_chan *c = slc_rec_find(r, name);
+
+	if (!c)
+		return slc_fail(err, "record '%s': no channel '%s'", r->name, name),
+		       NULL;
+	if (c->type != type || c->ncomp != ncomp)
+		return slc_fail(err, "record '%s': channel '%s' is %s x%u, expected %s x%u",
+				r->name, name, slc_type_name(c->type), c->ncomp,
+				slc_type_name(type), ncomp), NULL;
+	if (count && c->count != count)
+		return slc_fail(err, "record '%s': channel '%s' has %llu elements, expected %llu",
+				r->name, name, (unsigned long long)c->count,
+				(unsigned long long)count), NULL;
+	return c->data;
+}
+
+/* Component q of element e of a channel, as double. */
+static double
+chan_value(const slc_chan *c, size_t q)
+{
+	switch (c->type) {
+	case SLC_U8: return ((const uint8_t *)c->data)[q];
+	case SLC_I32: return ((const int32_t *)c->data)[q];
+	case SLC_U32: return ((const uint32_t *)c->data)[q];
+	case SLC_F32: return ((const float *)c->data)[q];
+	case SLC_F64: return ((const double *)c->data)[q];
+	case SLC_I64: return (double)((const int64_t *)c->data)[q];
+	case SLC_U64: return (double)((const uint64_t *)c->data)[q];
+	default: return 0;
+	}
+}
+
+double *
+slc_rec_get_f64(const slc_rec *r, const char *name, uint32_t ncomp,
+		uint64_t *count, slc_err *err)
+{
+	const slc_chan *c = slc_rec_find(r, name);
+	size_t n, q;
+	double *d;
+
+	if (!c)
+		return slc_fail(err, "record '%s': no channel '%s'", r->name, name),
+		       NULL;
+	if (c->ncomp != ncomp)
+		return slc_fail(err, "record '%s': channel '%s' has %u components, expected %u",
+				r->name, name, c->ncomp, ncomp), NULL;
+	if (c->count > SIZE_MAX || slc_mul((size_t)c->count, ncomp, &n))
+		return slc_fail(err, "record '%s': channel '%s' too large", r->name,
+				name), NULL;
+	d = slc_calloc(n ? n : 1, sizeof *d, err);
+	if (!d)
+		return NULL;
+	for (q = 0; q < n; q++)
+		d[q] = chan_value(c, q);
+	if (count)
+		*count = c->count;
+	return d;
+}
+
+void
+slc_rec_remove(slc_rec *r, const char *name)
+{
+	slc_chan *c = slc_rec_find(r, name);
+	size_t at;
+
+	if (!c)
+		return;
+	if (c->owned)
+		free(c->data);
+	at = (size_t)(c - r->chan);
+	memmove(c, c + 1, (r->nchan - at - 1) * sizeof *c);
+	r->nchan--;
+}
+
+int
+slc_grid_count(const slc_grid *g, size_t *n)
+{
+	if (g->ni < 1 || g->nj < 1 || g->nk < 1)
+		return -1;
+	return slc_mul3((size_t)g->ni, (size_t)g->nj, (size_t)g->nk, n);
+}
+
+float *
+slc_grid_new(slc_rec *r, const char *name, const slc_grid *g, uint32_t ncomp,
+	     slc_err *err)
+{
+	size_t n;
+
+	slc_rec_init(r, SLC_GRID, name);
+	r->grid = *g;
+	if (slc_grid_count(g, &n))
+		return slc_fail(err, "grid '%s': bad dims %dx%dx%d", name, g->ni,
+				g->nj, g->nk), NULL;
+	return slc_rec_add(r, name, SLC_F32, ncomp, SLC_SAMPLE, n, err);
+}
+
+int64_t
+slc_chan_first_nonfinite(const slc_chan *c, uint64_t *nnan, uint64_t *ninf)
+{
+	int64_t first = -1;
+	uint64_t q, n = c->count * c->ncomp, bad_nan = 0, bad_inf = 0;
+
+	if (c->type == SLC_F32) {
+		const float *a = c->data;
+
+		for (q = 0; q < n; q++)
+			if (!isfinite(a[q])) {
+				if (isnan(a[q]))
+					bad_nan++;
+				else
+					bad_inf++;
+				if (first < 0)
+					first = (int64_t)(q / c->ncomp);
+			}
+	} else if (c->type == SLC_F64) {
+		const double *a = c->data;
+
+		for (q = 0; q < n; q++)
+			if (!isfinite(a[q])) {
+				if (isnan(a[q]))
+					bad_nan++;
+				else
+					bad_inf++;
+				if (first < 0)
+					first = (int64_t)(q / c->ncomp);
+			}
+	}
+	if (nnan)
+		*nnan = bad_nan;
+	if (ninf)
+		*ninf = bad_inf;
+	return first;
+}
+
+/* --- validation ------------------------------------------------------- */
+
+/* Every channel of the domain must have `count` elements. */
+static int
+check_domain_counts(const slc_rec *r, uint32_t domain, uint64_t count,
+		    const char *what, slc_err *err)
+{
+	uint32_t c;
+
+	for (c = 0; c < r->nchan; c++)
+		if (r->chan[c].domain == domain && r->chan[c].count != count)
+			return slc_fail(err, "channel '%s' has %llu elements, expected %llu (one per %s)",
+					r->chan[c].name,
+					(unsigned long long)r->chan[c].count,
+					(unsigned long long)count, what);
+	return 0;
+}
+
+static int
+check_positions(const slc_rec *r, uint64_t *np, slc_err *err)
+{
+	const slc_chan *p = slc_rec_find(r, "P");
+
+	if (!p)
+		return slc_fail(err, "no position channel 'P'");
+	if ((p->type != SLC_F32 && p->type != SLC_F64) || p->ncomp != 3 ||
+	    p->domain != SLC_POINT)
+		return slc_fail(err, "channel 'P' is %s x%u %s, expected f32 or f64 x3 point",
+				slc_type_name(p->type), p->ncomp,
+				slc_domain_name(p->domain));
+	*np = p->count;
+	return check_domain_counts(r, SLC_POINT, p->count, "point", err);
+}
+
+/* Element index channels (tri, tet) must be integer and refer to points. */
+static int
+check_indices(const slc_rec *r, const char *name, uint32_t ncomp, uint64_t np,
+	      slc_err *err)
+{
+	const slc_chan *c = slc_rec_find(r, name);
+	uint64_t q, n;
+
+	if (!c)
+		return slc_fail(err, "no channel '%s'", name);
+	if ((c->type != SLC_U32 && c->type != SLC_I32) || c->ncomp != ncomp ||
+	    c->domain != SLC_PRIM)
+		return slc_fail(err, "channel '%s' is %s x%u %s, expected u32 x%u prim",
+				name, slc_type_name(c->type), c->ncomp,
+				slc_domain_name(c->domain), ncomp);
+	n = c->count * ncomp;
+	for (q = 0; q < n; q++) {
+		uint32_t v = ((const uint32_t *)c->data)[q];
+
+		if (v >= np)
+			return slc_fail(err, "%s %llu refers to point %u of %llu", name,
+					(unsigned long long)(q / ncomp), v,
+					(unsigned long long)np);
+	}
+	return check_domain_counts(r, SLC_PRIM, c->count, "primitive", err);
+}
+
+int
+slc_rec_validate(const slc_rec *r, slc_err *err)
+{
+	const slc_grid *g = &r->grid;
+	const slc_chan *c;
+	uint64_t np, q, ns;
+	size_t n;
+	uint32_t k;
+
+	switch (r->kind) {
+	case SLC_GRID:
+		if (slc_grid_count(g, &n))
+			return slc_fail(err, "bad grid dims %dx%dx%d", g->ni, g->nj, g->nk);
+		if (g->stagger >= SLC_STAGGER_COUNT)
+			return slc_fail(err, "unknown staggering %u", g->stagger);
+		if (!(g->dx > 0) || !isfinite(g->dx))
+			return slc_fail(err, "bad dx %g", g->dx);
+		for (k = 0; k < 3; k++)
+			if (!isfinite(g->origin[k]))
+				return slc_fail(err, "origin is not finite");
+		for (k = 0; k < r->nchan; k++)
+			if (r->chan[k].domain != SLC_SAMPLE)
+				return slc_fail(err, "channel '%s' is %s, expected sample",
+						r->chan[k].name,
+						slc_domain_name(r->chan[k].domain));
+		return check_domain_counts(r, SLC_SAMPLE, n, "grid sample", err);
+	case SLC_MESH:
+		if (check_positions(r, &np, err))
+			return -1;
+		return check_indices(r, "tri", 3, np, err);
+	case SLC_TETS:
+		if (check_positions(r, &np, err))
+			return -1;
+		return check_indices(r, "tet", 4, np, err);
+	case SLC_PARTICLES:
+		return check_positions(r, &np, err);
+	case SLC_STRANDS:
+		if (check_positions(r, &np, err))
+			return -1;
+		c = slc_rec_find(r, "offset");
+		if (!c || c->type != SLC_U32 || c->ncomp != 1 ||
+		    c->domain != SLC_STRAND || c->count < 1)
+			return slc_fail(err, "no u32 strand channel 'offset' with nstrands+1 entries");
+		ns = c->count - 1;
+		for (q = 0; q <= ns; q++) {
+			uint32_t o = ((const uint32_t *)c->data)[q];
+
+			if ((q == 0 && o != 0) || (q > 0 && o < ((const uint32_t *)c->data)[q - 1]) ||
+			    o > np || (q == ns && o != np))
+				return slc_fail(err, "strand offset %llu is %u: offsets must rise from 0 to %llu",
+						(unsigned long long)q, o,
+						(unsigned long long)np);
+		}
+		for (k = 0; k < r->nchan; k++)
+			if (r->chan[k].domain == SLC_STRAND && &r->chan[k] != c &&
+			    r->chan[k].count != ns)
+				return slc_fail(err, "channel '%s' has %llu elements, expected %llu (one per strand)",
+						r->chan[k].name,
+						(unsigned long long)r->chan[k].count,
+						(unsigned long long)ns);
+		return 0;
+	case SLC_META:
+		c = slc_rec_find(r, "text");
+		if (!c || c->type != SLC_U8 || c->ncomp != 1)
+			return slc_fail(err, "no u8 channel 'text'");
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* --- descriptor encoding --------------------------------------------- */
+
+/* Encode the descriptor of r (padded to ALIGN) into a new buffer and
+ * compute the raw payload length. */
+static uint8_t *
+encode_desc(const slc_rec *r, size_t *desc_len, size_t *raw_len, slc_err *err)
+{
+	size_t nlen = strlen(r->name), len, raw = 0, bytes;
+	uint32_t kblen, c;
+	uint8_t *d, *p;
+
+	kblen = r->kind == SLC_GRID ? GRID_KBLOCK_LEN : r->kblock_len;
+	len = 2 + nlen + 4 + kblen + 4;
+	for (c = 0; c < r->nchan; c++)
+		len += CHAN_ENTRY_FIXED + strlen(r->chan[c].name);
+	len = align_up(len);
+	if (len > SLC_DESC_MAX)
+		return slc_fail(err, "record '%s': descriptor of %zu bytes is over the limit",
+				r->name, len), NULL;
+	d = slc_calloc(len, 1, err);
+	if (!d)
+		return NULL;
+	p = d;
+	put16(p, (uint16_t)nlen);
+	memcpy(p + 2, r->name, nlen);
+	p += 2 + nlen;
+	put32(p, kblen);
+	p += 4;
+	if (r->kind == SLC_GRID) {
+		put32(p, (uint32_t)r->grid.ni);
+		put32(p + 4, (uint32_t)r->grid.nj);
+		put32(p + 8, (uint32_t)r->grid.nk);
+		put32(p + 12, r->grid.stagger);
+		putf64(p + 16, r->grid.origin[0]);
+		putf64(p + 24, r->grid.origin[1]);
+		putf64(p + 32, r->grid.origin[2]);
+		putf64(p + 40, r->grid.dx);
+	} else if (kblen) {
+		memcpy(p, r->kblock, kblen);
+	}
+	p += kblen;
+	put32(p, r->nchan);
+	p += 4;
+	for (c = 0; c < r->nchan; c++) {
+		const slc_chan *ch = &r->chan[c];
+		size_t cl = strlen(ch->name);
+
+		put16(p, (uint16_t)cl);
+		memcpy(p + 2, ch->name, cl);
+		p += 2 + cl;
+		p[0] = ch->type;
+		p[1] = ch->ncomp;
+		p[2] = ch->domain;
+		p[3] = 0;
+		put64(p + 4, ch->count);
+		p += 12;
+		if (chan_bytes(ch->type, ch->ncomp, ch->count, &bytes) ||
+		    slc_add(raw, align_up(bytes), &raw)) {
+			free(d);
+			return slc_fail(err, "record '%s': payload size overflows", r->name),
+			       NULL;
+		}
+	}
+	*desc_len = len;
+	*raw_len = raw;
+	return d;
+}
+
+/* Parse a descriptor into r (channels without data).  Returns the raw
+ * payload length it implies. */
+static int
+decode_desc(slc_rec *r, const uint8_t *d, size_t len, size_t *raw_len,
+	    slc_err *err)
+{
+	size_t at = 0, raw = 0, bytes;
+	uint32_t kblen, nchan, c;
+	uint16_t nlen;
+
+#define NEED(n) do { if (len - at < (size_t)(n)) \
+	return slc_fail(err, "descriptor ends early (%zu bytes)", len); } while (0)
+	NEED(2);
+	nlen = get16(d);
+	at = 2;
+	NEED(nlen);
+	if (nlen > SLC_NAME_MAX || memchr(d + at, '\0', nlen))
+		return slc_fail(err, "bad record name");
+	memcpy(r->name, d + at, nlen);
+	r->name[nlen] = '\0';
+	at += nlen;
+	NEED(4);
+	kblen = get32(d + at);
+	at += 4;
+	NEED(kblen);
+	if (r->kind == SLC_GRID) {
+		const uint8_t *p = d + at;
+
+		if (kblen < GRID_KBLOCK_LEN)
+			return slc_fail(err, "grid block of %u bytes, expected %d",
+					kblen, GRID_KBLOCK_LEN);
+		r->grid.ni = (int32_t)get32(p);
+		r->grid.nj = (int32_t)get32(p + 4);
+		r->grid.nk = (int32_t)get32(p + 8);
+		r->grid.stagger = get32(p + 12);
+		r->grid.origin[0] = getf64(p + 16);
+		r->grid.origin[1] = getf64(p + 24);
+		r->grid.origin[2] = getf64(p + 32);
+		r->grid.dx = getf64(p + 40);
+	} else if (kblen) {
+		r->kblock = slc_calloc(kblen, 1, err);
+		if (!r->kblock)
+			return -1;
+		memcpy(r->kblock, d + at, kblen);
+		r->kblock_len = kblen;
+	}
+	at += kblen;
+	NEED(4);
+	nchan = get32(d + at);
+	at += 4;
+	if (nchan > SLC_CHAN_MAX)
+		return slc_fail(err, "%u channels, at most %d", nchan, SLC_CHAN_MAX);
+	if (nchan) {
+		r->chan = slc_calloc(nchan, sizeof *r->chan, err);
+		if (!r->chan)
+			return -1;
+	}
+	for (c = 0; c < nchan; c++) {
+		slc_chan *ch = &r->chan[c];
+		uint16_t cl;
+
+		NEED(2);
+		cl = get16(d + at);
+		at += 2;
+		NEED(cl);
+		if (cl == 0 || cl > SLC_NAME_MAX || memchr(d + at, '\0', cl))
+			return slc_fail(err, "channel %u: bad name", c);
+		memcpy(ch->name, d + at, cl);
+		ch->name[cl] = '\0';
+		at += cl;
+		NEED(12);
+		ch->type = d[at];
+		ch->ncomp = d[at + 1];
+		ch->domain = d[at + 2];
+		ch->count = get64(d + at + 4);
+		at += 12;
+		r->nchan = c + 1;
+		if (check_chan_shape(ch->name, ch->type, ch->ncomp, ch->domain, err))
+			return -1;
+		if (slc_rec_find(r, ch->name) != ch)
+			return slc_fail(err, "duplicate channel '%s'", ch->name);
+		if (chan_bytes(ch->type, ch->ncomp, ch->count, &bytes) ||
+		    slc_add(raw, align_up(bytes), &raw) || raw > SLC_PAYLOAD_MAX)
+			return slc_fail(err, "channel '%s': %llu elements is too large",
+					ch->name, (unsigned long long)ch->count);
+	}
+#undef NEED
+	*raw_len = raw;
+	return 0;
+}
+
+/* --- reading ---------------------------------------------------------- */
+
+slc_reader *
+slc_reader_open(FILE *f, slc_err *err)
+{
+	slc_reader *rd = slc_calloc(1, sizeof *rd, err);
+	struct stat st;
+
+	if (!rd)
+		return NULL;
+	rd->f = f;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+		long pos = ftell(f);
+
+		rd->regular = 1;
+		rd->size = (uint64_t)st.st_size;
+		/* a reader opened mid-file counts from where it starts */
+		if (pos > 0)
+			rd->size -= (uint64_t)pos;
+	}
+	return rd;
+}
+
+void
+slc_reader_close(slc_reader *rd)
+{
+	free(rd);
+}
+
+uint64_t
+slc_reader_index(const slc_reader *rd)
+{
+	return rd->index;
+}
+
+uint64_t
+slc_reader_offset(const slc_reader *rd)
+{
+	return rd->offset;
+}
+
+/* Read exactly n bytes into *buf at offset at.  The buffer grows by
+ * doubling as bytes arrive (never past at + n), so a size that a pipe's
+ * header lies about costs at most twice the bytes really sent.  Returns 0,
+ * 1 at a premature end of file, -1 on error. */
+static int
+read_exact(slc_reader *rd, uint8_t **buf, size_t *cap, size_t at, size_t n,
+	   slc_err *err)
+{
+	size_t end = at + n;
+
+	while (at < end) {
+		size_t got;
+
+		if (*cap == at) {
+			size_t newcap = *cap < PIPE_CHUNK / 2 ? PIPE_CHUNK : *cap * 2;
+			uint8_t *g;
+
+			if (newcap > end || newcap < *cap)
+				newcap = end;
+			g = realloc(*buf, newcap);
+			if (!g)
+				return slc_fail(err, "out of memory reading %zu bytes", newcap);
+			*buf = g;
+			*cap = newcap;
+		}
+		got = fread(*buf + at, 1, *cap - at, rd->f);
+		rd->offset += got;
+		at += got;
+		if (at < *cap) {
+			if (ferror(rd->f))
+				return slc_fail(err, "read error");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Point the channels at their data in the decoded payload. */
+static int
+place_channels(slc_rec *r, uint8_t *payload, size_t raw_len, slc_err *err)
+{
+	size_t at = 0, bytes;
+	uint32_t c;
+
+	for (c = 0; c < r->nchan; c++) {
+		slc_chan *ch = &r->chan[c];
+		size_t q;
+
+		chan_bytes(ch->type, ch->ncomp, ch->count, &bytes);
+		ch->data = payload + at;
+		ch->owned = 0;
+		/* padding is zero so that equal records have equal bytes */
+		for (q = bytes; q < align_up(bytes); q++)
+			if (payload[at + q])
+				return slc_fail(err, "channel '%s': nonzero padding", ch->name);
+		at += align_up(bytes);
+	}
+	return at == raw_len ? 0 : slc_fail(err, "payload of %zu bytes, channels need %zu",
+					    raw_len, at);
+}
+
+static int
+inflate_payload(const uint8_t *src, size_t n, uint8_t *dst, size_t raw_len,
+		slc_err *err)
+{
+	z_stream z;
+	int ret;
+
+	memset(&z, 0, sizeof z);
+	if (inflateInit(&z) != Z_OK)
+		return slc_fail(err, "zlib init failed");
+	z.next_in = (Bytef *)src;
+	z.next_out = dst;
+	do {
+		size_t in_left = n - (size_t)((const uint8_t *)z.next_in - src);
+		size_t out_left = raw_len - (size_t)(z.next_out - dst);
+
+		z.avail_in = (uInt)(in_left < ZCHUNK ? in_left : ZCHUNK);
+		z.avail_out = (uInt)(out_left < ZCHUNK ? out_left : ZCHUNK);
+		ret = inflate(&z, Z_NO_FLUSH);
+		if (ret == Z_BUF_ERROR && z.avail_in == 0 && z.avail_out == 0 &&
+		    in_left && out_left)
+			ret = Z_OK;
+	} while (ret == Z_OK);
+	inflateEnd(&z);
+	if (ret != Z_STREAM_END)
+		return slc_fail(err, "zlib payload is damaged (%s)", z.msg ? z.msg : "truncated");
+	if ((size_t)(z.next_out - dst) != raw_len ||
+	    (size_t)((const uint8_t *)z.next_in - src) != n)
+		return slc_fail(err, "zlib payload decodes to %zu bytes, header says %zu",
+				(size_t)(z.next_out - dst), raw_len);
+	return 0;
+}
+
+static int
+read_one(slc_reader *rd, slc_rec *r, slc_err *err)
+{
+	uint8_t *buf = NULL, pre[PREFIX_LEN];
+	uint64_t start, stored_len, raw_len64;
+	uint32_t desc_len, kind, enc, crc_stored, crc;
+	size_t total, cap = 0, got, raw_len = 0;
+	int rc;
+
+	slc_rec_init(r, SLC_END, "");
+	if (rd->broken)
+		return slc_fail(err, "stream already failed");
+	for (;;) {
+		buf = NULL;     /* an end record's buffer was freed below */
+		start = rd->offset;
+		got = fread(pre, 1, PREFIX_LEN, rd->f);
+		rd->offset += got;
+		if (got == 0 && !ferror(rd->f)) {
+			if (rd->seen_end)
+				return 0;
+			rd->broken = 1;
+			if (rd->index == 0)
+				return slc_fail(err, "empty input");
+			return slc_fail(err, "truncated at byte %llu: no end record after record %llu",
+					(unsigned long long)start,
+					(unsigned long long)rd->index - 1);
+		}
+		rd->broken = 1;   /* cleared on success */
+		if (got >= 4 && memcmp(pre, magic, 4))
+			return slc_fail(err, "record %llu at byte %llu: bad magic %02x%02x%02x%02x, not a sluice stream",
+					(unsigned long long)rd->index,
+					(unsigned long long)start, pre[0], pre[1],
+					pre[2], pre[3]);
+		if (got < PREFIX_LEN) {
+			if (ferror(rd->f))
+				return slc_fail(err, "record %llu at byte %llu: read error",
+						(unsigned long long)rd->index,
+						(unsigned long long)start);
+			return slc_fail(err, "record %llu at byte %llu: truncated header (%zu of %d bytes)",
+					(unsigned long long)rd->index,
+					(unsigned long long)start, got, PREFIX_LEN);
+		}
+		if (get16(pre + 4) != SLC_VERSION_MAJOR)
+			return slc_fail(err, "record %llu at byte %llu: format version %u.%u, this reader knows %d.x",
+					(unsigned long long)rd->index,
+					(unsigned long long)start, get16(pre + 4),
+					get16(pre + 6), SLC_VERSION_MAJOR);
+		kind = get32(pre + 8);
+		enc = get32(pre + 12);
+		r->kind = kind;
+		r->time = getf64(pre + 16);
+		desc_len = get32(pre + 24);
+		stored_len = get64(pre + 32);
+		raw_len64 = get64(pre + 40);
+#define FAIL(...) (slc_fail(err, __VA_ARGS__), \
+	slc_failctx(err, "record %llu at byte %llu: ", \
+		    (unsigned long long)rd->index, (unsigned long long)start))
+		if (get32(pre + 28) != 0)
+			return FAIL("reserved field is %u, expected 0", get32(pre + 28));
+		if (enc != SLC_RAW && enc != SLC_ZLIB)
+			return FAIL("unknown encoding %u", enc);
+		if (desc_len > SLC_DESC_MAX || desc_len % ALIGN)
+			return FAIL("descriptor length %u (must be a multiple of %d, at most %u)",
+				    desc_len, ALIGN, SLC_DESC_MAX);
+		if (stored_len > SLC_PAYLOAD_MAX || raw_len64 > SLC_PAYLOAD_MAX)
+			return FAIL("payload of %llu bytes (%llu decoded) is over the limit of %llu",
+				    (unsigned long long)stored_len,
+				    (unsigned long long)raw_len64,
+				    (unsigned long long)SLC_PAYLOAD_MAX);
+		if (enc == SLC_RAW && stored_len != raw_len64)
+			return FAIL("raw payload stored as %llu bytes but %llu decoded",
+				    (unsigned long long)stored_len,
+				    (unsigned long long)raw_len64);
+		if (enc == SLC_ZLIB && raw_len64 / SLC_ZLIB_RATIO_MAX > stored_len)
+			return FAIL("zlib payload claims %llu bytes from %llu: beyond any zlib ratio",
+				    (unsigned long long)raw_len64,
+				    (unsigned long long)stored_len);
+		total = PREFIX_LEN + desc_len + (size_t)stored_len + CRC_LEN;
+		if (rd->regular && total > rd->size - start)
+			return FAIL("truncated: declares %zu bytes, only %llu left in the file",
+				    total, (unsigned long long)(rd->size - start));
+		if (rd->regular) {
+			buf = slc_malloc(total, 1, NULL);
+			cap = total;
+			if (!buf)
+				return FAIL("out of memory reading %zu bytes", total);
+		}
+		if (!buf) {
+			cap = PREFIX_LEN;
+			buf = malloc(cap);
+			if (!buf)
+				return FAIL("out of memory");
+		}
+		memcpy(buf, pre, PREFIX_LEN);
+		rc = read_exact(rd, &buf, &cap, PREFIX_LEN, total - PREFIX_LEN, err);
+		if (rc < 0) {
+			free(buf);
+			return slc_failctx(err, "record %llu at byte %llu: ",
+					   (unsigned long long)rd->index,
+					   (unsigned long long)start);
+		}
+		if (rc > 0) {
+			free(buf);
+			return FAIL("truncated: declares %zu bytes, the stream ends at byte %llu",
+				    total, (unsigned long long)rd->offset);
+		}
+		crc_stored = get32(buf + total - CRC_LEN);
+		crc = (uint32_t)crc32(0L, Z_NULL, 0);
+		{
+			size_t at = 0, left = total - CRC_LEN;
+
+			while (left) {
+				uInt step = (uInt)(left < ZCHUNK ? left : ZCHUNK);
+
+				crc = (uint32_t)crc32(crc, buf + at, step);
+				at += step;
+				left -= step;
+			}
+		}
+		r->stored = buf;
+		r->stored_len = total;
+		if (crc != crc_stored) {
+			/* the name may be damaged too, so it is not trusted here */
+			return FAIL("crc mismatch (stored %08x, computed %08x): the record is damaged",
+				    crc_stored, crc);
+		}
+		if (decode_desc(r, buf + PREFIX_LEN, desc_len, &raw_len, err))
+			return slc_failctx(err, "record %llu at byte %llu: ",
+					   (unsigned long long)rd->index,
+					   (unsigned long long)start);
+#undef FAIL
+#define FAIL(...) (slc_fail(err, __VA_ARGS__), \
+	slc_failctx(err, "record %llu '%s' at byte %llu: ", \
+		    (unsigned long long)rd->index, r->name, \
+		    (unsigned long long)start))
+		if (raw_len != raw_len64)
+			return FAIL("payload of %llu bytes, channels need %zu",
+				    (unsigned long long)raw_len64, raw_len);
+		r->encoding = enc;
+		if (enc == SLC_RAW) {
+			r->payload = buf + PREFIX_LEN + desc_len;
+		} else {
+			r->payload = slc_malloc(raw_len ? raw_len : 1, 1, NULL);
+			if (!r->payload)
+				return FAIL("out of memory decoding %zu bytes", raw_len);
+			if (inflate_payload(buf + PREFIX_LEN + desc_len, (size_t)stored_len,
+					    r->payload, raw_len, err))
+				return slc_failctx(err, "record %llu '%s' at byte %llu: ",
+						   (unsigned long long)rd->index,
+						   r->name, (unsigned long long)start);
+		}
+		if (place_channels(r, r->payload, raw_len, err) ||
+		    slc_rec_validate(r, err))
+			return slc_failctx(err, "record %llu '%s' at byte %llu: ",
+					   (unsigned long long)rd->index, r->name,
+					   (unsigned long long)start);
+#undef FAIL
+		rd->index++;
+		rd->broken = 0;
+		if (kind != SLC_END) {
+			rd->seen_end = 0;
+			return 1;
+		}
+		/* an end record: the stream ends here unless another follows */
+		rd->seen_end = 1;
+		slc_rec_free(r);
+	}
+}
+
+int
+slc_read(slc_reader *rd, slc_rec *r, slc_err *err)
+{
+	int rc = read_one(rd, r, err);
+
+	if (rc < 0)
+		slc_rec_free(r);
+	return rc;
+}
+
+/* --- writing ---------------------------------------------------------- */
+
+slc_writer *
+slc_writer_open(FILE *f, int level, slc_err *err)
+{
+	slc_writer *w;
+
+	if (level < 0 || level > 9)
+		return slc_fail(err, "zlib level %d, expected 0..9", level), NULL;
+	w = slc_calloc(1, sizeof *w, err);
+	if (!w)
+		return NULL;
+	w->f = f;
+	w->level = level;
+	return w;
+}
+
+static int
+put_bytes(slc_writer *w, const void *p, size_t n, uint32_t *crc, slc_err *err)
+{
+	const uint8_t *b = p;
+	size_t left = n;
+
+	while (left) {
+		uInt step = (uInt)(left < ZCHUNK ? left : ZCHUNK);
+
+		if (crc)
+			*crc = (uint32_t)crc32(*crc, b, step);
+		b += step;
+		left -= step;
+	}
+	if (n && fwrite(p, 1, n, w->f) != n) {
+		w->failed = 1;
+		return slc_fail(err, "write error");
+	}
+	return 0;
+}
+
+static const uint8_t zeros[ALIGN];
+
+/* Feed n bytes (or finish the stream when finish is set) to the deflater,
+ * growing the output buffer as needed. */
+static int
+deflate_feed(z_stream *z, const uint8_t *src, size_t n, int finish,
+	     uint8_t **out, size_t *cap)
+{
+	size_t done = 0;
+	int ret;
+
+	for (;;) {
+		size_t step = n - done < ZCHUNK ? n - done : ZCHUNK;
+		size_t used = (size_t)(z->next_out - *out);
+
+		if (used == *cap) {
+			uint8_t *g = realloc(*out, *cap * 2);
+
+			if (!g)
+				return Z_MEM_ERROR;
+			*out = g;
+			*cap *= 2;
+		}
+		z->next_out = *out + used;
+		z->avail_out = (uInt)(*cap - used < ZCHUNK ? *cap - used : ZCHUNK);
+		z->next_in = (Bytef *)(src ? src + done : zeros);
+		z->avail_in = (uInt)step;
+		ret = deflate(z, finish && done + step == n ? Z_FINISH : Z_NO_FLUSH);
+		done += step - z->avail_in;
+		if (ret == Z_STREAM_END)
+			return ret;
+		if (ret != Z_OK && ret != Z_BUF_ERROR)
+			return ret;
+		if (done == n && !finish && z->avail_out > 0)
+			return Z_OK;
+	}
+}
+
+/* Deflate every channel (with its zero padding) into one new buffer. */
+static uint8_t *
+deflate_payload(const slc_rec *r, int level, size_t raw_len, size_t *out_len,
+		slc_err *err)
+{
+	size_t cap = raw_len / 4 + 4096, bytes;
+	z_stream z;
+	uint8_t *out;
+	uint32_t c;
+	int ret = Z_OK;
+
+	out = malloc(cap);
+	if (!out)
+		return slc_fail(err, "out of memory compressing %zu bytes", raw_len),
+		       NULL;
+	memset(&z, 0, sizeof z);
+	if (deflateInit(&z, level) != Z_OK) {
+		free(out);
+		return slc_fail(err, "zlib init failed"), NULL;
+	}
+	z.next_out = out;
+	for (c = 0; c < r->nchan && ret == Z_OK; c++) {
+		chan_bytes(r->chan[c].type, r->chan[c].ncomp, r->chan[c].count, &bytes);
+		ret = deflate_feed(&z, r->chan[c].data, bytes, 0, &out, &cap);
+		if (ret == Z_OK)
+			ret = deflate_feed(&z, NULL, align_up(bytes) - bytes, 0, &out, &cap);
+	}
+	if (ret == Z_OK)
+		ret = deflate_feed(&z, NULL, 0, 1, &out, &cap);
+	*out_len = (size_t)(z.next_out - out);
+	deflateEnd(&z);
+	if (ret != Z_STREAM_END) {
+		free(out);
+		return slc_fail(err, "zlib compression failed (%d)", ret), NULL;
+	}
+	return out;
+}
+
+static int
+write_record(slc_writer *w, const slc_rec *r, int level, slc_err *err)
+{
+	uint8_t pre[PREFIX_LEN], crcb[CRC_LEN], *desc, *z = NULL;
+	size_t desc_len, raw_len, z_len = 0, bytes;
+	uint32_t crc = (uint32_t)crc32(0L, Z_NULL, 0), c;
+	int rc = -1;
+
+	desc = encode_desc(r, &desc_len, &raw_len, err);
+	if (!desc)
+		return -1;
+	if (level > 0) {
+		z = deflate_payload(r, level, raw_len, &z_len, err);
+		if (!z)
+			goto out;
+	}
+	memcpy(pre, magic, 4);
+	put16(pre + 4, SLC_VERSION_MAJOR);
+	put16(pre + 6, SLC_VERSION_MINOR);
+	put32(pre + 8, r->kind);
+	put32(pre + 12, level > 0 ? SLC_ZLIB : SLC_RAW);
+	putf64(pre + 16, r->time);
+	put32(pre + 24, (uint32_t)desc_len);
+	put32(pre + 28, 0);
+	put64(pre + 32, level > 0 ? z_len : raw_len);
+	put64(pre + 40, raw_len);
+	if (put_bytes(w, pre, PREFIX_LEN, &crc, err) ||
+	    put_bytes(w, desc, desc_len, &crc, err))
+		goto out;
+	if (level > 0) {
+		if (put_bytes(w, z, z_len, &crc, err))
+			goto out;
+	} else {
+		for (c = 0; c < r->nchan; c++) {
+			const slc_chan *ch = &r->chan[c];
+
+			chan_bytes(ch->type, ch->ncomp, ch->count, &bytes);
+			if (put_bytes(w, ch->data, bytes, &crc, err) ||
+			    put_bytes(w, zeros, align_up(bytes) - bytes, &crc, err))
+				goto out;
+		}
+	}
+	put32(crcb, crc);
+	rc = put_bytes(w, crcb, CRC_LEN, NULL, err);
+out:
+	free(desc);
+	free(z);
+	return rc;
+}
+
+int
+slc_write(slc_writer *w, const slc_rec *r, slc_err *err)
+{
+	if (r->kind == SLC_END)
+		return slc_fail(err, "record '%s': end records are written by slc_writer_close",
+				r->name);
+	if (slc_rec_validate(r, err))
+		return slc_failctx(err, "record '%s': ", r->name);
+	if (write_record(w, r, w->level, err))
+		return slc_failctx(err, "record '%s': ", r->name);
+	return 0;
+}
+
+int
+slc_write_raw(slc_writer *w, const slc_rec *r, slc_err *err)
+{
+	if (!r->stored)
+		return slc_write(w, r, err);
+	if (put_bytes(w, r->stored, r->stored_len, NULL, err))
+		return slc_failctx(err, "record '%s': ", r->name);
+	return 0;
+}
+
+int
+slc_writer_close(slc_writer *w, slc_err *err)
+{
+	slc_rec end;
+	int rc;
+
+	slc_rec_init(&end, SLC_END, "");
+	rc = write_record(w, &end, 0, err);
+	if (fflush(w->f) != 0 || ferror(w->f) || w->failed)
+		rc = slc_fail(err, "write error");
+	free(w);
+	return rc;
+}
+
+void
+slc_writer_abort(slc_writer *w)
+{
+	free(w);
+}

@@ -1,0 +1,902 @@
+/* pressure.c: assembly, right-hand side and update of the variational
+ * pressure system (batty2007 §2.1-3.1, selle2008 §4.4.2); see pressure.h. */
+#include "fluid/pressure.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FX(ps, i, j, k) ((size_t)(i) + (size_t)((ps)->ni + 1) * ((size_t)(j) + (size_t)(ps)->nj * (size_t)(k)))
+#define FY(ps, i, j, k) ((size_t)(i) + (size_t)(ps)->ni * ((size_t)(j) + (size_t)((ps)->nj + 1) * (size_t)(k)))
+#define FZ(ps, i, j, k) ((size_t)(i) + (size_t)(ps)->ni * ((size_t)(j) + (size_t)(ps)->nj * (size_t)(k)))
+
+/* Gibou et al. 2002 (batty2007 §2.1): fraction of the way from the fluid
+ * cell centre to the air cell centre where the liquid level set crosses
+ * zero, from the linear interpolant. */
+static double
+ghost_theta(const float *phi, size_t f, size_t a)
+{
+	double t = phi[f] / ((double)phi[f] - phi[a]);
+	return t < PS_THETA_MIN ? PS_THETA_MIN : t > 1 ? 1 : t;
+}
+
+/* The face of cell c on axis ax, side s (0 low, 1 high): its index, the
+ * neighbour cell (or -1 at the domain boundary) and its fluid fraction. */
+static const float *
+face_arr(const psys *ps, int ax)
+{
+	return ax == 0 ? ps->wx : ax == 1 ? ps->wy : ps->wz;
+}
+
+static size_t
+face_index(const psys *ps, int ax, int i, int j, int k)
+{
+	return ax == 0 ? FX(ps, i, j, k) : ax == 1 ? FY(ps, i, j, k) : FZ(ps, i, j, k);
+}
+
+/* Neighbour of (i,j,k) across side s of axis ax; -1 outside.  *f gets the
+ * face index. */
+static long long
+neighbour(const psys *ps, int i, int j, int k, int ax, int s, size_t *f)
+{
+	int q[3] = {i, j, k}, dim[3] = {ps->ni, ps->nj, ps->nk};
+
+	q[ax] += s;
+	*f = face_index(ps, ax, ax == 0 ? i + s : i, ax == 1 ? j + s : j,
+			ax == 2 ? k + s : k);
+	q[ax] -= s;
+	q[ax] += s ? 1 : -1;
+	if (q[ax] < 0 || q[ax] >= dim[ax])
+		return -1;
+	return (long long)((size_t)q[0] + (size_t)ps->ni * ((size_t)q[1] + (size_t)ps->nj * q[2]));
+}
+
+static int
+inv3(const double a[9], double r[9])
+{
+	double c0 = a[4] * a[8] - a[5] * a[7];
+	double c1 = a[5] * a[6] - a[3] * a[8];
+	double c2 = a[3] * a[7] - a[4] * a[6];
+	double det = a[0] * c0 + a[1] * c1 + a[2] * c2;
+
+	if (!(fabs(det) > 0) || !isfinite(det))
+		return -1;
+	r[0] = c0 / det;
+	r[1] = (a[2] * a[7] - a[1] * a[8]) / det;
+	r[2] = (a[1] * a[5] - a[2] * a[4]) / det;
+	r[3] = c1 / det;
+	r[4] = (a[0] * a[8] - a[2] * a[6]) / det;
+	r[5] = (a[2] * a[3] - a[0] * a[5]) / det;
+	r[6] = c2 / det;
+	r[7] = (a[1] * a[6] - a[0] * a[7]) / det;
+	r[8] = (a[0] * a[4] - a[1] * a[3]) / det;
+	return 0;
+}
+
+/* Per-cell J columns of one body (batty2007 (10), (12)): for the face f
+ * between cells a and b (a below), with body fraction beta and
+ * Phi_f = (e_axis, (x_f - X_com) x e_axis), cell a gains +beta*Phi_f and b
+ * gains -beta*Phi_f.  Summed over a cell wholly inside the body these
+ * cancel exactly, so only cells at the surface keep a column, and J p =
+ * dx^2 sum_c p_c g_c.  Only fluid cells are kept: air has p = 0. */
+static int
+body_columns(psys *ps, ps_body *bd, slc_err *err)
+{
+	size_t *slot = slc_calloc(ps->n, sizeof *slot, err);
+	double *acc = NULL;
+	size_t m = 0;
+
+	if (!slot)
+		return -1;
+	/* slot[c] = 1 + list position for touched fluid cells */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int ax = 0; ax < 3; ax++) {
+			const float *beta = ax == 0 ? bd->bx : ax == 1 ? bd->by : bd->bz;
+			for (int k = 0; k < ps->nk; k++)
+				for (int j = 0; j < ps->nj; j++)
+					for (int i = 0; i < ps->ni; i++) {
+						size_t f;
+						long long nb = neighbour(ps, i, j, k, ax, 1, &f);
+						if (nb < 0 || !(beta[f] > 0))
+							continue;
+						size_t a = (size_t)i + (size_t)ps->ni * ((size_t)j + (size_t)ps->nj * k);
+						size_t cc[2] = {a, (size_t)nb};
+						double x[3] = {ps->origin[0] + ps->dx * (i + 0.5),
+							       ps->origin[1] + ps->dx * (j + 0.5),
+							       ps->origin[2] + ps->dx * (k + 0.5)};
+						x[ax] += 0.5 * ps->dx;
+						double r[3] = {x[0] - bd->com[0], x[1] - bd->com[1],
+							       x[2] - bd->com[2]};
+						double phi6[6] = {0, 0, 0, 0, 0, 0};
+						phi6[ax] = 1;
+						/* r x e_ax */
+						if (ax == 0) { phi6[4] = r[2]; phi6[5] = -r[1]; }
+						if (ax == 1) { phi6[3] = -r[2]; phi6[5] = r[0]; }
+						if (ax == 2) { phi6[3] = r[1]; phi6[4] = -r[0]; }
+						for (int s = 0; s < 2; s++) {
+							size_t c = cc[s];
+							if (ps->type[c] != PS_FLUID)
+								continue;
+							if (pass == 0) {
+								if (!slot[c])
+									slot[c] = ++m;
+								continue;
+							}
+							double sg = s == 0 ? beta[f] : -beta[f];
+							for (int q = 0; q < 6; q++)
+								acc[6 * (slot[c] - 1) + q] += sg * phi6[q];
+						}
+					}
+		}
+		if (pass == 0) {
+			bd->ncell = m;
+			bd->cell = slc_calloc(m ? m : 1, sizeof *bd->cell, err);
+			acc = slc_calloc(m ? 6 * m : 1, sizeof *acc, err);
+			if (!bd->cell || !acc) {
+				free(slot);
+				free(acc);
+				return -1;
+			}
+			for (size_t c = 0; c < ps->n; c++)
+				if (slot[c])
+					bd->cell[slot[c] - 1] = c;
+		}
+	}
+	bd->g = acc;
+	free(slot);
+	return 0;
+}
+
+static int
+find(int32_t *par, int32_t a)
+{
+	while (par[a] != a)
+		a = par[a] = par[par[a]];
+	return a;
+}
+
+static size_t
+root(size_t *up, size_t c)
+{
+	while (up[c] != c)
+		c = up[c] = up[up[c]];
+	return c;
+}
+
+/* Join the sets of a and b under the smaller root (so every root is the
+ * first cell of its set in grid order). */
+static void
+join(size_t *up, size_t a, size_t b)
+{
+	a = root(up, a), b = root(up, b);
+	if (a < b)
+		up[b] = a;
+	else if (b < a)
+		up[a] = b;
+}
+
+/* selle2008 §4.4.2: flood fill over the fluid cells with the Neumann and
+ * Dirichlet faces as fill boundaries (the couplings cx, cy, cz are
+ * nonzero exactly across the open faces between fluid cells), as a
+ * union-find in grid order: regions are numbered in the order of their
+ * first cell.  Rigid bodies join the regions they touch (their J couples
+ * them).  A region with no Dirichlet face (dir[c] set by the assembly)
+ * is enclosed. */
+static int
+regions(psys *ps, const uint8_t *dir, slc_err *err)
+{
+	size_t *up = slc_calloc(ps->n, sizeof *up, err);
+	size_t sj = (size_t)ps->ni, sk = sj * (size_t)ps->nj;
+	int32_t nr = 0;
+
+	if (!up)
+		return -1;
+	for (int k = 0; k < ps->nk; k++)
+		for (int j = 0; j < ps->nj; j++)
+			for (int i = 0; i < ps->ni; i++) {
+				size_t c = (size_t)i + sj * j + sk * k;
+				up[c] = c;
+				if (ps->type[c] != PS_FLUID)
+					continue;
+				if (i > 0 && ps->cx[c - 1] > 0)
+					join(up, c, c - 1);
+				if (j > 0 && ps->cy[c - sj] > 0)
+					join(up, c, c - sj);
+				if (k > 0 && ps->cz[c - sk] > 0)
+					join(up, c, c - sk);
+			}
+	for (size_t c = 0; c < ps->n; c++) {
+		if (ps->type[c] != PS_FLUID) {
+			ps->region[c] = -1;
+			continue;
+		}
+		size_t r = root(up, c);
+		ps->region[c] = r == c ? nr++ : ps->region[r];
+	}
+	free(up);
+	int32_t *par = slc_calloc(nr ? (size_t)nr : 1, sizeof *par, err);
+	int32_t *map = slc_calloc(nr ? (size_t)nr : 1, sizeof *map, err);
+	if (!par || !map) {
+		free(par);
+		free(map);
+		return -1;
+	}
+	for (int32_t r = 0; r < nr; r++)
+		par[r] = r;
+	for (int b = 0; b < ps->nbody; b++) {
+		const ps_body *bd = &ps->body[b];
+		for (size_t q = 1; q < bd->ncell && !isinf(bd->mass); q++) {
+			int32_t ra = find(par, ps->region[bd->cell[0]]);
+			int32_t rb = find(par, ps->region[bd->cell[q]]);
+			if (ra != rb)
+				par[rb > ra ? rb : ra] = rb > ra ? ra : rb;
+		}
+	}
+	int32_t m = 0;
+	for (int32_t r = 0; r < nr; r++)
+		map[r] = find(par, r) == r ? m++ : -1;
+	for (size_t c = 0; c < ps->n; c++)
+		if (ps->region[c] >= 0)
+			ps->region[c] = map[find(par, ps->region[c])];
+	free(par);
+	free(map);
+	ps->nregion = m;
+	ps->enclosed = slc_calloc(m ? (size_t)m : 1, 1, err);
+	if (!ps->enclosed)
+		return -1;
+	memset(ps->enclosed, 1, m ? (size_t)m : 1);
+	for (size_t c = 0; c < ps->n; c++)
+		if (dir[c])
+			ps->enclosed[ps->region[c]] = 0;
+	ps->nenclosed = 0;
+	for (int r = 0; r < m; r++)
+		ps->nenclosed += ps->enclosed[r];
+	return 0;
+}
+
+/* The six faces of cell (i,j,k), in the order -x, +x, -y, +y, -z, +z:
+ * index f in its axis' face grid and neighbour cell (or -1 outside the
+ * grid). */
+static inline void
+face_cells(const psys *ps, int i, int j, int k, size_t f[6], long long nb[6])
+{
+	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
+	long long c = (long long)i + (long long)ni * ((long long)j + (long long)nj * k);
+	long long sj = ni, sk = (long long)ni * nj;
+
+	f[0] = FX(ps, i, j, k), f[1] = FX(ps, i + 1, j, k);
+	f[2] = FY(ps, i, j, k), f[3] = FY(ps, i, j + 1, k);
+	f[4] = FZ(ps, i, j, k), f[5] = FZ(ps, i, j, k + 1);
+	nb[0] = i > 0 ? c - 1 : -1, nb[1] = i < ni - 1 ? c + 1 : -1;
+	nb[2] = j > 0 ? c - sj : -1, nb[3] = j < nj - 1 ? c + sj : -1;
+	nb[4] = k > 0 ? c - sk : -1, nb[5] = k < nk - 1 ? c + sk : -1;
+}
+
+/* The same with the fluid fraction w of each face (0 for a box face
+ * unless open is set). */
+static inline void
+faces6(const psys *ps, int i, int j, int k, int open, float w[6], long long nb[6])
+{
+	size_t f[6];
+
+	face_cells(ps, i, j, k, f, nb);
+	for (int e = 0; e < 6; e++)
+		w[e] = nb[e] < 0 && !open ? 0 : face_arr(ps, e >> 1)[f[e]];
+}
+
+int
+psys_init(psys *ps, int ni, int nj, int nk, double dx, const double origin[3],
+	  double rho, const float *wx, const float *wy, const float *wz,
+	  const float *phi, ps_body *body, int nbody, slc_err *err)
+{
+	return psys_init_bc(ps, ni, nj, nk, dx, origin, rho, wx, wy, wz, phi,
+			    body, nbody, PS_BC_WALL, err);
+}
+
+int
+psys_init_bc(psys *ps, int ni, int nj, int nk, double dx, const double origin[3],
+	     double rho, const float *wx, const float *wy, const float *wz,
+	     const float *phi, ps_body *body, int nbody, int bc, slc_err *err)
+{
+	uint8_t *dir = NULL;    /* cells with a Dirichlet face */
+
+	memset(ps, 0, sizeof *ps);
+	ps->bc = bc;
+	if (ni < 1 || nj < 1 || nk < 1)
+		return slc_fail(err, "bad grid dims %dx%dx%d", ni, nj, nk);
+	if (!(dx > 0) || !(rho > 0))
+		return slc_fail(err, "bad dx %g or density %g", dx, rho);
+	if (slc_mul3((size_t)ni, (size_t)nj, (size_t)nk, &ps->n))
+		return slc_fail(err, "grid %dx%dx%d overflows", ni, nj, nk);
+	ps->ni = ni, ps->nj = nj, ps->nk = nk;
+	ps->dx = dx, ps->rho = rho;
+	memcpy(ps->origin, origin, sizeof ps->origin);
+	ps->wx = wx, ps->wy = wy, ps->wz = wz, ps->phi = phi;
+	ps->body = body, ps->nbody = nbody;
+	ps->type = slc_calloc(ps->n, 1, err);
+	ps->diag = ps->type ? slc_calloc(ps->n, sizeof *ps->diag, err) : NULL;
+	ps->cx = ps->diag ? slc_calloc(ps->n, sizeof *ps->cx, err) : NULL;
+	ps->cy = ps->cx ? slc_calloc(ps->n, sizeof *ps->cy, err) : NULL;
+	ps->cz = ps->cy ? slc_calloc(ps->n, sizeof *ps->cz, err) : NULL;
+	ps->region = ps->cz ? slc_calloc(ps->n, sizeof *ps->region, err) : NULL;
+	ps->part = ps->region ? slc_calloc(2 * PS_PART_REGIONS * (size_t)nk,
+					   sizeof *ps->part, err) : NULL;
+	if (!ps->part)
+		goto fail;
+
+	dir = slc_calloc(ps->n, 1, err);
+	if (!dir)
+		goto fail;
+	int open = bc == PS_BC_OPEN;
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < nk; k++)
+		for (int j = 0; j < nj; j++)
+			for (int i = 0; i < ni; i++) {
+				size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				if (phi && !(phi[c] < 0)) {
+					ps->type[c] = PS_AIR;
+					continue;
+				}
+				float w[6];
+				long long nb[6];
+				faces6(ps, i, j, k, open, w, nb);
+				double o = (double)w[0] + w[1] + w[2] + w[3] + w[4] + w[5];
+				ps->type[c] = o > 0 ? PS_FLUID : PS_OFF;
+			}
+	float *cc[3] = {ps->cx, ps->cy, ps->cz};
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < nk; k++)
+		for (int j = 0; j < nj; j++)
+			for (int i = 0; i < ni; i++) {
+				size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				if (ps->type[c] != PS_FLUID)
+					continue;
+				float w[6];
+				long long nb[6];
+				faces6(ps, i, j, k, open, w, nb);
+				double d = 0;
+				for (int f = 0; f < 6; f++) {
+					if (!(w[f] > 0))
+						continue;
+					if (nb[f] < 0) {        /* open box face: p = 0 outside */
+						d += w[f];
+						dir[c] = 1;
+					} else if (ps->type[nb[f]] == PS_FLUID) {
+						d += w[f];
+						if (f & 1)
+							cc[f >> 1][c] = w[f];
+					} else if (ps->type[nb[f]] == PS_AIR) {
+						d += w[f] / ghost_theta(phi, c, (size_t)nb[f]);
+						dir[c] = 1;
+					}
+				}
+				ps->diag[c] = d;
+			}
+	for (int b = 0; b < nbody; b++) {
+		ps_body *bd = &body[b];
+		double Iinv[9];
+		bd->cell = NULL, bd->g = NULL, bd->ncell = 0;
+		memset(bd->Minv, 0, sizeof bd->Minv);
+		/* infinite mass: a scripted body, M^-1 = 0 (right-hand side only) */
+		if (!isinf(bd->mass) && (!(bd->mass > 0) || inv3(bd->inertia, Iinv))) {
+			slc_fail(err, "rigid body %d: singular mass or inertia", b);
+			goto fail;
+		}
+		for (int q = 0; q < 3 && !isinf(bd->mass); q++) {
+			bd->Minv[7 * q] = 1 / bd->mass;
+			for (int r = 0; r < 3; r++)
+				bd->Minv[6 * (3 + q) + 3 + r] = Iinv[3 * q + r];
+		}
+		if (body_columns(ps, bd, err))
+			goto fail;
+	}
+	if (regions(ps, dir, err))
+		goto fail;
+	free(dir);
+	return 0;
+fail:
+	free(dir);
+	psys_free(ps);
+	return -1;
+}
+
+void
+psys_free(psys *ps)
+{
+	for (int b = 0; b < ps->nbody; b++) {
+		free(ps->body[b].cell);
+		free(ps->body[b].g);
+		ps->body[b].cell = NULL;
+		ps->body[b].g = NULL;
+		ps->body[b].ncell = 0;
+	}
+	free(ps->type);
+	free(ps->diag);
+	free(ps->cx);
+	free(ps->cy);
+	free(ps->cz);
+	free(ps->region);
+	free(ps->enclosed);
+	free(ps->part);
+	memset(ps, 0, sizeof *ps);
+}
+
+/* Solid fraction of a face not taken by fluid or by a rigid body. */
+static double
+static_fraction(const psys *ps, int ax, size_t f)
+{
+	double s = 1 - face_arr(ps, ax)[f];
+
+	for (int b = 0; b < ps->nbody; b++) {
+		const ps_body *bd = &ps->body[b];
+		s -= (ax == 0 ? bd->bx : ax == 1 ? bd->by : bd->bz)[f];
+	}
+	return s > 0 ? s : 0;
+}
+
+double
+psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
+	 const float *us, double *b)
+{
+	const float *vel[3] = {u, v, w};
+	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
+
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < nk; k++)
+		for (int j = 0; j < nj; j++)
+			for (int i = 0; i < ni; i++) {
+				size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				double out = 0;
+				if (ps->type[c] != PS_FLUID) {
+					b[c] = 0;
+					continue;
+				}
+				size_t f6[6];
+				long long nb[6];
+				face_cells(ps, i, j, k, f6, nb);
+				for (int e = 0; e < 6; e++) {
+					int ax = e >> 1, s = e & 1;
+					size_t f = f6[e];
+					double flux = vel[ax][f];
+					if (nb[e] < 0 && ps->bc == PS_BC_WALL)
+						flux = us ? us[3 * c + ax] : 0;
+					else if (nb[e] < 0 && ps->bc == PS_BC_OPEN && !ps->voxelized)
+						flux *= face_arr(ps, ax)[f];
+					if (nb[e] >= 0 && !ps->voxelized) {
+						flux *= face_arr(ps, ax)[f];
+						if (us)
+							flux += static_fraction(ps, ax, f) * 0.5 *
+								((double)us[3 * c + ax] + us[3 * (size_t)nb[e] + ax]);
+					}
+					out += s ? flux : -flux;
+				}
+				b[c] = -out;
+			}
+	/* the solid part of faces covered by rigid bodies moves with V */
+	for (int q = 0; q < ps->nbody; q++) {
+		const ps_body *bd = &ps->body[q];
+		for (size_t m = 0; m < bd->ncell; m++) {
+			double s = 0;
+			for (int r = 0; r < 6; r++)
+				s += bd->g[6 * m + r] * bd->V[r];
+			b[bd->cell[m]] -= s;
+		}
+	}
+	if (!ps->nenclosed)
+		return 0;
+	/* selle2008 §4.4.2: compatibility condition in each enclosed region.
+	 * The net flow into the region is spread over its boundary faces in
+	 * proportion to their solid area, which gives the temporary boundary
+	 * velocities with no net flow across the region's boundary. */
+	int nr = ps->nregion;
+	double *sum = calloc(2 * (size_t)nr, sizeof *sum), removed = 0;
+	if (!sum)
+		return NAN;
+	double *area = sum + nr;
+	double *acell = malloc(ps->n * sizeof *acell);
+	if (!acell) {
+		free(sum);
+		return NAN;
+	}
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < nk; k++)
+		for (int j = 0; j < nj; j++)
+			for (int i = 0; i < ni; i++) {
+				size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				double a = 0;
+				acell[c] = 0;
+				if (ps->type[c] != PS_FLUID || !ps->enclosed[ps->region[c]])
+					continue;
+				size_t f6[6];
+				long long nb[6];
+				face_cells(ps, i, j, k, f6, nb);
+				for (int e = 0; e < 6; e++)
+					if (nb[e] < 0)
+						a += 1;
+					else if (ps->region[nb[e]] != ps->region[c])
+						a += 1 - face_arr(ps, e >> 1)[f6[e]];
+				acell[c] = a;
+			}
+	long long *count = calloc((size_t)nr, sizeof *count);
+	if (!count) {
+		free(sum);
+		free(acell);
+		return NAN;
+	}
+	for (size_t c = 0; c < ps->n; c++)
+		if (ps->type[c] == PS_FLUID && ps->enclosed[ps->region[c]]) {
+			sum[ps->region[c]] += b[c];
+			area[ps->region[c]] += acell[c];
+			count[ps->region[c]]++;
+		}
+	for (size_t c = 0; c < ps->n; c++)
+		if (ps->type[c] == PS_FLUID && ps->enclosed[ps->region[c]]) {
+			int r = ps->region[c];
+			if (area[r] > 0)
+				b[c] -= sum[r] * acell[c] / area[r];
+			else
+				b[c] -= sum[r] / (double)count[r];
+		}
+	for (int r = 0; r < nr; r++)
+		removed += fabs(sum[r]);
+	free(count);
+	free(sum);
+	free(acell);
+	return removed;
+}
+
+/* y where the cell is fluid, else 0.  Bitwise, so that the row loop
+ * vectorizes: under the default -ftrapping-math a conditional float
+ * expression is not if-converted. */
+static inline double
+fluid_only(double y, uint8_t type)
+{
+	uint64_t yb, mask = type == PS_FLUID ? ~(uint64_t)0 : 0;
+
+	memcpy(&yb, &y, sizeof yb);
+	yb &= mask;
+	memcpy(&y, &yb, sizeof y);
+	return y;
+}
+
+/* One row (j, k) of the grid part of A: y[i] = (A x)[c0 + i] + beta y[i]
+ * for the fluid cells, 0 elsewhere (y is not read when beta is 0).  A row
+ * with all its neighbour rows inside the grid runs without a branch: the
+ * couplings to cells that are not fluid are 0. */
+static inline void
+apply_row(const psys *ps, const double *x, int j, int k, double beta, double *y)
+{
+	int ni = ps->ni;
+	size_t sj = (size_t)ni, sk = sj * (size_t)ps->nj, c0 = sj * j + sk * k;
+	const uint8_t *type = ps->type + c0;
+	const double *d = ps->diag + c0, *xr = x + c0;
+	const float *cx = ps->cx + c0, *cy = ps->cy + c0, *cz = ps->cz + c0;
+	const float *cym = j > 0 ? cy - sj : NULL, *czm = k > 0 ? cz - sk : NULL;
+	int jp = j < ps->nj - 1, kp = k < ps->nk - 1;
+
+	if (!memchr(type, PS_FLUID, (size_t)ni)) {
+		memset(y, 0, (size_t)ni * sizeof *y);
+		return;
+	}
+	if (cym && czm && jp && kp && ni > 2) {
+		const double *xjm = xr - sj, *xjp = xr + sj, *xkm = xr - sk, *xkp = xr + sk;
+		for (int i = 0; i < ni; i += ni - 1) {
+			double s = d[i] * xr[i];
+			if (i > 0)
+				s -= cx[i - 1] * xr[i - 1];
+			if (i < ni - 1)
+				s -= cx[i] * xr[i + 1];
+			s -= cym[i] * xjm[i];
+			s -= cy[i] * xjp[i];
+			s -= czm[i] * xkm[i];
+			s -= cz[i] * xkp[i];
+			y[i] = fluid_only(beta != 0 ? s + beta * y[i] : s, type[i]);
+		}
+#define PS_ROW_SUM(i) (d[i] * xr[i] - cx[(i) - 1] * xr[(i) - 1] - cx[i] * xr[(i) + 1] - \
+		       cym[i] * xjm[i] - cy[i] * xjp[i] - czm[i] * xkm[i] - cz[i] * xkp[i])
+		if (beta != 0) {
+#pragma omp simd
+			for (int i = 1; i < ni - 1; i++)
+				y[i] = fluid_only(PS_ROW_SUM(i) + beta * y[i], type[i]);
+		} else {
+#pragma omp simd
+			for (int i = 1; i < ni - 1; i++)
+				y[i] = fluid_only(PS_ROW_SUM(i), type[i]);
+		}
+#undef PS_ROW_SUM
+		return;
+	}
+	for (int i = 0; i < ni; i++) {
+		if (type[i] != PS_FLUID) {
+			y[i] = 0;
+			continue;
+		}
+		double s = d[i] * xr[i];
+		if (i > 0)
+			s -= cx[i - 1] * xr[i - 1];
+		if (i < ni - 1)
+			s -= cx[i] * xr[i + 1];
+		if (cym)
+			s -= cym[i] * xr[(long)i - (long)sj];
+		if (jp)
+			s -= cy[i] * xr[i + sj];
+		if (czm)
+			s -= czm[i] * xr[(long)i - (long)sk];
+		if (kp)
+			s -= cz[i] * xr[i + sk];
+		y[i] = beta != 0 ? s + beta * y[i] : s;
+	}
+}
+
+/* batty2007 §3.1: the bodies' part of A, + dt J^T M^-1 J, in x units
+ * rho*dx^3 g^T M^-1 g (a rank-6 term per body, applied as two sums over
+ * its cells), added to y.  With s given, returns sum s_c (added)_c. */
+static double
+apply_bodies(const psys *ps, const double *x, double *y, const double *s)
+{
+	double kappa = ps->rho * ps->dx * ps->dx * ps->dx, dot = 0;
+
+	for (int q = 0; q < ps->nbody; q++) {
+		const ps_body *bd = &ps->body[q];
+		double t[6] = {0, 0, 0, 0, 0, 0}, u[6];
+		for (size_t m = 0; m < bd->ncell; m++)
+			for (int r = 0; r < 6; r++)
+				t[r] += bd->g[6 * m + r] * x[bd->cell[m]];
+		for (int r = 0; r < 6; r++) {
+			u[r] = 0;
+			for (int e = 0; e < 6; e++)
+				u[r] += kappa * bd->Minv[6 * r + e] * t[e];
+		}
+		for (size_t m = 0; m < bd->ncell; m++) {
+			double d = 0;
+			for (int r = 0; r < 6; r++)
+				d += bd->g[6 * m + r] * u[r];
+			y[bd->cell[m]] += d;
+			if (s)
+				dot += s[bd->cell[m]] * d;
+		}
+	}
+	return dot;
+}
+
+void
+psys_apply(const psys *ps, const double *x, double *y)
+{
+	size_t sj = (size_t)ps->ni, sk = sj * (size_t)ps->nj;
+
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < ps->nk; k++)
+		for (int j = 0; j < ps->nj; j++)
+			apply_row(ps, x, j, k, 0, y + sj * j + sk * k);
+	apply_bodies(ps, x, y, NULL);
+}
+
+double
+psys_apply_cg(const psys *ps, const double *z, double beta, double *s, double *q)
+{
+	size_t sj = (size_t)ps->ni, sk = sj * (size_t)ps->nj;
+	double *part = ps->part;
+
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < ps->nk; k++) {
+		double t = 0;
+		for (int j = 0; j < ps->nj; j++) {
+			size_t c0 = sj * j + sk * k;
+			double *qr = q + c0, *sr = s + c0;
+			const double *zr = z + c0;
+			apply_row(ps, z, j, k, beta, qr);
+			/* the row's s.q in SIMD lanes: a fixed order per row,
+			 * so the sum does not depend on the thread count */
+			double tr = 0;
+			if (beta != 0) {
+#pragma omp simd reduction(+ : tr)
+				for (int i = 0; i < ps->ni; i++) {
+					sr[i] = zr[i] + beta * sr[i];
+					tr += sr[i] * qr[i];
+				}
+			} else {
+#pragma omp simd reduction(+ : tr)
+				for (int i = 0; i < ps->ni; i++) {
+					sr[i] = zr[i];
+					tr += sr[i] * qr[i];
+				}
+			}
+			t += tr;
+		}
+		part[k] = t;
+	}
+	double dot = 0;
+	for (int k = 0; k < ps->nk; k++)
+		dot += part[k];
+	return dot + apply_bodies(ps, z, q, s);
+}
+
+double
+psys_dot(const psys *ps, const double *a, const double *b)
+{
+	size_t sk = (size_t)ps->ni * ps->nj;
+	double *part = ps->part, s = 0;
+
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < ps->nk; k++) {
+		double t = 0;
+		for (size_t c = sk * k; c < sk * (k + 1); c++)
+			t += a[c] * b[c];
+		part[k] = t;
+	}
+	for (int k = 0; k < ps->nk; k++)
+		s += part[k];
+	return s;
+}
+
+double
+psys_cg_step(const psys *ps, double alpha, const double *s, const double *q,
+	     double *x, double *r)
+{
+	double m = 0;
+
+#pragma omp parallel for schedule(static) reduction(max : m) if (ps->n > PS_PAR_MIN)
+	for (size_t c = 0; c < ps->n; c++) {
+		x[c] += alpha * s[c];
+		r[c] -= alpha * q[c];
+		double a = fabs(r[c]);
+		if (a > m)
+			m = a;
+	}
+	return m;
+}
+
+double
+psys_maxabs(const psys *ps, const double *a)
+{
+	double m = 0;
+
+#pragma omp parallel for schedule(static) reduction(max : m) if (ps->n > PS_PAR_MIN)
+	for (size_t c = 0; c < ps->n; c++)
+		if (fabs(a[c]) > m)
+			m = fabs(a[c]);
+	return m;
+}
+
+void
+psys_null(const psys *ps, double *x)
+{
+	if (!ps->nenclosed)
+		return;
+	int nr = ps->nregion, nk = ps->nk;
+	size_t sk = (size_t)ps->ni * ps->nj;
+	double *sum = calloc((size_t)nr, sizeof *sum);
+	double *cnt = calloc((size_t)nr, sizeof *cnt);
+	if (!sum || !cnt) {
+		free(sum);
+		free(cnt);
+		return;
+	}
+	if (nr <= PS_PART_REGIONS) {
+		/* per-slab partial sums, added in slab order */
+		double *part = ps->part;
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+		for (int k = 0; k < nk; k++) {
+			double *p = part + 2 * PS_PART_REGIONS * (size_t)k;
+			for (int r = 0; r < 2 * PS_PART_REGIONS; r++)
+				p[r] = 0;
+			for (size_t c = sk * k; c < sk * (k + 1); c++) {
+				int32_t r = ps->region[c];
+				if (r >= 0 && ps->enclosed[r]) {
+					p[r] += x[c];
+					p[PS_PART_REGIONS + r] += 1;
+				}
+			}
+		}
+		for (int k = 0; k < nk; k++)
+			for (int r = 0; r < nr; r++) {
+				sum[r] += part[2 * PS_PART_REGIONS * (size_t)k + r];
+				cnt[r] += part[2 * PS_PART_REGIONS * (size_t)k + PS_PART_REGIONS + r];
+			}
+	} else {
+		for (size_t c = 0; c < ps->n; c++) {
+			int32_t r = ps->region[c];
+			if (r >= 0 && ps->enclosed[r]) {
+				sum[r] += x[c];
+				cnt[r] += 1;
+			}
+		}
+	}
+	for (int r = 0; r < nr; r++)
+		sum[r] = cnt[r] > 0 ? sum[r] / cnt[r] : 0;
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (size_t c = 0; c < ps->n; c++) {
+		int32_t r = ps->region[c];
+		if (r >= 0 && ps->enclosed[r])
+			x[c] -= sum[r];
+	}
+	free(sum);
+	free(cnt);
+}
+
+void
+psys_update(psys *ps, const double *x, float *u, float *v, float *w,
+	    const float *us)
+{
+	float *vel[3] = {u, v, w};
+	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
+
+	/* batty2007 (5): u = u~ - dt/rho G p, with the ghost-fluid pressure
+	 * p_ghost = p_f (1 - 1/theta) across the free surface. */
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (int k = 0; k < nk; k++)
+		for (int j = 0; j < nj; j++)
+			for (int i = 0; i < ni; i++) {
+				size_t a = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				size_t f6[6];
+				long long nb6[6];
+				face_cells(ps, i, j, k, f6, nb6);
+				for (int ax = 0; ax < 3; ax++) {
+					size_t f = f6[2 * ax + 1];
+					if (nb6[2 * ax + 1] < 0 || !(face_arr(ps, ax)[f] > 0))
+						continue;
+					size_t bb = (size_t)nb6[2 * ax + 1];
+					int ta = ps->type[a], tb = ps->type[bb];
+					double d;
+					if (ta == PS_FLUID && tb == PS_FLUID)
+						d = x[bb] - x[a];
+					else if (ta == PS_FLUID && tb == PS_AIR)
+						d = -x[a] / ghost_theta(ps->phi, a, bb);
+					else if (ta == PS_AIR && tb == PS_FLUID)
+						d = x[bb] / ghost_theta(ps->phi, bb, a);
+					else
+						continue;
+					vel[ax][f] = (float)(vel[ax][f] - d);
+				}
+			}
+	/* the faces of the domain box */
+	if (ps->bc != PS_BC_STORED) {
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+		for (int k = 0; k < nk; k++)
+			for (int j = 0; j < nj; j++)
+				for (int i = 0; i < ni; i++) {
+					if (i > 0 && i < ni - 1 && j > 0 && j < nj - 1 &&
+					    k > 0 && k < nk - 1)
+						continue;       /* no face on the box */
+					size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+					size_t f6[6];
+					long long nb[6];
+					face_cells(ps, i, j, k, f6, nb);
+					for (int ax = 0; ax < 3; ax++)
+						for (int s = 0; s < 2; s++) {
+							size_t f = f6[2 * ax + s];
+							if (nb[2 * ax + s] >= 0)
+								continue;
+							if (ps->bc == PS_BC_WALL)
+								vel[ax][f] = us ? us[3 * c + ax] : 0.0f;
+							else if (ps->type[c] == PS_FLUID &&
+								 face_arr(ps, ax)[f] > 0)
+								/* p = 0 outside: d = x_out - x_in */
+								vel[ax][f] = (float)(vel[ax][f] -
+									(s ? -x[c] : x[c]));
+						}
+				}
+	}
+	/* batty2007 (2): V += dt M^-1 J p = rho dx^3 M^-1 sum_c g_c x_c */
+	double kappa = ps->rho * ps->dx * ps->dx * ps->dx;
+	for (int q = 0; q < ps->nbody; q++) {
+		ps_body *bd = &ps->body[q];
+		double t[6] = {0, 0, 0, 0, 0, 0};
+		for (size_t m = 0; m < bd->ncell; m++)
+			for (int r = 0; r < 6; r++)
+				t[r] += bd->g[6 * m + r] * x[bd->cell[m]];
+		for (int r = 0; r < 6; r++)
+			for (int e = 0; e < 6; e++)
+				bd->V[r] += kappa * bd->Minv[6 * r + e] * t[e];
+	}
+}
+
+void
+psys_pressure(const psys *ps, const double *x, double dt, float *p)
+{
+	double s = ps->rho * ps->dx / dt;
+
+#pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
+	for (size_t c = 0; c < ps->n; c++)
+		p[c] = ps->type[c] == PS_FLUID ? (float)(x[c] * s) : 0.0f;
+}

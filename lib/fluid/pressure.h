@@ -1,0 +1,167 @@
+/* pressure.h: the variational pressure system on a MAC grid (batty2007).
+ *
+ * Unknowns live at cell centres of an ni x nj x nk grid, indexed
+ * c = i + ni*(j + nj*k).  The solve is written for the scaled pressure
+ * x = p*dt/(rho*dx) (m/s), so that the pressure update of a face is
+ * u -= x[high] - x[low] and the system A x = b is dimensionless in its
+ * coefficients and independent of dt:
+ *
+ *   A = D^T W D_theta + (rho/dx) sum_bodies G^T M^-1 G      (batty2007 (6), §3.1)
+ *
+ * with W the fluid fractions of the face control volumes (lib/weights.h),
+ * D_theta the face differences with the second-order ghost fluid of Gibou
+ * et al. at a free surface (batty2007 §2.1), and G the per-cell J operator
+ * of each rigid body.  A is symmetric positive semi-definite; its null
+ * space (constants on each region without a free surface) is handled as in
+ * selle2008 §4.4.2.  The faces of the domain box follow ps->bc (PS_BC_*).
+ */
+#ifndef SLC_PRESSURE_H
+#define SLC_PRESSURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+/* Cell types. */
+enum { PS_OFF = 0,      /* no unknown: solid, or liquid with no open face */
+       PS_FLUID = 1,    /* an unknown */
+       PS_AIR = 2 };    /* outside the liquid: p = 0 (Dirichlet) */
+
+/* The faces of the domain box. */
+enum { PS_BC_WALL = 0,  /* a wall at rest, or moving with the adjacent
+			   cell's solid velocity: set to that, flux of it */
+       PS_BC_STORED = 1, /* a wall moving at the stored face velocity
+			   (inflow, outflow): never changed */
+       PS_BC_OPEN = 2 }; /* open: p = 0 just outside (Dirichlet) */
+
+/* Smallest ghost-fluid interface fraction theta: a surface closer than
+ * this fraction of dx to a cell centre is moved to it, which bounds the
+ * diagonal at w/THETA_MIN (a conditioning safeguard, as is usual for the
+ * Gibou et al. 2002 discretization). */
+#define PS_THETA_MIN 1e-2
+
+/* Grids with fewer cells than this run their loops on one thread: the cost
+ * of starting a parallel region would exceed the work. */
+#define PS_PAR_MIN 32768
+
+/* A rigid body coupled two ways (batty2007 §3).  In: volume fractions of
+ * the body in each face control volume (face grids as in lib/weights.h),
+ * centre of mass, mass, world-frame inertia tensor about the centre of
+ * mass, generalized velocity V = (v, omega).  psys_update writes the new
+ * V back.  mass = INFINITY is a scripted body: its V is prescribed and
+ * enters the right-hand side only (M^-1 = 0), it is left unchanged, and
+ * it does not join the pressure regions on its sides. */
+typedef struct ps_body {
+	const float *bx, *by, *bz;  /* body volume fractions per face, borrowed */
+	double com[3];              /* m, world */
+	double mass;                /* kg */
+	double inertia[9];          /* kg m^2, row-major, symmetric */
+	double V[6];                /* m/s and rad/s */
+	/* set by psys_init */
+	double Minv[36];            /* inverse 6x6 mass matrix */
+	size_t ncell;               /* cells with a nonzero J column */
+	size_t *cell;
+	double *g;                  /* 6 per cell: sum over its faces of
+				       +-beta*Phi_f, so J p = dx^2 sum_c p_c g_c */
+} ps_body;
+
+typedef struct psys {
+	int ni, nj, nk;
+	size_t n;                   /* cells */
+	double dx, origin[3], rho;
+	const float *wx, *wy, *wz;  /* fluid fractions per face, borrowed */
+	const float *phi;           /* liquid level set (cells) or NULL */
+	uint8_t *type;              /* PS_* per cell */
+	double *diag;               /* A_fluid diagonal */
+	float *cx, *cy, *cz;        /* coupling of cell c to c+1 along each axis */
+	int32_t *region;            /* region id per PS_FLUID cell, else -1 */
+	int nregion;
+	uint8_t *enclosed;          /* per region: no Dirichlet boundary */
+	int nenclosed;
+	int nbody;
+	ps_body *body;              /* borrowed array, Minv/cell/g owned */
+	int voxelized;              /* closed faces keep their stored velocity */
+	int bc;                     /* PS_BC_*, set before psys_init via the
+				       argument of the same name */
+	double *part;               /* per-k-slab partial sums (workspace of
+				       the reductions below) */
+} psys;
+
+/* Enclosed regions whose means psys_null sums in parallel (more are
+ * summed on one thread). */
+#define PS_PART_REGIONS 8
+
+/* Build the system for an ni x nj x nk grid of cell size dx (m) and
+ * minimum corner origin: classify cells, assemble the fluid operator,
+ * flood-fill the regions (joined through rigid bodies) and mark the
+ * enclosed ones.  wx, wy, wz: fluid fractions (required); phi: liquid level
+ * set, negative in liquid, or NULL for a domain full of fluid (smoke);
+ * rho: fluid density kg/m^3; body: nbody rigid bodies or NULL.  Borrowed
+ * arrays must outlive ps.  0, or -1 with err (memory, singular mass). */
+int psys_init(psys *ps, int ni, int nj, int nk, double dx,
+	      const double origin[3], double rho,
+	      const float *wx, const float *wy, const float *wz,
+	      const float *phi, ps_body *body, int nbody, slc_err *err);
+
+/* The same with the domain-box condition bc (PS_BC_*); psys_init uses
+ * PS_BC_WALL. */
+int psys_init_bc(psys *ps, int ni, int nj, int nk, double dx,
+		 const double origin[3], double rho,
+		 const float *wx, const float *wy, const float *wz,
+		 const float *phi, ps_body *body, int nbody, int bc, slc_err *err);
+void psys_free(psys *ps);
+
+/* The voxelized solve (batty2007 §1.1; Foster and Fedkiw 2001, houston2003
+ * §4.1): with binary weights, a closed face is a Neumann face whose stored
+ * velocity (set by constrained extrapolation in advect) is the boundary
+ * condition, untouched by the solve.  Call after psys_init. */
+static inline void
+psys_set_voxelized(psys *ps, int on)
+{
+	ps->voxelized = on;
+}
+
+/* Right-hand side b (n doubles): minus the outward flux of each PS_FLUID
+ * cell divided by dx^2 (m/s), from the face velocities u, v, w (stream
+ * layouts), the solid velocity us (cell-centred xyz triples, or NULL for
+ * resting solids) on the solid part of each face, and the rigid bodies'
+ * V.  Then, in each enclosed region, the compatibility condition of
+ * selle2008 §4.4.2: the net flow is removed through the region's boundary
+ * faces in proportion to their solid area.  Returns the net flow removed
+ * (sum of |correction| over regions, m^3/s / dx^2) for reporting. */
+double psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
+		const float *us, double *b);
+
+/* y = A x over all cells (y = 0 on non-fluid cells). */
+void psys_apply(const psys *ps, const double *x, double *y);
+
+/* The fused step of conjugate gradient: s = z + beta s, q = A z + beta q
+ * (= A s), returns s.q.  With beta = 0, s and q are only written. */
+double psys_apply_cg(const psys *ps, const double *z, double beta, double *s,
+		     double *q);
+
+/* x += alpha s, r -= alpha q; returns the max norm of the new r. */
+double psys_cg_step(const psys *ps, double alpha, const double *s,
+		    const double *q, double *x, double *r);
+
+/* Remove the mean of x over each enclosed region (the null space). */
+void psys_null(const psys *ps, double *x);
+
+/* Pressure update: u -= D_theta x on every open face next to a fluid cell
+ * (batty2007 (5)) and each body's V += rho*dx*M^-1 G x (batty2007 (2)).
+ * Faces of the domain box: set to the wall velocity (PS_BC_WALL: the
+ * solid velocity us of the adjacent cell, or 0 when us is NULL), left
+ * (PS_BC_STORED) or updated against p = 0 outside (PS_BC_OPEN). */
+void psys_update(psys *ps, const double *x, float *u, float *v, float *w,
+		 const float *us);
+
+/* Pressure in Pa from x: p = x*rho*dx/dt on fluid cells, 0 elsewhere. */
+void psys_pressure(const psys *ps, const double *x, double dt, float *p);
+
+/* Deterministic dot product and max-norm over the cells (per-k-slab
+ * partial sums added in slab order: independent of the thread count). */
+double psys_dot(const psys *ps, const double *a, const double *b);
+double psys_maxabs(const psys *ps, const double *a);
+
+#endif

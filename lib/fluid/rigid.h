@@ -1,0 +1,45 @@
+/* rigid.h: rigid bodies in a frame, for the two-way coupled pressure solve
+ * (batty2007 §3).
+ *
+ * A frame holds its dynamic rigid bodies as one particles record `rigid`,
+ * one point per body:
+ *   P        f32x3 or f64x3   centre of mass, m (world)
+ *   mass     x1               kg
+ *   inertia  x9               world-frame inertia tensor about P, kg m^2,
+ *                             row-major (symmetric)
+ *   v        x3               linear velocity, m/s
+ *   omega    x3               angular velocity, rad/s (world)
+ * (any numeric type; other channels, e.g. an orientation, pass through;
+ * optional `scripted` x1: nonzero makes the body scripted, read with an
+ * infinite mass: right-hand side only, velocity unchanged; rigid_move.h),
+ * and their level sets as one cell-centred grid record `rigid_phi` on the
+ * velocity's cells with one f32 channel per body, in point order, negative
+ * inside the body.  Resting solids belong in `solid` (and `solid_vel`).
+ */
+#ifndef SLC_RIGID_H
+#define SLC_RIGID_H
+
+#include "fluid/pressure.h"
+#include "core/slc.h"
+
+/* Read the bodies of a `rigid` record into a new array (caller frees with
+ * free()); fraction pointers are left NULL.  -1 with err on a missing
+ * channel, a bad count, or a non-positive or non-finite mass. */
+int rigid_read(const slc_rec *r, ps_body **body, int *nbody, slc_err *err);
+
+/* Write each body's V back into the v and omega channels of r (in place,
+ * in the channels' own type). */
+int rigid_write(slc_rec *r, const ps_body *body, int nbody, slc_err *err);
+
+/* Face weights with bodies: the fluid fractions wx, wy, wz are those of
+ * min(solid, phi_0, ..., phi_{nbody-1}) (solid may be NULL), variational
+ * or binary; each body's volume fractions (batty2007 §3.1: the volume of
+ * the body in each face's control volume over dx^3) are allocated into
+ * body[b].bx/by/bz (caller frees with rigid_free_fractions).  phib[b] is
+ * body b's cell-centred level set.  0, or -1 with err (memory). */
+int rigid_weights(const float *solid, const float *const *phib, ps_body *body,
+		  int nbody, int ni, int nj, int nk, int binary,
+		  float *wx, float *wy, float *wz, slc_err *err);
+void rigid_free_fractions(ps_body *body, int nbody);
+
+#endif

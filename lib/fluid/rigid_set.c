@@ -1,0 +1,273 @@
+/* rigid_set.c: the rigid bodies of a frame inside advect (rigid_set.h). */
+#include "fluid/rigid_set.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static slc_rec *
+find(slc_rec *recs, size_t nrec, const char *name, uint32_t kind)
+{
+	for (size_t q = 0; q < nrec; q++)
+		if (recs[q].kind == kind && !strcmp(recs[q].name, name))
+			return &recs[q];
+	return NULL;
+}
+
+/* Channel b of a level set record: the record's name for body 0 (a
+ * one-body record is an ordinary one-channel grid), NAME.b after. */
+static void
+chan_name(char *buf, size_t len, const char *rec, int b)
+{
+	if (b == 0)
+		snprintf(buf, len, "%s", rec);
+	else
+		snprintf(buf, len, "%s.%d", rec, b);
+}
+
+/* Borrow channel b of grid record r as a cell-centred field. */
+static int
+borrow(field *f, const slc_rec *r, int b, int n, slc_err *err)
+{
+	if (r->grid.stagger != SLC_CELL)
+		return slc_fail(err, "record '%s': %s grid, expected cell-centred", r->name,
+				slc_stagger_name(r->grid.stagger));
+	if (r->nchan < (uint32_t)n)
+		return slc_fail(err, "record '%s': %u channels for %d rigid bodies", r->name,
+				r->nchan, n);
+	const slc_chan *c = &r->chan[b];
+	if (c->type != SLC_F32 || c->ncomp != 1 || c->domain != SLC_SAMPLE)
+		return slc_fail(err, "record '%s' channel '%s': %s x%u, expected f32 x1 samples",
+				r->name, c->name, slc_type_name(c->type), c->ncomp);
+	if (field_from_rec(f, r, c->name, err))
+		return -1;
+	for (size_t s = 0, m = field_count(f); s < m; s++)
+		if (!isfinite(f->a[s]))
+			return slc_fail(err, "record '%s' channel '%s': sample %zu not finite",
+					r->name, c->name, s);
+	return 0;
+}
+
+/* rigid_phi0 from an older frame's rigid_phi: the world grid moved to the
+ * first body's centre of mass; each body's level set read back at its
+ * pose (exactly the stored samples for the first body when it is not
+ * rotated, trilinear otherwise). */
+static int
+phi0_from_world(rigid_set *rs, const slc_rec *pw, slc_err *err)
+{
+	slc_grid g = pw->grid;
+	field w;
+	char nm[SLC_NAME_MAX + 1];
+
+	for (int a = 0; a < 3; a++)
+		g.origin[a] -= rs->b[0].P[a];
+	slc_rec *r = &rs->phi0_new;
+	if (!slc_grid_new(r, "rigid_phi0", &g, 1, err))
+		return -1;
+	for (int b = 1; b < rs->n; b++) {
+		chan_name(nm, sizeof nm, "rigid_phi0", b);
+		if (!slc_rec_add(r, nm, SLC_F32, 1, SLC_SAMPLE, r->chan[0].count, err))
+			return -1;
+	}
+	for (int b = 0; b < rs->n; b++) {
+		if (borrow(&w, pw, b, rs->n, err) || borrow(&rs->phi0[b], r, b, rs->n, err))
+			return -1;
+		field *f = &rs->phi0[b];
+		for (int k = 0; k < f->nk; k++)
+			for (int j = 0; j < f->nj; j++)
+				for (int i = 0; i < f->ni; i++) {
+					double y[3], x[3];
+					field_pos(f, i, j, k, y);
+					rigid_rotate(rs->b[b].q, y, x);
+					for (int a = 0; a < 3; a++)
+						x[a] += rs->b[b].P[a];
+					f->a[FIELD_IDX(f, i, j, k)] = (float)field_sample(&w, x);
+				}
+	}
+	return 0;
+}
+
+int
+rigid_set_load(rigid_set *rs, slc_rec *recs, size_t nrec, const field *cells,
+	       slc_err *err)
+{
+	int ni, nj, nk;
+	slc_rec *rig = find(recs, nrec, "rigid", SLC_PARTICLES), *p0, *pw;
+
+	memset(rs, 0, sizeof *rs);
+	rs->walls = 1;
+	if (!rig)
+		return 0;
+	if (rigid_bodies_read(rig, &rs->b, &rs->n, err)) {
+		char m[sizeof err->msg];
+		snprintf(m, sizeof m, "%s", err->msg);
+		return strncmp(m, "record '", 8) ? slc_fail(err, "record 'rigid': %s", m) : -1;
+	}
+	if (!rs->n)
+		return 0;
+	rs->phi0 = slc_calloc((size_t)rs->n, sizeof *rs->phi0, err);
+	rs->phi = slc_calloc((size_t)rs->n, sizeof *rs->phi, err);
+	rs->reach = slc_calloc((size_t)rs->n, sizeof *rs->reach, err);
+	if (!rs->phi0 || !rs->phi || !rs->reach)
+		return -1;
+	if ((p0 = find(recs, nrec, "rigid_phi0", SLC_GRID))) {
+		for (int b = 0; b < rs->n; b++)
+			if (borrow(&rs->phi0[b], p0, b, rs->n, err))
+				return -1;
+	} else if ((pw = find(recs, nrec, "rigid_phi", SLC_GRID))) {
+		if (phi0_from_world(rs, pw, err))
+			return -1;
+	} else {
+		return slc_fail(err, "%d rigid bodies but no 'rigid_phi0' or 'rigid_phi' record",
+				rs->n);
+	}
+	field_cell_dims(cells, &ni, &nj, &nk);
+	for (int b = 0; b < rs->n; b++) {
+		if (field_alloc(&rs->phi[b], ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err))
+			return -1;
+		if (b == 0 && (field_alloc(&rs->solid, ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err) ||
+			       field_alloc(&rs->uo[0], ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err) ||
+			       field_alloc(&rs->uo[1], ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err) ||
+			       field_alloc(&rs->uo[2], ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err)))
+			return -1;
+		rs->reach[b] = rigid_reach(&rs->phi0[b]);
+		rigid_phi_place(&rs->phi[b], &rs->phi0[b], &rs->b[b]);
+	}
+	return 0;
+}
+
+int
+rigid_set_owns(const slc_rec *r)
+{
+	if (r->kind == SLC_GRID)
+		return !strcmp(r->name, "rigid_phi") || !strcmp(r->name, "rigid_phi0");
+	return r->kind == SLC_PARTICLES && !strcmp(r->name, "rigid");
+}
+
+double
+rigid_set_max_speed(const rigid_set *rs)
+{
+	double m = 0;
+
+	for (int b = 0; b < rs->n; b++) {
+		const rigid_body *B = &rs->b[b];
+		double s = sqrt(B->v[0] * B->v[0] + B->v[1] * B->v[1] + B->v[2] * B->v[2]) +
+			   rs->reach[b] * sqrt(B->omega[0] * B->omega[0] + B->omega[1] * B->omega[1] +
+					       B->omega[2] * B->omega[2]);
+		m = s > m ? s : m;
+	}
+	return m;
+}
+
+void
+rigid_set_solid(rigid_set *rs, const field *solid, const field *uo)
+{
+	const field *c0 = &rs->solid;
+	field *csolid = &rs->solid, *cuo = rs->uo;
+	double band = RIGID_BAND_CELLS * c0->dx;
+
+#pragma omp parallel for schedule(static)
+	for (int k = 0; k < c0->nk; k++)
+		for (int j = 0; j < c0->nj; j++)
+			for (int i = 0; i < c0->ni; i++) {
+				size_t c = FIELD_IDX(c0, i, j, k);
+				double s = solid ? solid->a[c] : INFINITY, bp = INFINITY, x[3];
+				int best = -1;
+				for (int b = 0; b < rs->n; b++)
+					if (rs->phi[b].a[c] < bp)
+						bp = rs->phi[b].a[c], best = b;
+				csolid->a[c] = (float)(bp < s ? bp : s);
+				if (best >= 0 && bp < band && bp <= s) {
+					const rigid_body *B = &rs->b[best];
+					field_pos(c0, i, j, k, x);
+					double r[3] = {x[0] - B->P[0], x[1] - B->P[1], x[2] - B->P[2]};
+					/* the rigid velocity v + omega x r */
+					cuo[0].a[c] = (float)(B->v[0] + B->omega[1] * r[2] - B->omega[2] * r[1]);
+					cuo[1].a[c] = (float)(B->v[1] + B->omega[2] * r[0] - B->omega[0] * r[2]);
+					cuo[2].a[c] = (float)(B->v[2] + B->omega[0] * r[1] - B->omega[1] * r[0]);
+				} else {
+					for (int a = 0; a < 3; a++)
+						cuo[a].a[c] = uo ? uo[a].a[c] : 0.0f;
+				}
+			}
+}
+
+void
+rigid_set_step(rigid_set *rs, const double g[3], double t, double dt)
+{
+	for (int b = 0; b < rs->n; b++) {
+		rigid_body_step(&rs->b[b], g, t, dt);
+		if (rs->walls) {
+			const field *c = &rs->phi[b];
+			double lo[3], hi[3];
+			int n[3] = {c->ni, c->nj, c->nk};
+			for (int a = 0; a < 3; a++) {
+				lo[a] = c->origin[a];
+				hi[a] = c->origin[a] + c->dx * n[a];
+			}
+			rigid_body_box_contact(&rs->b[b], &rs->phi0[b], lo, hi);
+		}
+		rigid_phi_place(&rs->phi[b], &rs->phi0[b], &rs->b[b]);
+	}
+}
+
+int
+rigid_set_store(rigid_set *rs, slc_rec *recs, size_t *nrec, double time, slc_err *err)
+{
+	slc_rec *rig = find(recs, *nrec, "rigid", SLC_PARTICLES), *old, out;
+	char nm[SLC_NAME_MAX + 1];
+	slc_grid g;
+
+	if (!rig || !rs->n)
+		return 0;
+	if (slc_rec_own(rig, err) || rigid_bodies_write(rig, rs->b, rs->n, err))
+		return -1;
+	rig->time = time;
+	const field *f = &rs->phi[0];
+	g = (slc_grid){f->ni, f->nj, f->nk, SLC_CELL, {f->origin[0], f->origin[1], f->origin[2]},
+		       f->dx};
+	memset(&out, 0, sizeof out);
+	if (!slc_grid_new(&out, "rigid_phi", &g, 1, err))
+		return -1;
+	for (int b = 0; b < rs->n; b++) {
+		float *d = out.chan[0].data;
+		if (b > 0) {
+			chan_name(nm, sizeof nm, "rigid_phi", b);
+			if (!(d = slc_rec_add(&out, nm, SLC_F32, 1, SLC_SAMPLE, out.chan[0].count, err))) {
+				slc_rec_free(&out);
+				return -1;
+			}
+		}
+		memcpy(d, rs->phi[b].a, field_count(f) * sizeof *d);
+	}
+	out.time = time;
+	if ((old = find(recs, *nrec, "rigid_phi", SLC_GRID))) {
+		slc_rec_free(old);
+		*old = out;
+	} else {
+		recs[(*nrec)++] = out;
+	}
+	if (rs->phi0_new.kind == SLC_GRID) {
+		rs->phi0_new.time = time;
+		recs[(*nrec)++] = rs->phi0_new;
+		memset(&rs->phi0_new, 0, sizeof rs->phi0_new);
+	}
+	return 0;
+}
+
+void
+rigid_set_free(rigid_set *rs)
+{
+	for (int b = 0; b < rs->n && rs->phi; b++)
+		field_free(&rs->phi[b]);
+	free(rs->phi);
+	free(rs->phi0);
+	field_free(&rs->solid);
+	for (int a = 0; a < 3; a++)
+		field_free(&rs->uo[a]);
+	free(rs->reach);
+	free(rs->b);
+	slc_rec_free(&rs->phi0_new);
+	memset(rs, 0, sizeof *rs);
+}

@@ -1,0 +1,180 @@
+/* sdf_recs.c: level sets and occlusion velocities of stream records (the
+ * record side of sdf.c and occlusion.c): points, radii, triangles and
+ * vertex velocities read from their channels, and the grid placed around
+ * them. */
+#include "geom/sdf_recs.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "geom/occlusion.h"
+
+/* "P" of r as doubles (caller frees), or NULL with err naming r. */
+static double *
+points(const slc_rec *r, const char *chan, uint64_t *n, slc_err *err)
+{
+	double *p = slc_rec_get_f64(r, chan, 3, n, err);
+
+	if (!p)
+		slc_failctx(err, "record '%s': ", r->name);
+	return p;
+}
+
+void
+sdf_recs_select(const slc_rec *r, size_t n, const char *from, int *use,
+		int *nmesh, int *npart, int *nhair, double *t0)
+{
+	*nmesh = *npart = *nhair = 0;
+	for (size_t q = 0; q < n; q++) {
+		uint32_t k = r[q].kind;
+
+		use[q] = (k == SLC_MESH || k == SLC_PARTICLES || k == SLC_STRANDS) &&
+			 (!from || slc_name_listed(r[q].name, from));
+		*nmesh += use[q] && k == SLC_MESH;
+		*npart += use[q] && k == SLC_PARTICLES;
+		*nhair += use[q] && k == SLC_STRANDS;
+		if (use[q] && *nmesh + *npart + *nhair == 1)
+			*t0 = r[q].time;
+	}
+}
+
+int
+sdf_recs_bounds(const slc_rec *r, size_t n, const int *use, double grow,
+		double lo[3], double hi[3], slc_err *err)
+{
+	for (int m = 0; m < 3; m++) {
+		lo[m] = INFINITY;
+		hi[m] = -INFINITY;
+	}
+	for (size_t q = 0; q < n; q++) {
+		uint64_t np;
+		double *P, g = 0;
+
+		if (!use[q])
+			continue;
+		if (!(P = points(&r[q], "P", &np, err)))
+			return -1;
+		if (r[q].kind != SLC_MESH)
+			g = grow > 0 ? grow : 0;
+		for (uint64_t p = 0; p < 3 * np; p++) {
+			lo[p % 3] = fmin(lo[p % 3], P[p] - g);
+			hi[p % 3] = fmax(hi[p % 3], P[p] + g);
+		}
+		free(P);
+	}
+	if (!(lo[0] <= hi[0]))
+		return slc_fail(err, "the input records have no points to place a grid around");
+	return 0;
+}
+
+int
+sdf_recs_like(const slc_rec *r, size_t n, slc_grid *g, slc_err *err)
+{
+	size_t q;
+	uint32_t s;
+
+	for (q = 0; q < n && r[q].kind != SLC_GRID; q++)
+		;
+	if (q == n)
+		return slc_fail(err, "no grid record to take the placement from");
+	*g = r[q].grid;
+	s = r[q].grid.stagger;
+	g->stagger = SLC_CELL;
+	g->ni -= s == SLC_NODE || s == SLC_FACE_X;
+	g->nj -= s == SLC_NODE || s == SLC_FACE_Y;
+	g->nk -= s == SLC_NODE || s == SLC_FACE_Z;
+	return 0;
+}
+
+int
+sdf_rec(field *phi, const slc_rec *r, double radius, const sdf_opts *o,
+	int32_t *closest, sdf_stats *st, slc_err *err)
+{
+	uint64_t nv, np;
+	double *P, *rad = NULL;
+	int rc;
+
+	if (!(P = points(r, "P", &nv, err)))
+		return -1;
+	if (r->kind != SLC_MESH && slc_rec_find(r, "radius") &&
+	    !(rad = slc_rec_get_f64(r, "radius", 1, &np, err))) {
+		free(P);
+		return slc_failctx(err, "%s '%s': ", slc_kind_name(r->kind), r->name);
+	}
+	if (r->kind == SLC_PARTICLES) {
+		rc = sdf_particles(phi, P, rad, radius, nv, o, err);
+	} else if (r->kind == SLC_STRANDS) {
+		const uint32_t *off = slc_rec_get(r, "offset", SLC_U32, 1, 0, err);
+
+		rc = !off || sdf_strands(phi, P, rad, radius, nv, off,
+					 slc_rec_find(r, "offset")->count - 1, o, err) ? -1 : 0;
+	} else if (r->kind == SLC_MESH) {
+		const uint32_t *tri = slc_rec_get(r, "tri", SLC_U32, 3, 0, err);
+
+		if (st)
+			memset(st, 0, sizeof *st);
+		rc = !tri || sdf_mesh(phi, P, nv, tri, slc_rec_find(r, "tri")->count, o,
+				      closest, st, err) ? -1 : 0;
+	} else {
+		rc = slc_fail(err, "not a mesh, particles or strands");
+	}
+	free(rad);
+	free(P);
+	return rc ? slc_failctx(err, "%s '%s': ", slc_kind_name(r->kind), r->name) : 0;
+}
+
+int
+sdf_rec_velocity(const field *phi, const slc_rec *r, const slc_rec *prev,
+		 size_t nprev, double dt, const int32_t *closest, float *vel,
+		 slc_err *err)
+{
+	const uint32_t *tri = slc_rec_get(r, "tri", SLC_U32, 3, 0, err);
+	uint64_t nv, n0;
+	double *P, *V = NULL, *P0;
+	size_t q;
+
+	if (!tri)
+		return slc_failctx(err, "mesh '%s': ", r->name);
+	if (!(P = points(r, "P", &nv, err)))
+		return -1;
+	if (slc_rec_find(r, "v")) {
+		if (!(V = points(r, "v", &n0, err))) {
+			free(P);
+			return -1;
+		}
+	} else if (prev) {
+		for (q = 0; q < nprev; q++)
+			if (prev[q].kind == SLC_MESH && !strcmp(prev[q].name, r->name))
+				break;
+		if (q == nprev) {
+			free(P);
+			return slc_fail(err, "no mesh named '%s'", r->name);
+		}
+		if (!(P0 = points(&prev[q], "P", &n0, err))) {
+			free(P);
+			return -1;
+		}
+		if (n0 != nv) {
+			free(P0);
+			free(P);
+			return slc_fail(err, "mesh '%s' has %llu vertices, this frame %llu",
+					r->name, (unsigned long long)n0,
+					(unsigned long long)nv);
+		}
+		if (dt <= 0)
+			dt = r->time - prev[q].time;
+		V = slc_calloc(nv ? nv : 1, 3 * sizeof *V, err);
+		if (!V || occlusion_frame_velocity(P0, P, nv, dt, V, err)) {
+			free(V);
+			free(P0);
+			free(P);
+			return slc_failctx(err, "mesh '%s': ", r->name);
+		}
+		free(P0);
+	}
+	occlusion_velocity(phi, P, V, tri, closest, vel);
+	free(V);
+	free(P);
+	return 0;
+}

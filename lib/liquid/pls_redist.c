@@ -1,0 +1,97 @@
+/* pls_redist.c: redistancing that keeps the zero crossing (pls_redist.h). */
+#include "liquid/pls_redist.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "grid/fmm.h"
+
+/* A sample beside the interface whose |grad phi| lies in [GRAD_LO,
+ * GRAD_HI] is taken as a distance already: semi-Lagrangian advection and
+ * the particle spheres keep phi that close to one; outside it the sample
+ * is scaled by 1/|grad phi|. */
+#define GRAD_LO 0.5
+#define GRAD_HI 2.0
+
+/* The distance estimate of sample (i,j,k) if it lies beside the
+ * interface (a neighbour along an axis has the other sign), else -1. */
+static double
+near_distance(const field *phi, int i, int j, int k)
+{
+	int idx[3] = { i, j, k }, n[3] = { phi->ni, phi->nj, phi->nk }, a;
+	size_t c = FIELD_IDX(phi, i, j, k),
+	       stride[3] = { 1, (size_t)n[0], (size_t)n[0] * n[1] };
+	double p = phi->a[c], g2 = 0, axis = INFINITY, dx = phi->dx, d;
+	int in = p < 0;
+
+	if (p == 0)
+		return 0;
+	for (a = 0; a < 3; a++) {
+		double lo = p, hi = p, h = 0;
+
+		if (idx[a] > 0) {
+			lo = phi->a[c - stride[a]];
+			h += dx;
+			if ((lo < 0) != in)
+				axis = fmin(axis, p / (p - lo) * dx);
+		}
+		if (idx[a] < n[a] - 1) {
+			hi = phi->a[c + stride[a]];
+			h += dx;
+			if ((hi < 0) != in)
+				axis = fmin(axis, p / (p - hi) * dx);
+		}
+		if (h > 0)
+			g2 += (hi - lo) * (hi - lo) / (h * h);
+	}
+	if (axis == INFINITY)
+		return -1;
+	/* near a distance already: keep the value, so the crossing stays
+	 * exactly; else make it one */
+	d = g2 >= GRAD_LO * GRAD_LO && g2 <= GRAD_HI * GRAD_HI ? fabs(p) :
+	    g2 > 0 ? fabs(p) / sqrt(g2) : axis;
+	return d < axis ? d : axis;
+}
+
+int
+pls_redistance(field *phi, double width, slc_err *err)
+{
+	int ni = phi->ni, nj = phi->nj, nk = phi->nk;
+	size_t n, c, nseed = 0;
+	float *d;
+	uint8_t *frozen;
+	int rc = -1;
+
+	if (slc_mul3((size_t)ni, (size_t)nj, (size_t)nk, &n) || n == 0)
+		return slc_fail(err, "redistance: bad grid %dx%dx%d", ni, nj, nk);
+	d = slc_calloc(n, sizeof *d, err);
+	frozen = d ? slc_calloc(n, 1, err) : NULL;
+	if (!frozen) {
+		free(d);
+		return -1;
+	}
+#pragma omp parallel for schedule(static) reduction(+:nseed)
+	for (int k = 0; k < nk; k++)
+		for (int j = 0; j < nj; j++)
+			for (int i = 0; i < ni; i++) {
+				double e = near_distance(phi, i, j, k);
+				size_t at = FIELD_IDX(phi, i, j, k);
+
+				if (e >= 0) {
+					d[at] = (float)e;
+					frozen[at] = 1;
+					nseed++;
+				}
+			}
+	if (!nseed)
+		rc = 0;
+	else if (!fmm_march(ni, nj, nk, phi->dx, d, frozen, NULL,
+			    width > 0 ? width : INFINITY, err)) {
+		for (c = 0; c < n; c++)
+			phi->a[c] = phi->a[c] < 0 ? -d[c] : d[c];
+		rc = 0;
+	}
+	free(d);
+	free(frozen);
+	return rc;
+}
