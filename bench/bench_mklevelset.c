@@ -1,4 +1,4 @@
-/* bench_mklevelset: speed of mesh -> signed distance (lib/sdf.c) on a
+/* bench_mklevelset: speed of mesh -> signed distance (lib/geom/sdf.c) on a
  * bumpy torus of about 100k triangles, with a 3-cell band.
  *
  *   bench_mklevelset mesh FILE        write the torus for the OpenVDB

@@ -1,4 +1,4 @@
-/* bench_project: iterations and cost of the pressure solve (lib/pcg.c).
+/* bench_project: iterations and cost of the pressure solve (lib/fluid/pcg.c).
  *
  *   bench_project SYSTEM N PRECOND [TOL]
  *     SYSTEM smoke: a closed box of smoke around a resting ball (enclosed,

@@ -9,7 +9,7 @@
  *   water: a spherical container half full of water (free surface,
  *          ghost fluid, variational weights), velocity random.
  * Both on an n^3 grid of the unit cube, variational weights (batty2007)
- * from the solid level set (lib/weights.c), walls of the box at rest.
+ * from the solid level set (lib/fluid/weights.c), walls of the box at rest.
  */
 #ifndef BENCH_PROJECT_SYSTEM_H
 #define BENCH_PROJECT_SYSTEM_H

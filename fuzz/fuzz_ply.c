@@ -1,4 +1,4 @@
-/* fuzz_ply.c: libFuzzer target for the PLY reader (lib/ply.c); the checks are in
+/* fuzz_ply.c: libFuzzer target for the PLY reader (lib/io/ply.c); the checks are in
  * fuzz_mesh.h. */
 #define _GNU_SOURCE
 #define FUZZ_MESH_READ slc_ply_read

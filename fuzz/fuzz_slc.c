@@ -1,6 +1,6 @@
 /* fuzz_slc: libFuzzer target for the stream reader.  Reads every record of
  * the input, validates it and re-encodes it raw and with zlib; any crash,
- * leak or undefined behaviour is a bug in lib/slc.c. */
+ * leak or undefined behaviour is a bug in lib/core/slc.c. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

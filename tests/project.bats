@@ -243,7 +243,7 @@ veldiff() {
 		vel "$T/r.slc" r
 		# psys_rhs makes b = -(outward flux) and the update adds (A x)_c
 		# to it: the divergence left is -(b - A x), the residual, whose
-		# max norm project stops at tol max|b| = tol d0 (lib/pcg.h), the
+		# max norm project stops at tol max|b| = tol d0 (lib/fluid/pcg.h), the
 		# net flow being zero; what float storage of u adds is taken off
 		# per cell (div's EXCESS) or allowed for (ROUND); the reported
 		# residual has six digits (5e-6 relative)

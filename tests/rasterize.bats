@@ -16,7 +16,7 @@ CAM=(--eye 0.5,0.5,3 --target 0.5,0.5,0.5 --fov 40 --size 200x200 --background '
 near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { exit !(a - b <= t && b - a <= t) }'; }
 
 # The pixels whose centres fall inside the projection of points (lines of
-# "x y z" on stdin) by the pinhole camera of lib/camera.h:
+# "x y z" on stdin) by the pinhole camera of lib/render/camera.h:
 #   proj_bbox EYE TARGET UP FOV W H  ->  "X0 Y0 X1 Y1"
 proj_bbox() {
 	awk -v eye="$1" -v tgt="$2" -v up="$3" -v fov="$4" -v w="$5" -v h="$6" '

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The liquid path of advect (particle level set, spray, velocity
-# extrapolation; lib/pls_step.c) run frame by frame through project, as a
+# extrapolation; lib/liquid/pls_step.c) run frame by frame through project, as a
 # pipeline does.  Volumes are measured against frame 0 on every frame.
 # Sizes: a pool at rest disturbed by a small drop on 16^3 cells for 100
 # frames; the drop into a pool of pipelines/drop (thesis §2.9, fig. 2.12)

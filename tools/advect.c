@@ -1,10 +1,10 @@
 /* advect: the intermediate velocity of one frame.  Moves every grid field
  * (velocity included, component by component) and every particle set of a
  * frame through the MAC velocity and adds body forces, in CFL or fixed
- * substeps.  Rigid bodies move with their velocity (lib/rigid_set.c).
- * The records are found by lib/advect_frame.c; the numerics are in
- * lib/advect.c (selle2008 ch. 2), lib/forces.c, lib/vortex.c (ch. 3) and
- * lib/extrapolate.c (houston2003 §4.2). */
+ * substeps.  Rigid bodies move with their velocity (lib/fluid/rigid_set.c).
+ * The records are found by lib/fluid/advect_frame.c; the numerics are in
+ * lib/fluid/advect.c (selle2008 ch. 2), lib/fluid/forces.c, lib/fluid/vortex.c (ch. 3) and
+ * lib/grid/extrapolate.c (houston2003 §4.2). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,8 +2,8 @@
  * distance on a grid, with the occlusion velocity and slip fields of
  * houston2003; or
  * --redistance: grid level sets -> signed distance again.  The numerics
- * are in lib/sdf.c, lib/redistance.c and lib/occlusion.c, what is done
- * per record in lib/sdf_recs.c. */
+ * are in lib/geom/sdf.c, lib/grid/redistance.c and lib/geom/occlusion.c, what is done
+ * per record in lib/geom/sdf_recs.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

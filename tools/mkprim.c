@@ -1,7 +1,7 @@
 /* mkprim: procedural meshes and initial states (sphere, box, torus, cup,
  * paddle, cloth, hair, pool, smoke), so that every pipeline runs with no asset
  * from outside the repository.  The shapes, their defaults and checks live
- * in lib/prim_shape.c, the geometry in lib/prim*.c; this file parses the
+ * in lib/prim/prim_shape.c, the geometry in lib/prim*.c; this file parses the
  * options and writes the records. */
 #include <math.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include "tool.h"
 #include "prim/prim_shape.h"
 
-/* Every numeric option fills one parameter of spec (lib/prim_shape.h);
+/* Every numeric option fills one parameter of spec (lib/prim/prim_shape.h);
  * the choices are -1 until given or set from the shape's defaults. */
 static prim_spec spec = { .pin = -1, .source = -1, .motion = -1, .axis = -1 };
 static const char *const pin_modes[] = { "none", "corners", "edge", NULL };

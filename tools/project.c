@@ -4,8 +4,8 @@
  * and writes the divergence-free velocity, the pressure p, the rigid
  * bodies' new velocities and a `project` metadata record.  Every other
  * record passes through byte-identical.  The numerics are in
- * lib/pressure.c, lib/pcg.c, lib/mg.c, lib/mic0.c, lib/weights.c and
- * lib/rigid.c. */
+ * lib/fluid/pressure.c, lib/fluid/pcg.c, lib/fluid/mg.c, lib/fluid/mic0.c, lib/fluid/weights.c and
+ * lib/fluid/rigid.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * straight to OBJ/PLY.  Out: a mesh or particle record of a stream becomes
  * OBJ or PLY, grid records become VTK ImageData (.vti) for ParaView.  The
  * formats come from the file extensions or --from/--to; the readers and
- * writers are in lib/meshio.h.  Nothing is written unless the whole
+ * writers are in lib/io/meshio.h.  Nothing is written unless the whole
  * conversion succeeds (-o is atomic).
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* hypre_pcg: the pressure systems of bench/project.sh solved by hypre's
  * conjugate gradient with its PFMG multigrid preconditioner, for the
- * comparison with sluice's MG-PCG (lib/pcg.c).  Bench only: built by
+ * comparison with sluice's MG-PCG (lib/fluid/pcg.c).  Bench only: built by
  * bench/project.sh with mpicc when libhypre-dev is installed, never by
  * make (it lives below bench/, out of the Makefile's wildcard).
  *
@@ -179,7 +179,7 @@ main(int argc, char **argv)
 	HYPRE_StructStencilCreate(3, 7, &st);
 	for (int e = 0; e < 7; e++)
 		HYPRE_StructStencilSetElement(st, e, offs[e]);
-	/* A row by row from sluice's operator (lib/pressure.c apply_row):
+	/* A row by row from sluice's operator (lib/fluid/pressure.c apply_row):
 	 * A_cc = diag, A_c,c+-e = -(coupling of the face between them); the
 	 * couplings are zero unless both cells are fluid, and entries reaching
 	 * out of the grid stay zero. */

@@ -2,14 +2,14 @@
  * through a MAC velocity (selle2008 thesis §2.3, §2.4, §2.7, §2.9).
  *
  * The grid passes stream over the advected field row by row (k, j, i with
- * i innermost) in its sample space (lib/advect_lin.h): a characteristic
+ * i innermost) in its sample space (lib/fluid/advect_lin.h): a characteristic
  * is a displacement in cells, the velocity at the samples themselves is
  * a fixed blend of rows, and the correction, limiter and wall reversion
  * of MacCormack and BFECC are done inside the last semi-Lagrangian pass
  * instead of in passes of their own.  Rows are split between threads
  * statically and every sample is computed alone, so the result does not
  * depend on the number of threads.  Fields on cells of another size than
- * the velocity's take the general path of lib/advect_any.c.
+ * the velocity's take the general path of lib/fluid/advect_any.c.
  */
 /* The row loops below are written for float lanes; GCC if-converts their
  * clamps only when it may assume that comparisons raise no floating point

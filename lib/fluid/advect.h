@@ -6,7 +6,7 @@
  * of §2.7 (clamping, or reversion to the first order result) and the
  * reversion to first order near solid walls of §2.9.  Any staggering
  * (cell, node, face) is advected: every sample is traced back from its own
- * position and the field is interpolated trilinearly (lib/field.h).
+ * position and the field is interpolated trilinearly (lib/grid/field.h).
  */
 #ifndef SLC_ADVECT_H
 #define SLC_ADVECT_H

@@ -1,12 +1,12 @@
 /* advect_any.c: grid advection for a field whose cell size differs from
  * the velocity's (selle2008 thesis §2.3, §2.4, §2.7, §2.9).
  *
- * lib/advect.c runs the schemes in the field's sample space, which needs
+ * lib/fluid/advect.c runs the schemes in the field's sample space, which needs
  * the field and the velocity on cells of one size; this file is the
  * general path for any placement: every sample is traced back from its
- * world position in double precision (lib/advect_lin.h) and the passes
+ * world position in double precision (lib/fluid/advect_lin.h) and the passes
  * are the plain ones of thesis §2.4 (no fused or cached steps).  Same
- * schemes, limiter and wall reversion as lib/advect.c.
+ * schemes, limiter and wall reversion as lib/fluid/advect.c.
  */
 #include "fluid/advect.h"
 #include "fluid/advect_lin.h"

@@ -57,7 +57,7 @@ void advect_frame_free(advect_frame *F);
 /* Does advect move grid record r through the velocity: every grid record
  * except u, v, w (advected apart), solid, solid_vel, solid_slip, p,
  * source, the record named `source` (may be NULL) and the records of
- * rigid bodies (lib/rigid_set.h)? */
+ * rigid bodies (lib/fluid/rigid_set.h)? */
 int advect_frame_moves(const slc_rec *r, const char *source);
 
 /* Move the points P (f32 x3) of particle record r forward over dt through

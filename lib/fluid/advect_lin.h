@@ -2,7 +2,7 @@
  * loops of advection (private to lib/advect*.c).
  *
  * Same interpolant and the same clamping to the samples' box as
- * field_sample (lib/field.c), with the placement arithmetic hoisted out of
+ * field_sample (lib/grid/field.c), with the placement arithmetic hoisted out of
  * the loop; the limiter bounds of thesis §2.7 come from the same eight
  * samples.  Results agree with field_sample to rounding (x/dx is computed
  * as x*(1/dx)).
@@ -148,7 +148,7 @@ linmac_trace(const linmac *M, const double x[3], double dt, double xb[3])
  * small float.  Splitting it that way keeps float arithmetic as accurate
  * as the double positions of field_sample (the fraction is exact) and lets
  * the loops run on float lanes.  Interpolation is trilinear with the
- * clamping of field_sample (lib/field.c): values beyond the box are those
+ * clamping of field_sample (lib/grid/field.c): values beyond the box are those
  * of the nearest edge sample.
  */
 
@@ -323,7 +323,7 @@ row_at(const rowf *L, int i, int j, int k, float fx, float fy, float fz, int pai
 	return row_tri(L, bx + L->rj * by + L->rk * bz, tx, ty, tz, pair);
 }
 
-/* --- the general path (lib/advect_any.c) --------------------------- */
+/* --- the general path (lib/fluid/advect_any.c) --------------------------- */
 
 /* advect_sl and advect_field for any placement of q (its cell size may
  * differ from the velocity's): world positions in double precision. */

@@ -1,7 +1,7 @@
 /* pcg.h: preconditioned conjugate gradient for the pressure system.
  *
  * Matrix-free on the MAC grid (psys_apply), double precision vectors,
- * with MIC(0) (lib/mic0.h) or a multigrid V-cycle (lib/mg.h, McAdams et
+ * with MIC(0) (lib/fluid/mic0.h) or a multigrid V-cycle (lib/fluid/mg.h, McAdams et
  * al. 2010) as the preconditioner.  Enclosed regions are singular: the
  * right-hand side must satisfy the compatibility condition (psys_rhs does
  * this) and the residual and the result are kept free of the null space (selle2008 §4.4.2, "a version of the conjugate gradient

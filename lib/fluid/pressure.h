@@ -8,7 +8,7 @@
  *
  *   A = D^T W D_theta + (rho/dx) sum_bodies G^T M^-1 G      (batty2007 (6), §3.1)
  *
- * with W the fluid fractions of the face control volumes (lib/weights.h),
+ * with W the fluid fractions of the face control volumes (lib/fluid/weights.h),
  * D_theta the face differences with the second-order ghost fluid of Gibou
  * et al. at a free surface (batty2007 §2.1), and G the per-cell J operator
  * of each rigid body.  A is symmetric positive semi-definite; its null
@@ -46,7 +46,7 @@ enum { PS_BC_WALL = 0,  /* a wall at rest, or moving with the adjacent
 #define PS_PAR_MIN 32768
 
 /* A rigid body coupled two ways (batty2007 §3).  In: volume fractions of
- * the body in each face control volume (face grids as in lib/weights.h),
+ * the body in each face control volume (face grids as in lib/fluid/weights.h),
  * centre of mass, mass, world-frame inertia tensor about the centre of
  * mass, generalized velocity V = (v, omega).  psys_update writes the new
  * V back.  mass = INFINITY is a scripted body: its V is prescribed and

@@ -2,7 +2,7 @@
  * (points, edges, triangles; swept and thickened), for the repulsion and
  * collision pair searches of selle2008 thesis §6.3-6.4 and §8.2.2.
  *
- * lib/bvh.h is a hierarchy over a fixed triangle mesh for distance and ray
+ * lib/geom/bvh.h is a hierarchy over a fixed triangle mesh for distance and ray
  * queries; the cloth searches need boxes that the caller computes (swept
  * over a time step, grown by the repulsion thickness) over points and
  * edges as well, so they use this one.

@@ -1,5 +1,5 @@
 /* meshio.c: format names, whole-file reading and reader dispatch for the
- * mesh formats of lib/meshio.h (the parsers are in obj.c, ply.c, stl.c). */
+ * mesh formats of lib/io/meshio.h (the parsers are in obj.c, ply.c, stl.c). */
 #include "io/meshio.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* mcubes.c: marching cubes over blocks: block skipping, parallel k-slabs,
  * a deterministic weld and gradient normals (see mcubes.h); the case table
- * is lib/mcubes_table.c, whose corner and edge numbering this file uses.
+ * is lib/liquid/mcubes_table.c, whose corner and edge numbering this file uses.
  */
 #include "liquid/mcubes.h"
 

@@ -1,4 +1,4 @@
-/* mcubes_table.h: the case table of lib/mcubes.c (internal to mcubes*.c).
+/* mcubes_table.h: the case table of lib/liquid/mcubes.c (internal to mcubes*.c).
  *
  * For each of the 256 sign cases of a cube: the crossed edges and the
  * triangles, as triples of edge numbers, counter-clockwise seen from

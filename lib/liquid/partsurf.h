@@ -14,7 +14,7 @@
  *
  * kdsm-vof §4.2: the particle surface is merged with the grid level set by
  * union, phi = min(phi_grid - iso, phi_particles), on the grid's lattice
- * (optionally refined), and that one field is meshed (lib/mcubes.h).
+ * (optionally refined), and that one field is meshed (lib/liquid/mcubes.h).
  *
  * Sampling scatters each particle into the lattice samples within its
  * kernel.  Particles are sorted by bins of samples (a stable counting

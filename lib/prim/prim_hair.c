@@ -1,5 +1,5 @@
 /* prim_hair.c: straight hair strands rooted on a spherical scalp, placed
- * by a seeded pseudo-random sequence (lib/rng.h; see prim.h). */
+ * by a seeded pseudo-random sequence (lib/core/rng.h; see prim.h). */
 #include "prim/prim.h"
 
 #include "core/rng.h"

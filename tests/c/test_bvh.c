@@ -1,4 +1,4 @@
-/* test_bvh.c: the box hierarchy (lib/bvh.c) against brute force: closest
+/* test_bvh.c: the box hierarchy (lib/geom/bvh.c) against brute force: closest
  * points, first ray hits, and robust axis-line crossings (a line through
  * shared vertices and edges of a closed mesh crosses it an even number
  * of times). */

@@ -1,4 +1,4 @@
-/* test_occlusion.c: the occlusion fields (lib/occlusion.c): velocity of
+/* test_occlusion.c: the occlusion fields (lib/geom/occlusion.c): velocity of
  * the nearest surface point, houston2003 §2 union, and the level set
  * between frames of selle2008 §7.5.1 against a translating sphere. */
 #include <math.h>

@@ -1,5 +1,5 @@
 /* test_pls_redist.c: redistancing a liquid level set keeps its zero
- * crossing (lib/pls_redist.c): a small sphere's volume survives ten
+ * crossing (lib/liquid/pls_redist.c): a small sphere's volume survives ten
  * passes, a distance function is left as it was, a stretched level set
  * becomes a distance again, and the crossing moves far less than with
  * the axis-crossing seeding of redistance.h. */

@@ -1,5 +1,5 @@
 /* test_pls_solid.c: liquid particles and solids, spray momentum
- * (lib/pls_solid.c, lib/spray.c).
+ * (lib/liquid/pls_solid.c, lib/liquid/spray.c).
  *   - marker particles carried straight at a solid box (the level set of
  *     a box, negative inside) stay outside it: negative ones are pushed
  *     out to their radius and kept, positive ones that reach it are

@@ -1,5 +1,5 @@
-/* test_pls_step.c: the liquid substep of lib/pls_step.c and the spray of
- * lib/spray.c.
+/* test_pls_step.c: the liquid substep of lib/liquid/pls_step.c and the spray of
+ * lib/liquid/spray.c.
  *   - velocity extrapolation: a uniform liquid velocity below a plane is
  *     continued unchanged through the band above it (its flux leaving
  *     through the band's top faces), zero beyond, walls untouched; a
@@ -13,7 +13,7 @@
  *     keeps its area within 5% with the particle level set, and loses at
  *     least five times more with the level set alone (both printed; with
  *     first order semi-Lagrangian phi and redistancing every step, as
- *     test_pls_zalesak measures for lib/pls.c alone). */
+ *     test_pls_zalesak measures for lib/liquid/pls.c alone). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -341,7 +341,7 @@ scene_copy_vel(scene *dst, const scene *src)
  * at rest and a face with w > 0 joins two fluid cells, so the net flow is
  * zero, the compatibility correction vanishes and max|b| = d0, the
  * initial divergence scale.  The stopping test max|r| <= tol max|b|
- * (lib/pcg.h) is then max div <= tol d0, the issue's words, once the one
+ * (lib/fluid/pcg.h) is then max div <= tol d0, the issue's words, once the one
  * thing real arithmetic leaves out is taken off: u is stored as float, a
  * rounding of at most FLT_ROUND |u_f| per face, FLT_ROUND sum_f w_f |u_f|
  * per cell.  (Double rounding in r and D x, some 16 DBL_EPSILON max|x|,

@@ -1,5 +1,5 @@
 /* test_project_frames: frames for tests/project.bats, and checks of the
- * rigid-body record (lib/rigid.c).
+ * rigid-body record (lib/fluid/rigid.c).
  *
  *   test_project_frames KIND FILE [N]   write a frame of N^3 cells (16):
  *     box    closed box of smoke around a resting ball, random velocity,

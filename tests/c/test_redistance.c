@@ -1,5 +1,5 @@
-/* test_redistance.c: fast marching (lib/fmm.c) and level set
- * reinitialization (lib/redistance.c): exact on planes, zero crossing kept
+/* test_redistance.c: fast marching (lib/grid/fmm.c) and level set
+ * reinitialization (lib/grid/redistance.c): exact on planes, zero crossing kept
  * within 0.1 dx, within 1 dx of the exact distance, signs kept. */
 #include <math.h>
 #include <stdlib.h>

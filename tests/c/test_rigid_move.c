@@ -1,5 +1,5 @@
-/* test_rigid_move: rigid bodies moved by advect (lib/rigid_move.c,
- * lib/rigid_set.c): exact scripted paths and stops, exact rotation of a
+/* test_rigid_move: rigid bodies moved by advect (lib/fluid/rigid_move.c,
+ * lib/fluid/rigid_set.c): exact scripted paths and stops, exact rotation of a
  * spinning body, torque-free motion, level sets carried without drift,
  * frames without orientation or body-frame level set, bad records. */
 #include <math.h>

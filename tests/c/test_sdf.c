@@ -1,4 +1,4 @@
-/* test_sdf.c: mesh -> signed distance (lib/sdf.c, houston2003 §3.1)
+/* test_sdf.c: mesh -> signed distance (lib/geom/sdf.c, houston2003 §3.1)
  * against brute force: on a triangulated sphere and box, equal to the
  * closest-triangle distance within 1e-5 dx in the band, within 1 dx
  * beyond it, every sign right; a torus against its analytic distance; the same with a hole cut out, flipped and
