@@ -67,24 +67,24 @@ parse_slip(const char *arg, void *dst)
 }
 
 static const struct tool_opt opts[] = {
-	{ "dx", 0, OPT_DOUBLE, &dx, "DX", "cell size in metres (default: from --res)", 0, 0 },
-	{ "res", 0, OPT_INT, &res, "N", "cells along the longest side of the box (default 64)", 0, 0 },
-	{ "pad", 0, OPT_DOUBLE, &pad, "CELLS", "cells of margin around the input's bounding box (default 4)", 0, 0 },
-	{ "box", 0, OPT_FUNC, box, "X0,Y0,Z0,X1,Y1,Z1", "grid box in metres instead of the padded bounding box", 0, parse_box },
-	{ "like", 0, OPT_STRING, &like, "FILE", "place the grid like the first grid record of FILE", 0, 0 },
-	{ "band", 0, OPT_DOUBLE, &band, "CELLS", "half-width of the exact-distance band, >= 1 (default 3)", 0, 0 },
-	{ "narrow", 0, OPT_FLAG, &narrow, NULL, "beyond the band write +-band*dx instead of marching the whole grid", 0, 0 },
-	{ "unsigned", 0, OPT_FLAG, &unsig, NULL, "unsigned distance (thin shells: cloth, open cups)", 0, 0 },
-	{ "from", 0, OPT_STRING, &from, "NAMES", "comma-separated input records to use (default: every mesh, particle and strands record; with --redistance, phi)", 0, 0 },
-	{ "name", 0, OPT_STRING, &name, "NAME", "output level set record (default solid, or phi from particles only)", 0, 0 },
-	{ "occlusion", 0, OPT_FLAG, &occl, NULL, "also write NAME_vel (f32x3) and NAME_slip (houston2003)", 0, 0 },
-	{ "slip", 0, OPT_FUNC, NULL, "[MESH=]A", "slip coefficient, 0 full slip .. 1 no slip, for all or one mesh (default 0)", 0, parse_slip },
-	{ "prev", 0, OPT_STRING, &prev, "FILE", "previous frame of the meshes: velocity = (P - Pprev)/dt", 0, 0 },
-	{ "dt", 0, OPT_DOUBLE, &dt, "DT", "seconds between --prev and this frame (default: from record times)", 0, 0 },
-	{ "radius", 0, OPT_DOUBLE, &radius, "R", "particle and strand radius in metres when there is no 'radius' channel (default dx)", 0, 0 },
-	{ "redistance", 0, OPT_FLAG, &redist, NULL, "redistance the grid records named by --from instead", 0, 0 },
-	{ "width", 0, OPT_DOUBLE, &width, "CELLS", "with --redistance: clamp beyond this many cells (default: whole grid)", 0, 0 },
-	{ 0, 0, 0, 0, 0, 0, 0, 0 }
+	{ "dx", 0, OPT_DOUBLE, &dx, "DX", "cell size in metres (default: from --res)", 0, 0, 0 },
+	{ "res", 0, OPT_INT, &res, "N", "cells along the longest side of the box (default 64)", 0, 0, 0 },
+	{ "pad", 0, OPT_DOUBLE, &pad, "CELLS", "cells of margin around the input's bounding box (default 4)", 0, 0, 0 },
+	{ "box", 0, OPT_FUNC, box, "X0,Y0,Z0,X1,Y1,Z1", "grid box in metres instead of the padded bounding box", 0, parse_box, 0 },
+	{ "like", 0, OPT_STRING, &like, "FILE", "place the grid like the first grid record of FILE", 0, 0, 0 },
+	{ "band", 0, OPT_DOUBLE, &band, "CELLS", "half-width of the exact-distance band, >= 1 (default 3)", 0, 0, 0 },
+	{ "narrow", 0, OPT_FLAG, &narrow, NULL, "beyond the band write +-band*dx instead of marching the whole grid", 0, 0, 0 },
+	{ "unsigned", 0, OPT_FLAG, &unsig, NULL, "unsigned distance (thin shells: cloth, open cups)", 0, 0, 0 },
+	{ "from", 0, OPT_STRING, &from, "NAMES", "comma-separated input records to use (default: every mesh, particle and strands record; with --redistance, phi)", 0, 0, 0 },
+	{ "name", 0, OPT_STRING, &name, "NAME", "output level set record (default solid, or phi from particles only)", 0, 0, 0 },
+	{ "occlusion", 0, OPT_FLAG, &occl, NULL, "also write NAME_vel (f32x3) and NAME_slip (houston2003)", 0, 0, 0 },
+	{ "slip", 0, OPT_FUNC, NULL, "[MESH=]A", "slip coefficient, 0 full slip .. 1 no slip, for all or one mesh (default 0)", 0, parse_slip, 0 },
+	{ "prev", 0, OPT_STRING, &prev, "FILE", "previous frame of the meshes: velocity = (P - Pprev)/dt", 0, 0, 0 },
+	{ "dt", 0, OPT_DOUBLE, &dt, "DT", "seconds between --prev and this frame (default: from record times)", 0, 0, 0 },
+	{ "radius", 0, OPT_DOUBLE, &radius, "R", "particle and strand radius in metres when there is no 'radius' channel (default dx)", 0, 0, 0 },
+	{ "redistance", 0, OPT_FLAG, &redist, NULL, "redistance the grid records named by --from instead", 0, 0, 0 },
+	{ "width", 0, OPT_DOUBLE, &width, "CELLS", "with --redistance: clamp beyond this many cells (default: whole grid)", 0, 0, 0 },
+	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
 static const struct tool_info tinfo = {

@@ -36,7 +36,7 @@ parse_list(const char *arg, void *dst)
 
 /* The metavariable says how many numbers an option takes ("X,Y,Z": three,
  * "N[,M]": one or two) and, when it starts with N, that they are whole. */
-#define NUM(lng, k, arg, help) { lng, 0, OPT_FUNC, &spec.p[k], arg, help, 0, parse_list }
+#define NUM(lng, k, arg, help) { lng, 0, OPT_FUNC, &spec.p[k], arg, help, 0, parse_list, 0 }
 static const struct tool_opt opts[] = {
 	NUM("subdiv", PP_SUBDIV, "N", "sphere: icosphere subdivisions, 0..9 (3)"),
 	NUM("radius", PP_RADIUS, "R", "sphere (0.5), hair scalp (0.1), smoke source (0.12) radius"),
@@ -47,14 +47,14 @@ static const struct tool_opt opts[] = {
 	NUM("res", PP_RES, "N[,M[,K]]", "segments: box X[,Y,Z] (1), torus (48), cup (32), paddle hub (32),\n"
 	    "                            cloth NX[,NZ] (32); grids: cells along the box's longest side (32)"),
 	NUM("blades", PP_BLADES, "N", "paddle: number of blades, 1..64 (4)"),
-	{ "axis", 0, OPT_CHOICE, &spec.axis, "A", "paddle: axis through --center (z)", axes, 0 },
+	{ "axis", 0, OPT_CHOICE, &spec.axis, "A", "paddle: axis through --center (z)", axes, 0, 0 },
 	NUM("angle", PP_ANGLE, "DEG", "paddle: turn about the axis at time 0, degrees (0)"),
 	NUM("rate", PP_RATE, "DEG", "paddle: turning rate about the axis, degrees/s; adds channel v"),
 	NUM("height", PP_HEIGHT, "H", "cup height (0.5)"),
 	NUM("velocity", PP_VELOCITY, "X,Y,Z", "adds channel v to a mesh; cloth and hair velocity (0,0,0)"),
 	NUM("density", PP_DENSITY, "KG", "cloth areal density, kg/m^2 (0.1); ball density, kg/m^3 (500)"),
 	{ "pin", 0, OPT_CHOICE, &spec.pin, "MODE", "cloth: pin the corners or the whole edge at minimum z (none)",
-	  pin_modes, 0 },
+	  pin_modes, 0, 0 },
 	NUM("strands", PP_STRANDS, "N", "hair: number of strands (200)"),
 	NUM("segments", PP_SEGMENTS, "N", "hair: segments per strand (16)"),
 	NUM("length", PP_LENGTH, "L", "hair: strand length (0.3)"),
@@ -66,19 +66,19 @@ static const struct tool_opt opts[] = {
 	NUM("depth", PP_DEPTH, "D", "pool: water depth above the domain floor, >= 0 (0.3)"),
 	NUM("drop-center", PP_DROP_CENTER, "X,Y,Z", "pool: drop centre (0.5,0.65,0.5)"),
 	NUM("drop-radius", PP_DROP_RADIUS, "R", "pool: drop radius (0.15)"),
-	{ "source", 0, OPT_CHOICE, &spec.source, "SHAPE", "smoke: source region (sphere)", source_shapes, 0 },
+	{ "source", 0, OPT_CHOICE, &spec.source, "SHAPE", "smoke: source region (sphere)", source_shapes, 0, 0 },
 	NUM("source-density", PP_SRC_DENSITY, "D", "smoke: density inside the source (1)"),
 	NUM("temperature", PP_TEMPERATURE, "T", "smoke: temperature above ambient in the source, K (1)"),
 	NUM("dt", PP_DT, "S", "pool, smoke: frame time step in the scene record (1/fps)"),
 	NUM("fps", PP_FPS, "F", "pool, smoke: frames per second (24)"),
 	NUM("gravity", PP_GRAVITY, "X,Y,Z", "pool, smoke: gravity, m/s^2; ball: a thrown one's path (0,-9.81,0)"),
 	{ "motion", 0, OPT_CHOICE, &spec.motion, "M", "ball: dynamic (pushed by the liquid), scripted (constant\n"
-	  "                            velocity), thrown (scripted, falling at --gravity) (dynamic)", motions, 0 },
+	  "                            velocity), thrown (scripted, falling at --gravity) (dynamic)", motions, 0, 0 },
 	NUM("spin", PP_SPIN, "X,Y,Z", "ball: angular velocity, rad/s (0,0,0)"),
 	NUM("stop", PP_STOP, "T", "ball, scripted or thrown: time at which it comes to rest, s (never)"),
-	{ "name", 0, OPT_STRING, &spec.name, "NAME", "mesh, cloth or hair record name (the shape's name)", 0, 0 },
+	{ "name", 0, OPT_STRING, &spec.name, "NAME", "mesh, cloth or hair record name (the shape's name)", 0, 0, 0 },
 	NUM("time", PP_TIME, "T", "time of the records, s (0)"),
-	{ 0, 0, 0, 0, 0, 0, 0, 0 }
+	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
 static const struct tool_info tinfo = {

@@ -27,14 +27,14 @@ static double tol = 1e-6, density = 1000, dt_opt;
 static long maxiter = 500;
 
 static const struct tool_opt opts[] = {
-	{"precond", 0, OPT_CHOICE, &precond, "P", "preconditioner: mg (multigrid V-cycle, default) or mic0", precond_names, 0},
-	{"tol", 0, OPT_DOUBLE, &tol, "TOL", "relative residual (max norm) to reach, > 0 (default 1e-6)", 0, 0},
-	{"maxiter", 0, OPT_INT, &maxiter, "N", "most CG iterations, >= 1 (default 500)", 0, 0},
-	{"weights", 0, OPT_CHOICE, &binary, "W", "face weights: variational (fluid fractions, default) or binary (voxelized)", weight_names, 0},
-	{"boundary", 0, OPT_CHOICE, &bc, "B", "faces of the grid box: wall (at rest, default), stored (walls at the stored velocity: inflow), open (p = 0 outside)", bc_names, 0},
-	{"density", 0, OPT_DOUBLE, &density, "RHO", "fluid density in kg/m^3, > 0 (default 1000)", 0, 0},
-	{"dt", 0, OPT_DOUBLE, &dt_opt, "DT", "time step for the pressure p, s (default: dt of the scene record)", 0, 0},
-	{0, 0, 0, 0, 0, 0, 0, 0}
+	{"precond", 0, OPT_CHOICE, &precond, "P", "preconditioner: mg (multigrid V-cycle, default) or mic0", precond_names, 0, 0},
+	{"tol", 0, OPT_DOUBLE, &tol, "TOL", "relative residual (max norm) to reach, > 0 (default 1e-6)", 0, 0, 0},
+	{"maxiter", 0, OPT_INT, &maxiter, "N", "most CG iterations, >= 1 (default 500)", 0, 0, 0},
+	{"weights", 0, OPT_CHOICE, &binary, "W", "face weights: variational (fluid fractions, default) or binary (voxelized)", weight_names, 0, 0},
+	{"boundary", 0, OPT_CHOICE, &bc, "B", "faces of the grid box: wall (at rest, default), stored (walls at the stored velocity: inflow), open (p = 0 outside)", bc_names, 0, 0},
+	{"density", 0, OPT_DOUBLE, &density, "RHO", "fluid density in kg/m^3, > 0 (default 1000)", 0, 0, 0},
+	{"dt", 0, OPT_DOUBLE, &dt_opt, "DT", "time step for the pressure p, s (default: dt of the scene record)", 0, 0, 0},
+	{0, 0, 0, 0, 0, 0, 0, 0, 0},
 };
 
 static const struct tool_info tinfo = {

@@ -12,17 +12,17 @@ static const char *const kinds[] = { "end", "meta", "grid", "mesh", "tets",
 
 static const struct tool_opt opts[] = {
 	{ "only", 0, OPT_STRING, &only, "NAMES",
-	  "keep only records with these comma-separated names", 0, 0 },
+	  "keep only records with these comma-separated names", 0, 0, 0 },
 	{ "drop", 0, OPT_STRING, &drop, "NAMES",
-	  "drop records with these comma-separated names", 0, 0 },
+	  "drop records with these comma-separated names", 0, 0, 0 },
 	{ "kind", 0, OPT_CHOICE, &kind, "KIND", "keep only records of this kind",
-	  kinds, 0 },
+	  kinds, 0, 0 },
 	{ "rename", 0, OPT_STRING, &rename_arg, "OLD=NEW",
-	  "rename records called OLD to NEW", 0, 0 },
+	  "rename records called OLD to NEW", 0, 0, 0 },
 	{ "reencode", 0, OPT_FLAG, &reencode, NULL,
 	  "re-encode every record (with --zlib N, or raw) instead of passing it on",
-	  0, 0 },
-	{ 0, 0, 0, 0, 0, 0, 0, 0 }
+	  0, 0, 0 },
+	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
 static const struct tool_info tinfo = {

@@ -26,18 +26,18 @@ static const char *name, *records;
 static const struct tool_opt opts[] = {
 	{ "from", 0, OPT_CHOICE, &from, "FMT",
 	  "input format (default: by the extension of INPUT; slc on standard input)",
-	  formats, 0 },
+	  formats, 0, 0 },
 	{ "to", 0, OPT_CHOICE, &to, "FMT",
 	  "output format (default: by the extension of -o; slc for mesh input)",
-	  formats, 0 },
+	  formats, 0, 0 },
 	{ "ascii", 'a', OPT_FLAG, &ascii, NULL,
-	  "write ascii PLY or VTI (default: binary)", 0, 0 },
+	  "write ascii PLY or VTI (default: binary)", 0, 0, 0 },
 	{ "name", 'n', OPT_STRING, &name, "NAME",
-	  "name of the record made from a mesh file (default: its base name)", 0, 0 },
+	  "name of the record made from a mesh file (default: its base name)", 0, 0, 0 },
 	{ "record", 'r', OPT_STRING, &records, "NAME[,NAME..]",
 	  "records to export (default: the first that fits the output format;\n"
-	  "                            several grids placed alike share one .vti)", 0, 0 },
-	{ 0, 0, 0, 0, 0, 0, 0, 0 }
+	  "                            several grids placed alike share one .vti)", 0, 0, 0 },
+	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
 static const struct tool_info tinfo = {

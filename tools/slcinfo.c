@@ -15,10 +15,10 @@ static int json, no_stats;
 static FILE *out;       /* the listing: stdout, or the temp file of -o */
 
 static const struct tool_opt opts[] = {
-	{ "json", 'j', OPT_FLAG, &json, NULL, "print JSON for scripts", 0, 0 },
+	{ "json", 'j', OPT_FLAG, &json, NULL, "print JSON for scripts", 0, 0, 0 },
 	{ "no-stats", 0, OPT_FLAG, &no_stats, NULL,
-	  "skip per-channel statistics (faster on large grids)", 0, 0 },
-	{ 0, 0, 0, 0, 0, 0, 0, 0 }
+	  "skip per-channel statistics (faster on large grids)", 0, 0, 0 },
+	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
 static const struct tool_info tinfo = {

@@ -29,30 +29,30 @@ static const char *const kernels[] = { "zhu-bridson", "yu-turk", NULL };
 
 static const struct tool_opt opts[] = {
 	{ "field", 'f', OPT_STRING, &field_name, "NAME",
-	  "grid level set to mesh, negative inside (phi)", 0, 0 },
+	  "grid level set to mesh, negative inside (phi)", 0, 0, 0 },
 	{ "particles", 'p', OPT_STRING, &parts_name, "NAME",
-	  "particle records to mesh too, merged with the grid by union (none)", 0, 0 },
+	  "particle records to mesh too, merged with the grid by union (none)", 0, 0, 0 },
 	{ "name", 'n', OPT_STRING, &mesh_name, "NAME", "name of the mesh record (surface)",
-	  0, 0 },
+	  0, 0, 0 },
 	{ "format", 0, OPT_CHOICE, &format, "FMT",
 	  "slc: the input stream plus the mesh; obj, ply, ply-ascii: the mesh alone (slc)",
-	  formats, 0 },
+	  formats, 0, 0 },
 	{ "mesh-only", 0, OPT_FLAG, &mesh_only, NULL,
-	  "slc: write the mesh record without the input records", 0, 0 },
-	{ "iso", 0, OPT_DOUBLE, &iso, "VALUE", "iso value of the level set, metres (0)", 0, 0 },
+	  "slc: write the mesh record without the input records", 0, 0, 0 },
+	{ "iso", 0, OPT_DOUBLE, &iso, "VALUE", "iso value of the level set, metres (0)", 0, 0, 0 },
 	{ "smooth", 0, OPT_INT, &smooth, "N",
-	  "volume-keeping Taubin smoothing passes, 0..1000 (0)", 0, 0 },
+	  "volume-keeping Taubin smoothing passes, 0..1000 (0)", 0, 0, 0 },
 	{ "radius", 'r', OPT_DOUBLE, &radius, "R",
-	  "particle radius, m (the mean of a 'radius' channel, else half the grid's dx)", 0, 0 },
+	  "particle radius, m (the mean of a 'radius' channel, else half the grid's dx)", 0, 0, 0 },
 	{ "kernel", 0, OPT_CHOICE, &kernel, "KERNEL",
-	  "particle surface: zhu-bridson or yu-turk (anisotropic) (zhu-bridson)", kernels, 0 },
+	  "particle surface: zhu-bridson or yu-turk (anisotropic) (zhu-bridson)", kernels, 0, 0 },
 	{ "support", 0, OPT_DOUBLE, &support, "S",
-	  "kernel radius in particle radii, 1..64 (4: twice the spacing)", 0, 0 },
+	  "kernel radius in particle radii, 1..64 (4: twice the spacing)", 0, 0, 0 },
 	{ "dx", 0, OPT_DOUBLE, &lattice_dx, "H",
-	  "particles without a grid: lattice spacing, m (the radius)", 0, 0 },
+	  "particles without a grid: lattice spacing, m (the radius)", 0, 0, 0 },
 	{ "refine", 0, OPT_INT, &refine, "N",
-	  "particles with a grid: sample N times finer than the grid, 1..16 (1)", 0, 0 },
-	{ 0, 0, 0, 0, 0, 0, 0, 0 }
+	  "particles with a grid: sample N times finer than the grid, 1..16 (1)", 0, 0, 0 },
+	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
 static const struct tool_info tinfo = {

@@ -35,20 +35,24 @@ static char temps[TEMP_MAX][PATH_MAXLEN];       /* temp files to remove */
 static char finals[TEMP_MAX][PATH_MAXLEN];      /* where they go */
 static FILE *temp_files[TEMP_MAX];
 
+const struct opt_range opt_positive = { 0, HUGE_VAL, OPEN_MIN };
+const struct opt_range opt_nonneg = { 0, HUGE_VAL, 0 };
+static const struct opt_range zlib_range = { 0, 9, 0 };  /* zlib's levels */
+
 static const struct tool_opt common_opts[] = {
 	{ "output", 'o', OPT_STRING, &out_path, "FILE",
-	  "write to FILE (atomically) instead of standard output", 0, 0 },
+	  "write to FILE (atomically) instead of standard output", 0, 0, 0 },
 	{ "zlib", 0, OPT_INT, &zlib_arg, "N",
-	  "compress written records with zlib level N (1-9; default 0, raw)", 0, 0 },
-	{ "quiet", 'q', OPT_FLAG, &quiet, NULL, "print no warnings", 0, 0 },
-	{ "verbose", 'v', OPT_FLAG, NULL, NULL,
-	  "say more on standard error (repeat for more)", 0, 0 },
+	  "compress written records with zlib level N (1-9; default 0, raw)", 0, 0, &zlib_range },
+	{ "quiet", 'q', OPT_FLAG, &quiet, NULL, "print no warnings", 0, 0, 0 },
+	{ "verbose", 'v', OPT_COUNT, &verbosity, NULL,
+	  "say more on standard error (repeat for more)", 0, 0, 0 },
 	{ "progress", 0, OPT_FLAG, &progress_flag, NULL,
-	  "show progress even when standard error is not a terminal", 0, 0 },
-	{ "help", 0, OPT_FLAG, &show_help, NULL, "show this help and exit", 0, 0 },
+	  "show progress even when standard error is not a terminal", 0, 0, 0 },
+	{ "help", 0, OPT_FLAG, &show_help, NULL, "show this help and exit", 0, 0, 0 },
 	{ "version", 0, OPT_FLAG, &show_version, NULL,
-	  "show the version and exit", 0, 0 },
-	{ 0, 0, 0, 0, 0, 0, 0, 0 }
+	  "show the version and exit", 0, 0, 0 },
+	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
 /* --- messages ---------------------------------------------------------- */
@@ -215,6 +219,28 @@ find_short(const struct tool_opt *o, int c)
 	return NULL;
 }
 
+/* A number outside o's range is a usage error naming the option, the
+ * value and the range. */
+static void
+check_range(const struct tool_opt *o, double v, const char *arg)
+{
+	const struct opt_range *r = o->range;
+	char want[96];
+
+	if (!r || ((r->open & OPEN_MIN ? v > r->min : v >= r->min) &&
+		   (r->open & OPEN_MAX ? v < r->max : v <= r->max)))
+		return;
+	if (isinf(r->max))
+		snprintf(want, sizeof want, "%s %g", r->open & OPEN_MIN ? "more than" : "at least",
+			 r->min);
+	else if (!r->open)
+		snprintf(want, sizeof want, "%g..%g", r->min, r->max);
+	else
+		snprintf(want, sizeof want, "%s%g, %g%s", r->open & OPEN_MIN ? "(" : "[", r->min,
+			 r->max, r->open & OPEN_MAX ? ")" : "]");
+	usage_die("--%s: %s, expected %s", o->lng, arg, want);
+}
+
 static void
 set_opt(const struct tool_opt *o, const char *arg)
 {
@@ -222,10 +248,10 @@ set_opt(const struct tool_opt *o, const char *arg)
 
 	switch (o->type) {
 	case OPT_FLAG:
-		if (!o->dst)    /* -v counts */
-			verbosity++;
-		else
-			*(int *)o->dst = 1;
+		*(int *)o->dst = 1;
+		return;
+	case OPT_COUNT:
+		++*(int *)o->dst;
 		return;
 	case OPT_INT: {
 		long v;
@@ -234,6 +260,7 @@ set_opt(const struct tool_opt *o, const char *arg)
 		v = strtol(arg, &end, 10);
 		if (errno || end == arg || *end)
 			usage_die("--%s: '%s' is not a whole number", o->lng, arg);
+		check_range(o, (double)v, arg);
 		*(long *)o->dst = v;
 		return;
 	}
@@ -242,6 +269,7 @@ set_opt(const struct tool_opt *o, const char *arg)
 
 		if (end == arg || *end || !isfinite(v))
 			usage_die("--%s: '%s' is not a number", o->lng, arg);
+		check_range(o, v, arg);
 		*(double *)o->dst = v;
 		return;
 	}
@@ -258,6 +286,7 @@ set_opt(const struct tool_opt *o, const char *arg)
 			if (end == p || !isfinite(v[a]) || (a < 2 && *end != ',') ||
 			    (a == 2 && *end))
 				usage_die("--%s: '%s' is not x,y,z", o->lng, arg);
+			check_range(o, v[a], arg);
 			p = end + 1;
 		}
 		return;
@@ -314,7 +343,7 @@ tool_parse(int argc, char **argv, const struct tool_info *info)
 				o = find_long(common_opts, s + 2, len);
 			if (!o)
 				usage_die("unknown option '%s'", s);
-			if (o->type == OPT_FLAG) {
+			if (o->type == OPT_FLAG || o->type == OPT_COUNT) {
 				if (eq)
 					usage_die("option '--%s' takes no value", o->lng);
 			} else if (eq) {
@@ -334,7 +363,7 @@ tool_parse(int argc, char **argv, const struct tool_info *info)
 				o = find_short(common_opts, *s);
 			if (!o)
 				usage_die("unknown option '-%c'", *s);
-			if (o->type == OPT_FLAG) {
+			if (o->type == OPT_FLAG || o->type == OPT_COUNT) {
 				set_opt(o, NULL);
 				continue;
 			}
@@ -358,8 +387,6 @@ tool_parse(int argc, char **argv, const struct tool_info *info)
 	}
 	if (quiet)
 		verbosity = -1;
-	if (zlib_arg < 0 || zlib_arg > 9)
-		usage_die("--zlib: level %ld, expected 0..9", zlib_arg);
 	zlib_level = (int)zlib_arg;
 	progress = verbosity >= 0 && (progress_flag || isatty(2));
 	/* options keep their order, operands move to the end (w <= a) */
@@ -505,6 +532,17 @@ in_close(tool_in *in)
 	if (in->f != stdin)
 		fclose(in->f);
 	free(in);
+}
+
+void
+read_frame(slc_frame *F, const char *path)
+{
+	tool_in *in = in_open(path);
+	slc_err err;
+
+	if (slc_frame_read(F, in->rd, &err))
+		die("%s: %s", in->label, err.msg);
+	in_close(in);
 }
 
 void

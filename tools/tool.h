@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/frame.h"
 #include "core/slc.h"
 
 #define SLUICE_VERSION "0.1.0"
@@ -27,8 +28,21 @@ enum opt_type {
 	OPT_STRING,     /* const char** */
 	OPT_VEC3,       /* double[3], "x,y,z" */
 	OPT_CHOICE,     /* int*, index into the NULL-terminated opt.choices */
-	OPT_FUNC        /* opt.fn(arg, dst) returns 0, or -1 for a bad value */
+	OPT_FUNC,       /* opt.fn(arg, dst) returns 0, or -1 for a bad value */
+	OPT_COUNT       /* int*, one more each time given; no argument */
 };
+
+/* The values an OPT_INT, OPT_DOUBLE or OPT_VEC3 (each component) may
+ * take: min..max, either end open (excluded) by OPEN_MIN, OPEN_MAX.
+ * tool_parse refuses any other with "--NAME: VALUE, expected RANGE". */
+struct opt_range {
+	double min, max;
+	int open;               /* OPEN_MIN | OPEN_MAX */
+};
+#define OPEN_MIN 1
+#define OPEN_MAX 2
+extern const struct opt_range opt_positive;     /* more than 0 */
+extern const struct opt_range opt_nonneg;       /* at least 0 */
 
 struct tool_opt {
 	const char *lng;        /* long name without "--" */
@@ -39,6 +53,7 @@ struct tool_opt {
 	const char *help;       /* one line; the default is stated here */
 	const char *const *choices;          /* OPT_CHOICE only */
 	int (*fn)(const char *arg, void *dst); /* OPT_FUNC only */
+	const struct opt_range *range;       /* or NULL: any finite value */
 };
 
 struct tool_info {
@@ -84,6 +99,10 @@ int in_read(tool_in *in, slc_rec *r);
 /* The label used in messages ("<stdin>" or the path). */
 const char *in_label(const tool_in *in);
 void in_close(tool_in *in);
+
+/* Append every record of the stream at path ("-" or NULL: stdin) to the
+ * frame F; dies on damage or out of memory, naming the input. */
+void read_frame(slc_frame *F, const char *path);
 
 /* A whole stream held in memory, records in stream order (owned). */
 typedef struct tool_recs { slc_rec *r; size_t n, cap; } tool_recs;

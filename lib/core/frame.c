@@ -1,0 +1,168 @@
+/* frame.c: one frame in memory, records in stream order (core/frame.h). */
+#include "core/frame.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/meta.h"
+
+/* room for the first records of a frame before it grows */
+#define FRAME_CAP0 16
+
+void
+slc_frame_init(slc_frame *F)
+{
+	memset(F, 0, sizeof *F);
+}
+
+void
+slc_frame_free(slc_frame *F)
+{
+	size_t i;
+
+	for (i = 0; i < F->n; i++) {
+		slc_rec_free(F->r[i]);
+		free(F->r[i]);
+	}
+	free(F->r);
+	slc_frame_init(F);
+}
+
+/* Room for one more record pointer.  0, or -1 with err. */
+static int
+grow(slc_frame *F, slc_err *err)
+{
+	size_t cap;
+	slc_rec **r;
+
+	if (F->n < F->cap)
+		return 0;
+	if (F->cap == 0)
+		cap = FRAME_CAP0;
+	else if (slc_mul(F->cap, 2, &cap))
+		return slc_fail(err, "out of memory after %zu records", F->n);
+	r = cap > (size_t)-1 / sizeof *r ? NULL : realloc(F->r, cap * sizeof *r);
+	if (!r)
+		return slc_fail(err, "out of memory after %zu records", F->n);
+	F->r = r;
+	F->cap = cap;
+	return 0;
+}
+
+slc_rec *
+slc_frame_put(slc_frame *F, slc_rec *r, slc_err *err)
+{
+	slc_rec *own;
+
+	if (grow(F, err))
+		return NULL;
+	if (!(own = malloc(sizeof *own))) {
+		slc_fail(err, "out of memory after %zu records", F->n);
+		return NULL;
+	}
+	*own = *r;
+	/* the contents moved: what *r pointed to belongs to own now */
+	slc_rec_init(r, SLC_END, "");
+	F->r[F->n++] = own;
+	return own;
+}
+
+slc_rec *
+slc_frame_add(slc_frame *F, uint32_t kind, const char *name, slc_err *err)
+{
+	slc_rec r;
+
+	slc_rec_init(&r, kind, name);
+	return slc_frame_put(F, &r, err);
+}
+
+int
+slc_frame_read(slc_frame *F, slc_reader *rd, slc_err *err)
+{
+	slc_rec r;
+	int rc;
+
+	slc_rec_init(&r, SLC_END, "");
+	while ((rc = slc_read(rd, &r, err)) > 0)
+		if (!slc_frame_put(F, &r, err)) {
+			slc_rec_free(&r);
+			return -1;
+		}
+	return rc;
+}
+
+slc_rec *
+slc_frame_find(const slc_frame *F, const char *name, uint32_t kind)
+{
+	size_t i;
+
+	for (i = 0; i < F->n; i++)
+		if (F->r[i]->kind == kind && !strcmp(F->r[i]->name, name))
+			return F->r[i];
+	return NULL;
+}
+
+int
+slc_frame_find_unique(const slc_frame *F, const char *name, uint32_t kind,
+		      slc_rec **out, slc_err *err)
+{
+	size_t i, n = 0;
+
+	*out = NULL;
+	for (i = 0; i < F->n; i++)
+		if (F->r[i]->kind == kind && !strcmp(F->r[i]->name, name) && !n++)
+			*out = F->r[i];
+	if (n > 1) {
+		*out = NULL;
+		return slc_fail(err, "%zu records named '%s' of kind %s", n, name,
+				slc_kind_name(kind));
+	}
+	return 0;
+}
+
+size_t
+slc_frame_index(const slc_frame *F, const slc_rec *r)
+{
+	size_t i;
+
+	for (i = 0; i < F->n && F->r[i] != r; i++)
+		;
+	return i;
+}
+
+void
+slc_frame_remove(slc_frame *F, slc_rec *r)
+{
+	size_t i = slc_frame_index(F, r);
+
+	if (i == F->n)
+		return;
+	slc_rec_free(F->r[i]);
+	free(F->r[i]);
+	memmove(&F->r[i], &F->r[i + 1], (F->n - i - 1) * sizeof *F->r);
+	F->n--;
+}
+
+int
+slc_scene_read(const slc_rec *scene, slc_scene *S, slc_err *err)
+{
+	if (!scene)
+		return 0;
+	return slc_meta_get_f64(scene, "frame", &S->frame, err) < 0 ||
+	       slc_meta_get_f64(scene, "time", &S->time, err) < 0 ||
+	       (isnan(S->dt) && slc_meta_get_f64(scene, "dt", &S->dt, err) < 0) ? -1 : 0;
+}
+
+int
+slc_scene_advance(slc_rec *scene, double frame, double time, slc_err *err)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof buf, "%.0f", frame);
+	if (slc_meta_set(scene, "frame", buf, err))
+		return -1;
+	snprintf(buf, sizeof buf, "%.12g", time);
+	return slc_meta_set(scene, "time", buf, err);
+}

@@ -1,0 +1,83 @@
+/* frame.h: one frame in memory: the records of a stream in stream order,
+ * owned by the frame, which grows as records are read or added.
+ *
+ * A frame (HACKING.md, "Record names in a frame") is one stream holding
+ * the whole state of a simulation at one time.  Stages read a frame, find
+ * the records they work on by name and kind, change or add records, and
+ * write the frame out in order.  Records live at fixed addresses: a
+ * pointer to a record stays valid while other records are added, until
+ * that record is removed or the frame freed.
+ *
+ * The scene record ('scene', kind meta) carries the frame number, the
+ * time and the frame length; slc_scene_read and slc_scene_advance read
+ * and set them.
+ */
+#ifndef SLC_FRAME_H
+#define SLC_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "core/slc.h"
+
+typedef struct slc_frame {
+	slc_rec **r;            /* records in stream order, each owned */
+	size_t n, cap;
+} slc_frame;
+
+/* An empty frame; equivalent to zeroing it. */
+void slc_frame_init(slc_frame *F);
+
+/* Free every record and the frame's arrays; F is left empty. */
+void slc_frame_free(slc_frame *F);
+
+/* Append every record of rd up to the end of its stream to F.  0, or -1
+ * with err (the reader's message, or memory); on failure the records
+ * read so far stay in F. */
+int slc_frame_read(slc_frame *F, slc_reader *rd, slc_err *err);
+
+/* Append record r to F, moving its contents: on success the record F
+ * owns is returned and *r is left empty (as after slc_rec_free), so the
+ * caller frees nothing; NULL with err (memory) leaves *r untouched. */
+slc_rec *slc_frame_put(slc_frame *F, slc_rec *r, slc_err *err);
+
+/* Append a new empty record of the given kind and name (slc_rec_init).
+ * The record or NULL with err (memory). */
+slc_rec *slc_frame_add(slc_frame *F, uint32_t kind, const char *name, slc_err *err);
+
+/* The first record of F with this name and kind, or NULL. */
+slc_rec *slc_frame_find(const slc_frame *F, const char *name, uint32_t kind);
+
+/* The record of F with this name and kind, required to be the only one:
+ * 0 with *out set (NULL when F has none), or -1 with err ("2 records
+ * named 'NAME' of kind KIND") when there are several. */
+int slc_frame_find_unique(const slc_frame *F, const char *name, uint32_t kind,
+			  slc_rec **out, slc_err *err);
+
+/* The position of record r in F, or F->n when r is not one of F's. */
+size_t slc_frame_index(const slc_frame *F, const slc_rec *r);
+
+/* Remove record r from F and free it (no-op when r is not one of F's);
+ * the records after it keep their order and addresses. */
+void slc_frame_remove(slc_frame *F, slc_rec *r);
+
+/* What the scene record says of the frame: the frame number, the time
+ * (seconds) at which it is, and the frame length dt (seconds). */
+typedef struct slc_scene {
+	double frame, time, dt;
+} slc_scene;
+
+/* Read frame, time and dt from the scene record (meta) into S; a key
+ * missing leaves its member alone, so the caller sets defaults first,
+ * and dt is read only when S->dt is NaN (a length the caller was given
+ * wins).  scene may be NULL (nothing read).  0, or -1 with err when a value is
+ * not a finite number. */
+int slc_scene_read(const slc_rec *scene, slc_scene *S, slc_err *err);
+
+/* Set the scene record's frame and time to those of the frame written:
+ * frame as a whole number, time to 12 significant digits.  0, or -1 with
+ * err (memory). */
+int slc_scene_advance(slc_rec *scene, double frame, double time, slc_err *err);
+
+#endif

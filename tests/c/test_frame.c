@@ -1,0 +1,117 @@
+/* test_frame.c: a frame (core/frame.h) holds a stream's records in order
+ * at fixed addresses however many are read or added (5000, past any
+ * fixed array), finds them by name and kind, refuses a name required to
+ * be unique that is not, and reads and advances the scene. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctest.h"
+#include "core/frame.h"
+#include "core/meta.h"
+
+#define NREC 5000       /* more than the 4096 a fixed array once held */
+
+/* A stream of n particle records "p0".."p{n-1}" and a scene, in memory. */
+static FILE *
+stream(int n)
+{
+	FILE *f = tmpfile();
+	slc_writer *w = slc_writer_open(f, 0, NULL);
+	slc_rec r;
+	int i, ok = 1;
+
+	slc_meta_init(&r, "scene", NULL);
+	slc_meta_set(&r, "frame", "7", NULL);
+	slc_meta_set(&r, "time", "0.28", NULL);
+	slc_meta_set(&r, "dt", "0.04", NULL);
+	ok &= slc_write(w, &r, NULL) == 0;
+	slc_rec_free(&r);
+	for (i = 0; i < n; i++) {
+		char name[32];
+		float *P;
+
+		snprintf(name, sizeof name, "p%d", i);
+		slc_rec_init(&r, SLC_PARTICLES, name);
+		if ((P = slc_rec_add(&r, "P", SLC_F32, 3, SLC_POINT, 1, NULL)))
+			P[0] = (float)i;
+		ok &= P && slc_write(w, &r, NULL) == 0;
+		slc_rec_free(&r);
+	}
+	ok &= slc_writer_close(w, NULL) == 0;
+	rewind(f);
+	return ok ? f : NULL;
+}
+
+int
+main(void)
+{
+	slc_frame F;
+	slc_err err;
+	slc_reader *rd;
+	slc_rec *first, *found, *added, r;
+	slc_scene S = { -1, 0, NAN };
+	FILE *f = stream(NREC);
+	size_t i;
+	int ordered = 1;
+
+	slc_frame_init(&F);
+	rd = f ? slc_reader_open(f, &err) : NULL;
+	CHECK(rd && slc_frame_read(&F, rd, &err) == 0 && F.n == NREC + 1,
+	      "a stream of %d records is read whole", NREC + 1);
+	slc_reader_close(rd);
+	for (i = 1; i < F.n; i++) {
+		char name[32];
+
+		snprintf(name, sizeof name, "p%zu", i - 1);
+		ordered &= !strcmp(F.r[i]->name, name) && ((float *)F.r[i]->chan[0].data)[0] == (float)(i - 1);
+	}
+	CHECK(ordered, "records kept in stream order with their data");
+
+	first = F.r[1];
+	CHECK((found = slc_frame_find(&F, "p4999", SLC_PARTICLES)) == F.r[NREC], "found by name and kind");
+	CHECK(!slc_frame_find(&F, "p4999", SLC_GRID) && !slc_frame_find(&F, "q", SLC_PARTICLES),
+	      "a name of another kind, or absent, is not found");
+	for (i = 0; i < 3000; i++)
+		if (!slc_frame_add(&F, SLC_PARTICLES, "more", &err))
+			break;
+	CHECK(i == 3000 && F.n == NREC + 3001, "3000 records added: %zu", F.n);
+	CHECK(F.r[1] == first && slc_frame_find(&F, "p4999", SLC_PARTICLES) == found,
+	      "records keep their addresses as the frame grows");
+
+	CHECK(slc_frame_find_unique(&F, "p17", SLC_PARTICLES, &found, &err) == 0 && found == F.r[18],
+	      "a unique name is found");
+	CHECK(slc_frame_find_unique(&F, "absent", SLC_PARTICLES, &found, &err) == 0 && !found,
+	      "an absent name is no error");
+	CHECK(slc_frame_find_unique(&F, "more", SLC_PARTICLES, &found, &err) < 0 && !found &&
+	      strstr(err.msg, "3000 records named 'more' of kind particles"),
+	      "a repeated name is refused: %s", err.msg);
+
+	slc_rec_init(&r, SLC_GRID, "moved");
+	r.time = 2.5;
+	added = slc_frame_put(&F, &r, &err);
+	CHECK(added && added->time == 2.5 && !strcmp(added->name, "moved") && r.kind == SLC_END &&
+	      r.chan == NULL, "put moves a record in and leaves the caller's empty");
+	CHECK(slc_frame_index(&F, added) == F.n - 1 && slc_frame_index(&F, &r) == F.n,
+	      "index of a record, and of one not in the frame");
+	slc_frame_remove(&F, F.r[1]);
+	CHECK(F.n == NREC + 3001 && !strcmp(F.r[1]->name, "p1") && F.r[F.n - 1] == added,
+	      "remove keeps the order and addresses of the rest");
+
+	CHECK(slc_scene_read(slc_frame_find(&F, "scene", SLC_META), &S, &err) == 0 &&
+	      S.frame == 7 && S.time == 0.28 && S.dt == 0.04, "the scene's frame, time and dt");
+	S.dt = 0.5;
+	CHECK(slc_scene_read(F.r[0], &S, &err) == 0 && S.dt == 0.5, "a frame length given wins over the scene's");
+	CHECK(slc_scene_advance(F.r[0], 8, 0.32, &err) == 0 &&
+	      slc_meta_get_f64(F.r[0], "frame", &S.frame, &err) == 1 && S.frame == 8 &&
+	      slc_meta_get_f64(F.r[0], "time", &S.time, &err) == 1 && S.time == 0.32,
+	      "the scene advanced to the next frame");
+	slc_meta_set(F.r[0], "time", "soon", &err);
+	CHECK(slc_scene_read(F.r[0], &S, &err) < 0, "a time that is not a number is an error: %s", err.msg);
+	slc_frame_free(&F);
+	CHECK(F.n == 0 && F.r == NULL, "free leaves an empty frame");
+	if (f)
+		fclose(f);
+	return ctest_done();
+}
