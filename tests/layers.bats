@@ -76,3 +76,10 @@ mktree() {
 	assert_failure 2
 	assert_output --partial 'lib/attic: folder missing from LAYERS'
 }
+
+@test "layers: two files of lib/ with one name are refused (one archive holds them)" {
+	mktree "$T/t" lib/grid/field.c: lib/fluid/field.c:
+	run "$LAYERS" "$T/t" "$T/none"
+	assert_failure 1
+	assert_output --partial 'lib/grid/field.c: the same file name as lib/fluid/field.c'
+}
