@@ -212,3 +212,47 @@ ytop() { slcconv -r cloth "$1" -o "$T/top.obj" && awk '/^v / { if (n++ == 0 || $
 	assert_success
 	[[ "$stderr" == *"CG solves stopped at 500 iterations, largest residual"*"(tolerance 1e-18)"* ]]
 }
+
+@test "usage errors name the option and its range" {
+	run clothstep --steps 0
+	assert_failure 2
+	assert_output --partial "clothstep: --steps: 0, expected 1..100000"
+	run clothstep --mass -1
+	assert_failure 2
+	assert_output --partial "clothstep: --mass: -1, expected more than 0"
+	run clothstep --mu -0.5
+	assert_failure 2
+	assert_output --partial "clothstep: --mu: -0.5, expected at least 0"
+	run clothstep --loops 100001
+	assert_failure 2
+	assert_output --partial "clothstep: --loops: 100001, expected 1..100000"
+}
+
+# names FILE: "kind name" of every record of FILE, in stream order
+names() { slcinfo -j "$1" | jq -r '.streams[0].records[] | .kind + " " + .name'; }
+
+@test "a frame of 4096 or 5000 records passes through whole and in order" {
+	for k in 0 1 2 3 4 5 6; do
+		mkprim box --name "b$k" -o "$T/b$k.slc"
+	done
+	mkprim cloth --res 2 -o "$T/c.slc"
+	for n in 4096 5000; do
+		# n - 2 boxes, the cloth at position 1000, one provenance record
+		set --
+		for i in $(seq 0 $((n - 2))); do
+			if [ "$i" = 1000 ]; then set -- "$@" "$T/c.slc"
+			else set -- "$@" "$T/b$((i % 7)).slc"; fi
+		done
+		slccat "$@" > "$T/in.slc"
+		names "$T/in.slc" > "$T/in.names"
+		run wc -l < "$T/in.names"
+		assert_output "$n"
+		run clothstep "$T/in.slc" -o "$T/out.slc"
+		assert_success
+		names "$T/out.slc" > "$T/out.names"
+		run diff "$T/in.names" "$T/out.names"
+		assert_success
+		run sh -c "slcinfo '$T/out.slc' | grep -c \"mesh 'cloth' time 0.041\""
+		assert_output "1"
+	done
+}

@@ -100,10 +100,13 @@ cloth_init(cloth *c, size_t np, size_t nt, const uint32_t *tri,
 			return -1;
 		}
 	size_t n9;
-	if (slc_mul(np, 9, &n9) ||
-	    !(c->diag = slc_calloc(n9 + 1, sizeof *c->diag, err))) {
+	if (slc_mul(np, 9, &n9)) {
 		cloth_free(c);
 		return slc_fail(err, "point count overflows");
+	}
+	if (!(c->diag = slc_calloc(n9 + 1, sizeof *c->diag, err))) {
+		cloth_free(c);
+		return slc_failctx(err, "preconditioner blocks: ");
 	}
 	c->m = slc_calloc(np + 1, sizeof *c->m, err);
 	c->area = slc_calloc(np + 1, sizeof *c->area, err);

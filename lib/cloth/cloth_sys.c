@@ -101,10 +101,13 @@ cloth_sys_build(cloth_sys *S, const spring_set *s, slc_err *err)
 					find_col(S, i, s->idx[4 * q + c]);
 		}
 	}
-	if (slc_mul(S->nnz, SYS_BLK, &nd) ||
-	    !(S->D = slc_calloc(nd + 1, sizeof *S->D, err))) {
+	if (slc_mul(S->nnz, SYS_BLK, &nd)) {
 		cloth_sys_free(S);
-		return slc_fail(err, "out of memory for the cloth matrix");
+		return slc_fail(err, "cloth matrix: block count overflows");
+	}
+	if (!(S->D = slc_calloc(nd + 1, sizeof *S->D, err))) {
+		cloth_sys_free(S);
+		return slc_failctx(err, "cloth matrix: ");
 	}
 	return 0;
 }

@@ -32,6 +32,34 @@
  * order, so pairs come out in the serial order whatever the number of
  * threads (thesis §8.2: work split by particles, results unchanged). */
 #define QUERY_BLOCKS 64
+/* The coplanarity cubic's derivative: a coefficient below this is zero,
+ * so the derivative is of lower degree.  The coefficients are products
+ * of lengths in metres, far above it; it is kept above the smallest
+ * normal double (2.2e-308), so that dividing by a coefficient that passes
+ * cannot overflow. */
+#define CUBIC_COEF_ZERO 1e-300
+/* Edge/edge pairs closer than this fraction of the thickness: the
+ * difference of their closest points is rounding, not a direction, and
+ * the direction recorded in the collision-free state is used instead
+ * (about 1e4 double epsilons of the thickness). */
+#define EE_DIR_REL 1e-12
+/* Cyclic Jacobi eigenvalue iteration on the 3x3 inertia tensor (Golub and
+ * Van Loan, Matrix Computations, §8.5): off-diagonal entries below
+ * JACOBI_ZERO are zero (the same reasoning as CUBIC_COEF_ZERO), and the
+ * iteration, which converges quadratically (a 3x3 matrix takes a few
+ * sweeps), is capped at JACOBI_MAX_SWEEPS sweeps. */
+#define JACOBI_ZERO 1e-300
+#define JACOBI_MAX_SWEEPS 50
+/* Pseudo-inverse of the inertia tensor of an impact zone: eigenvalues
+ * below this fraction of the largest are taken as zero (the tensor of
+ * colinear or coincident points is singular; about 1e4 double epsilons,
+ * above the rounding of the eigen decomposition). */
+#define PINV_REL_TOL 1e-12
+/* Segment/segment distance: segments whose sin^2 of the angle between
+ * them (A C - B^2 over A C) is below this are parallel, and the closest
+ * points are taken from an end (the determinant is then rounding: about
+ * 100 double epsilons). */
+#define SEG_PARALLEL 1e-14
 
 typedef struct pairlist {
 	uint32_t (*q)[4];
@@ -219,7 +247,7 @@ seg_seg_dist2(const double a[3], const double b[3], const double c[3],
 		tc = 0;
 		sc = clamp01(-D / A);
 	} else {
-		sc = den > 1e-14 * A * C ? clamp01((B * E - C * D) / den) : 0;
+		sc = den > SEG_PARALLEL * A * C ? clamp01((B * E - C * D) / den) : 0;
 		tc = (B * sc + E) / C;
 		if (tc < 0) {
 			tc = 0;
@@ -274,7 +302,7 @@ ccd_coplanar_times(const double *const x[4], const double *const d[4],
 	{
 		double qa = 3 * c[3], qb = 2 * c[2], qc = c[1], r[2];
 		int n = 0;
-		if (fabs(qa) > 1e-300) {
+		if (fabs(qa) > CUBIC_COEF_ZERO) {
 			double disc = qb * qb - 4 * qa * qc;
 			if (disc >= 0) {
 				double sq = sqrt(disc);
@@ -283,7 +311,7 @@ ccd_coplanar_times(const double *const x[4], const double *const d[4],
 				if (q != 0)
 					r[n++] = qc / q;
 			}
-		} else if (fabs(qb) > 1e-300) {
+		} else if (fabs(qb) > CUBIC_COEF_ZERO) {
 			r[n++] = -qc / qb;
 		}
 		if (n == 2 && r[0] > r[1]) {
@@ -407,7 +435,7 @@ ee_geom(collide_self *s, const uint32_t q[4], const double *s0,
 	for (int k = 0; k < 3; k++)
 		r[k] = c[k] + tp * (d[k] - c[k]) - a[k] - sp * (b[k] - a[k]);
 	double len = sqrt(d2);
-	if (len > 1e-12 * s->h) {
+	if (len > EE_DIR_REL * s->h) {
 		for (int k = 0; k < 3; k++)
 			n[k] = r[k] / len;
 	} else {
@@ -891,13 +919,13 @@ sym_eig3(double A[3][3], double e[3], double V[3][3])
 	for (int i = 0; i < 3; i++)
 		for (int j = 0; j < 3; j++)
 			V[i][j] = i == j;
-	for (int sweep = 0; sweep < 50; sweep++) {
+	for (int sweep = 0; sweep < JACOBI_MAX_SWEEPS; sweep++) {
 		double off = fabs(a[0][1]) + fabs(a[0][2]) + fabs(a[1][2]);
-		if (off < 1e-300)
+		if (off < JACOBI_ZERO)
 			break;
 		for (int p = 0; p < 2; p++)
 			for (int q = p + 1; q < 3; q++) {
-				if (fabs(a[p][q]) < 1e-300)
+				if (fabs(a[p][q]) < JACOBI_ZERO)
 					continue;
 				double th = 0.5 * (a[q][q] - a[p][p]) / a[p][q];
 				double t = (th >= 0 ? 1 : -1) /
@@ -979,7 +1007,7 @@ rigid_zones(collide_self *s, const double *x0, double *u,
 		sym_eig3(I, e, E);
 		double emax = fmax(fabs(e[0]), fmax(fabs(e[1]), fabs(e[2])));
 		for (int k = 0; k < 3; k++) {
-			if (!(fabs(e[k]) > 1e-12 * emax))
+			if (!(fabs(e[k]) > PINV_REL_TOL * emax))
 				continue;
 			double proj = E[0][k] * L[0] + E[1][k] * L[1] + E[2][k] * L[2];
 			for (int a = 0; a < 3; a++)

@@ -2,6 +2,7 @@
 #include "core/err.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,10 @@
  * 3-4x faster than malloc + first write on this kind of machine. */
 #define SLC_HUGE_MIN ((size_t)8 << 20)
 #define SLC_HUGE_ALIGN ((size_t)2 << 20)
+
+/* slc_alloc_fail_after's countdown: the allocation that takes it from 1
+ * to 0 fails; at 0 (the start) nothing fails. */
+static atomic_long alloc_fail_countdown;
 
 int
 slc_fail(slc_err *err, const char *fmt, ...)
@@ -104,6 +109,27 @@ big_alloc(size_t bytes)
 	return malloc(bytes);
 }
 
+void
+slc_alloc_fail_after(long n)
+{
+	atomic_store(&alloc_fail_countdown, n > 0 ? n : 0);
+}
+
+/* Is this allocation the one slc_alloc_fail_after asked to fail?  Counts
+ * it down when armed. */
+static int
+alloc_fail_now(void)
+{
+	long n = atomic_load_explicit(&alloc_fail_countdown, memory_order_relaxed);
+
+	while (n > 0)
+		if (atomic_compare_exchange_weak_explicit(&alloc_fail_countdown, &n, n - 1,
+							  memory_order_relaxed,
+							  memory_order_relaxed))
+			return n == 1;
+	return 0;
+}
+
 void *
 slc_malloc(size_t n, size_t sz, slc_err *err)
 {
@@ -114,7 +140,7 @@ slc_malloc(size_t n, size_t sz, slc_err *err)
 		slc_fail(err, "allocation of %zu x %zu bytes overflows", n, sz);
 		return NULL;
 	}
-	p = big_alloc(bytes ? bytes : 1);
+	p = alloc_fail_now() ? NULL : big_alloc(bytes ? bytes : 1);
 	if (!p)
 		slc_fail(err, "out of memory allocating %zu bytes", bytes);
 	return p;
@@ -130,7 +156,9 @@ slc_calloc(size_t n, size_t sz, slc_err *err)
 		slc_fail(err, "allocation of %zu x %zu bytes overflows", n, sz);
 		return NULL;
 	}
-	if (bytes >= SLC_HUGE_MIN) {
+	if (alloc_fail_now()) {
+		p = NULL;
+	} else if (bytes >= SLC_HUGE_MIN) {
 		if ((p = big_alloc(bytes)))
 			memset(p, 0, bytes);
 	} else {

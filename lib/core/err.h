@@ -45,4 +45,12 @@ void *slc_calloc(size_t n, size_t sz, slc_err *err);
 /* The same, not zeroed. */
 void *slc_malloc(size_t n, size_t sz, slc_err *err);
 
+/* Fault injection for the tests of out-of-memory paths: the n-th
+ * allocation through slc_malloc or slc_calloc from now on (n = 1: the
+ * next) fails as if memory had run out, and only that one; n = 0 turns
+ * it off.  The countdown is atomic, so with several threads allocating
+ * exactly one allocation fails, but which thread's is not defined.  Off,
+ * it costs one relaxed atomic load per allocation. */
+void slc_alloc_fail_after(long n);
+
 #endif
