@@ -115,7 +115,8 @@ test_close_reason(void)
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 1, "out_close dies with status 1 (%d)",
 	      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	CHECK(!strcmp(msg, "test_tool: <stdout>: write error\n"),
-	      "a write error no system call explained has no strerror: %s", msg);
+	      "a write error no system call explained has no strerror: %.*s",
+	      (int)strcspn(msg, "\n"), msg);
 }
 
 int
