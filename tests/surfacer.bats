@@ -97,7 +97,7 @@ summary() { echo "$1" | grep "mesh '" | sed 's/.*area \([^,]*\), volume \([^,]*\
 
 @test "--particles: one particle is a sphere of its radius" {
 	G particles drop 1 > "$T/p.slc"
-	r=$(slcinfo "$T/p.slc" | awk '$1 == "radius" { for (i = 1; i < NF; i++) if ($i == "min") print $(i + 1) }')
+	r=$(slcjson "$T/p.slc" 'print(next(c["min"] for c in r["drop"]["channels"] if c["name"] == "radius"))')
 	run_split surfacer -v --particles drop --dx "$(awk -v r="$r" 'BEGIN { print r / 10 }')" -o "$T/o.slc" "$T/p.slc"
 	assert_success
 	set -- $(summary "$stderr")

@@ -27,7 +27,8 @@ static struct { char name[SLC_NAME_MAX + 1]; double v; } slip[MAX_SLIP];
 static int nslip;
 static double slip_all;
 static const char **src;        /* the file each input record came from */
-static tool_recs in;            /* the input records */
+static slc_frame in;            /* the input records */
+static const struct opt_range at_least_1 = { 1, HUGE_VAL, 0 };
 
 static int
 parse_box(const char *arg, void *dst)
@@ -67,12 +68,12 @@ parse_slip(const char *arg, void *dst)
 }
 
 static const struct tool_opt opts[] = {
-	{ "dx", 0, OPT_DOUBLE, &dx, "DX", "cell size in metres (default: from --res)", 0, 0, 0 },
-	{ "res", 0, OPT_INT, &res, "N", "cells along the longest side of the box (default 64)", 0, 0, 0 },
-	{ "pad", 0, OPT_DOUBLE, &pad, "CELLS", "cells of margin around the input's bounding box (default 4)", 0, 0, 0 },
+	{ "dx", 0, OPT_DOUBLE, &dx, "DX", "cell size in metres (default: from --res)", 0, 0, &opt_nonneg },
+	{ "res", 0, OPT_INT, &res, "N", "cells along the longest side of the box (default 64)", 0, 0, &at_least_1 },
+	{ "pad", 0, OPT_DOUBLE, &pad, "CELLS", "cells of margin around the input's bounding box (default 4)", 0, 0, &opt_nonneg },
 	{ "box", 0, OPT_FUNC, box, "X0,Y0,Z0,X1,Y1,Z1", "grid box in metres instead of the padded bounding box", 0, parse_box, 0 },
 	{ "like", 0, OPT_STRING, &like, "FILE", "place the grid like the first grid record of FILE", 0, 0, 0 },
-	{ "band", 0, OPT_DOUBLE, &band, "CELLS", "half-width of the exact-distance band, >= 1 (default 3)", 0, 0, 0 },
+	{ "band", 0, OPT_DOUBLE, &band, "CELLS", "half-width of the exact-distance band, >= 1 (default 3)", 0, 0, &at_least_1 },
 	{ "narrow", 0, OPT_FLAG, &narrow, NULL, "beyond the band write +-band*dx instead of marching the whole grid", 0, 0, 0 },
 	{ "unsigned", 0, OPT_FLAG, &unsig, NULL, "unsigned distance (thin shells: cloth, open cups)", 0, 0, 0 },
 	{ "from", 0, OPT_STRING, &from, "NAMES", "comma-separated input records to use (default: every mesh, particle and strands record; with --redistance, phi)", 0, 0, 0 },
@@ -83,7 +84,7 @@ static const struct tool_opt opts[] = {
 	{ "dt", 0, OPT_DOUBLE, &dt, "DT", "seconds between --prev and this frame (default: from record times)", 0, 0, 0 },
 	{ "radius", 0, OPT_DOUBLE, &radius, "R", "particle and strand radius in metres when there is no 'radius' channel (default dx)", 0, 0, 0 },
 	{ "redistance", 0, OPT_FLAG, &redist, NULL, "redistance the grid records named by --from instead", 0, 0, 0 },
-	{ "width", 0, OPT_DOUBLE, &width, "CELLS", "with --redistance: clamp beyond this many cells (default: whole grid)", 0, 0, 0 },
+	{ "width", 0, OPT_DOUBLE, &width, "CELLS", "with --redistance: clamp beyond this many cells (default: whole grid)", 0, 0, &opt_nonneg },
 	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
@@ -102,61 +103,29 @@ static const struct tool_info tinfo = {
  * record named after the file, without directory and extension); for the
  * input records, note where each came from. */
 static void
-read_all(tool_recs *v, const char *path)
+read_all(slc_frame *F, const char *path)
 {
 	int fmt = path ? slc_mfmt_from_path(path) : SLC_MF_NONE;
 	char nm[SLC_NAME_MAX + 1], *dot;
 	const char *base;
+	slc_rec r;
 	slc_err err;
-	size_t q = v->n;
+	size_t q = F->n;
 
 	if (fmt != SLC_MF_OBJ && fmt != SLC_MF_PLY && fmt != SLC_MF_STL) {
-		recs_read(v, path);
-		goto noted;
+		read_frame(F, path);
+	} else {
+		base = strrchr(path, '/');
+		snprintf(nm, sizeof nm, "%s", base ? base + 1 : path);
+		if ((dot = strrchr(nm, '.')) && dot != nm)
+			*dot = '\0';
+		if (slc_mesh_load(path, fmt, nm, &r, &err) || !slc_frame_put(F, &r, &err))
+			die("%s", err.msg);
 	}
-	if (v->n == v->cap) {
-		v->cap = v->cap ? 2 * v->cap : 16;
-		if (!(v->r = realloc(v->r, v->cap * sizeof *v->r)))
-			die("out of memory");
-	}
-	base = strrchr(path, '/');
-	snprintf(nm, sizeof nm, "%s", base ? base + 1 : path);
-	if ((dot = strrchr(nm, '.')) && dot != nm)
-		*dot = '\0';
-	if (slc_mesh_load(path, fmt, nm, &v->r[v->n], &err))
-		die("%s", err.msg);
-	v->n++;
-noted:
-	if (v == &in && !(src = realloc(src, (v->n + 1) * sizeof *src)))
+	if (F == &in && !(src = realloc(src, (F->n + 1) * sizeof *src)))
 		die("out of memory");
-	for (; v == &in && q < v->n; q++)
+	for (; F == &in && q < F->n; q++)
 		src[q] = path ? path : "<stdin>";
-}
-
-/* Grid placement: --like, --box, or the padded bounding box of the used
- * records; dx from --dx or --res. */
-static void
-place(const int *use, slc_grid *g)
-{
-	double lo[3], hi[3];
-	slc_err err;
-
-	if (like) {
-		tool_recs l = { 0 };
-		read_all(&l, like);
-		if (sdf_recs_like(l.r, l.n, g, &err))
-			die("%s: %s", like, err.msg);
-		recs_free(&l);
-		return;
-	}
-	if (have_box) {
-		memcpy(lo, box, sizeof lo);
-		memcpy(hi, box + 3, sizeof hi);
-	} else if (sdf_recs_bounds(in.r, in.n, use, radius, lo, hi, &err)) {
-		die("%s", err.msg);
-	}
-	if (sdf_place(lo, hi, have_box ? 0 : pad, dx, res, g, &err))
-		die("%s", err.msg);
 }
 
 static double
@@ -190,11 +159,39 @@ put(tool_out *o, const char *suffix, const slc_grid *g, int ncomp,
 	slc_rec_free(&r);
 }
 
+/* --redistance: every grid record named by --from (default phi)
+ * redistanced, the other records passed on. */
+static void
+redistance_all(tool_out *o)
+{
+	const char *sel = from ? from : "phi";
+	slc_rec outr;
+	slc_err err;
+	int done = 0;
+
+	for (size_t q = 0; q < in.n; q++) {
+		const slc_rec *r = in.r[q];
+
+		if (r->kind != SLC_GRID || !slc_name_listed(r->name, sel)) {
+			out_pass(o, r);
+			continue;
+		}
+		if (redistance_rec(r, width, &outr, &err))
+			die("%s: record '%s': %s", src[q], r->name, err.msg);
+		check_finite(&outr, -1);
+		out_write(o, &outr);
+		slc_rec_free(&outr);
+		done = 1;
+	}
+	if (!done)
+		die("no grid record named %s in the input", sel);
+}
+
 int
 main(int argc, char **argv)
 {
 	int first = tool_parse(argc, argv, &tinfo), *use, nmesh, npart, nhair;
-	tool_recs pv = { 0 };
+	slc_frame pv = { 0 }, lk = { 0 };
 	slc_grid g = { 0 };
 	field phi, obj;
 	float *vel = NULL, *ovel = NULL, *sl = NULL;
@@ -204,38 +201,20 @@ main(int argc, char **argv)
 	size_t q, n;
 	tool_out *o;
 
-	if (!(band >= 1) || pad < 0 || res < 1 || dx < 0 || width < 0)
-		usage_die("need --band >= 1, --pad >= 0, --res >= 1, --dx > 0, --width >= 0");
 	if (first == argc)
 		read_all(&in, NULL);
 	for (int a = first; a < argc; a++)
 		read_all(&in, argv[a]);
-	use = xcalloc(in.n + 1, sizeof *use);
 	o = out_open(argc, argv);
 	if (redist) {
-		const char *sel = from ? from : "phi";
-		for (q = 0; q < in.n; q++) {
-			slc_rec *r = &in.r[q], outr;
-			if (r->kind != SLC_GRID || !slc_name_listed(r->name, sel)) {
-				out_pass(o, r);
-				continue;
-			}
-			if (redistance_rec(r, width, &outr, &err))
-				die("%s: record '%s': %s", src[q], r->name, err.msg);
-			check_finite(&outr, -1);
-			out_write(o, &outr);
-			slc_rec_free(&outr);
-			use[0] = 1;
-		}
-		if (!use[0])
-			die("no grid record named %s in the input", sel);
+		redistance_all(o);
 		out_close(o);
-		recs_free(&in);
-		free(use);
+		slc_frame_free(&in);
 		free(src);
 		return 0;
 	}
-	sdf_recs_select(in.r, in.n, from, use, &nmesh, &npart, &nhair, &t0);
+	use = xcalloc(in.n + 1, sizeof *use);
+	sdf_recs_select(&in, from, use, &nmesh, &npart, &nhair, &t0);
 	if (!nmesh && !npart && !nhair)
 		die("no mesh, particle or strands record%s%s in the input", from ? " named " : "",
 		    from ? from : "");
@@ -245,7 +224,12 @@ main(int argc, char **argv)
 		name = nmesh || nhair ? "solid" : "phi";
 	if (prev)
 		read_all(&pv, prev);
-	place(use, &g);
+	if (like)
+		read_all(&lk, like);
+	if (sdf_recs_place(&in, use, like ? &lk : NULL, have_box ? box : NULL, pad, dx, res,
+			   radius, &g, &err))
+		die("%s%s%s", like ? like : "", like ? ": " : "", err.msg);
+	slc_frame_free(&lk);
 	if (slc_mul3((size_t)g.ni, (size_t)g.nj, (size_t)g.nk, &n) || n > MAX_CELLS)
 		die("grid %dx%dx%d is too large", g.ni, g.nj, g.nk);
 	if (radius <= 0)
@@ -264,7 +248,7 @@ main(int argc, char **argv)
 	for (size_t c = 0; c < n; c++)
 		phi.a[c] = INFINITY;
 	for (q = 0; q < in.n; q++) {
-		const slc_rec *r = &in.r[q];
+		const slc_rec *r = in.r[q];
 		int32_t *closest = NULL;
 		sdf_stats st;
 		if (!use[q])
@@ -278,30 +262,24 @@ main(int argc, char **argv)
 			info("mesh '%s': %zu samples in the band, %zu duplicate triangles, "
 			     "%zu of %zu lines odd", r->name, st.nband, st.nduplicate,
 			     st.lines_odd, st.lines_hit);
-		if (closest && sdf_rec_velocity(&obj, r, prev ? pv.r : NULL, pv.n, dt,
-						closest, ovel, &err))
+		if (closest && sdf_rec_velocity(&obj, r, prev ? &pv : NULL, dt, closest, ovel, &err))
 			die("%s: %s%s", prev && !slc_rec_find(r, "v") ? prev : src[q], err.msg,
 			    prev && dt <= 0 && strstr(err.msg, "time step") ? " (give --dt)" : "");
 		/* houston2003 §2: union of the occlusions, sample by sample */
 		occlusion_union(n, phi.a, vel, sl, obj.a, ovel, (float)slip_of(r->name));
 		free(closest);
 	}
-	for (q = 0; q < in.n; q++) {
-		size_t l = strlen(name);
-		const char *s = in.r[q].name;
-		int named = !strcmp(s, name) || (occl && !strncmp(s, name, l) &&
-			    (!strcmp(s + l, "_vel") || !strcmp(s + l, "_slip")));
-		if (!(in.r[q].kind == SLC_GRID && named))
-			out_pass(o, &in.r[q]);
-	}
+	for (q = 0; q < in.n; q++)
+		if (!(in.r[q]->kind == SLC_GRID && sdf_recs_replaces(in.r[q]->name, name, occl)))
+			out_pass(o, in.r[q]);
 	put(o, "", &g, 1, phi.a, t0);
 	if (occl) {
 		put(o, "_vel", &g, 3, vel, t0);
 		put(o, "_slip", &g, 1, sl, t0);
 	}
 	out_close(o);
-	recs_free(&in);
-	recs_free(&pv);
+	slc_frame_free(&in);
+	slc_frame_free(&pv);
 	free(use);
 	free(src);
 	field_free(&phi);

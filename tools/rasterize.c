@@ -36,6 +36,10 @@ static int have_eye, have_target;
 static const char *field_name, *only, *frame, *levelsets = "phi,solid,sdf", *densities = "density";
 
 static const char *const modes[] = {"auto", "scene", "slice", NULL};
+/* a field of view strictly between 0 and 180 degrees; antialiasing 1..8 */
+static const struct opt_range fov_range = {0, 180, OPEN_MIN | OPEN_MAX};
+static const struct opt_range aa_range = {1, 8, 0};
+static const struct opt_range unit_range = {0, 1, 0};
 
 static int
 parse_size(const char *a, void *dst)
@@ -139,9 +143,9 @@ static const struct tool_opt opts[] = {
 	{"target", 0, OPT_FUNC, target, "X,Y,Z", "point looked at (default: centre of the frame)", 0, set_target, 0},
 	{"up", 0, OPT_VEC3, up, "X,Y,Z", "up direction (default 0,1,0)", 0, 0, 0},
 	{"view", 0, OPT_VEC3, view, "X,Y,Z", "direction from target to eye when --eye is not given (default 0.55,0.45,1)", 0, 0, 0},
-	{"fov", 0, OPT_DOUBLE, &fov, "DEG", "vertical field of view (default 40)", 0, 0, 0},
+	{"fov", 0, OPT_DOUBLE, &fov, "DEG", "vertical field of view (default 40)", 0, 0, &fov_range},
 	{"size", 0, OPT_FUNC, &size, "WxH", "picture size in pixels (default 640x480)", 0, parse_size, 0},
-	{"aa", 0, OPT_INT, &aa, "N", "antialias: draw N x N samples per pixel, 1..8 (default 1)", 0, 0, 0},
+	{"aa", 0, OPT_INT, &aa, "N", "antialias: draw N x N samples per pixel, 1..8 (default 1)", 0, 0, &aa_range},
 	{"background", 0, OPT_FUNC, bg, "COLOR", "#rrggbb or r,g,b in 0..1 (default 0.12,0.13,0.15)", 0, parse_color, 0},
 	{"mode", 0, OPT_CHOICE, &mode, "MODE", "scene: 3D view; slice: --slice panels; auto: slice if --slice is given", modes, 0, 0},
 	{"slice", 0, OPT_FUNC, slices, "A=POS", "slice at x|y|z=POS metres (or POS%) of --field; repeat for panels side by side", 0, parse_slice, 0},
@@ -153,12 +157,12 @@ static const struct tool_opt opts[] = {
 	{"frame", 0, OPT_STRING, &frame, "NAMES", "frame the automatic camera on these records, drawn or not (default: those drawn)", 0, 0, 0},
 	{"iso", 0, OPT_DOUBLE, &iso, "CELLS", "level sets at phi = CELLS cells (surfaces, slice contours), e.g. 1 for a thin shell's unsigned distance (default 0)", 0, 0, 0},
 	{"smooth", 0, OPT_FLAG, &smooth, NULL, "smooth-shade meshes (default flat)", 0, 0, 0},
-	{"radius", 0, OPT_DOUBLE, &radius, "R", "particle radius without a radius channel (default 0.4% of the view)", 0, 0, 0},
+	{"radius", 0, OPT_DOUBLE, &radius, "R", "particle radius without a radius channel (default 0.4% of the view)", 0, 0, &opt_nonneg},
 	{"light", 0, OPT_VEC3, light, "X,Y,Z", "direction towards the light (default -0.4,1,0.6)", 0, 0, 0},
-	{"sigma", 0, OPT_DOUBLE, &sigma, "S", "smoke extinction per unit density, 1/m (default 10)", 0, 0, 0},
-	{"albedo", 0, OPT_DOUBLE, &albedo, "A", "smoke scattering albedo 0..1 (default 0.9)", 0, 0, 0},
-	{"ambient", 0, OPT_DOUBLE, &ambient, "A", "smoke ambient light (default 0.15)", 0, 0, 0},
-	{"shell-eps", 0, OPT_DOUBLE, &shell_eps, "CELLS", "thin shell wedge thickness in cells (default 0.01)", 0, 0, 0},
+	{"sigma", 0, OPT_DOUBLE, &sigma, "S", "smoke extinction per unit density, 1/m (default 10)", 0, 0, &opt_nonneg},
+	{"albedo", 0, OPT_DOUBLE, &albedo, "A", "smoke scattering albedo 0..1 (default 0.9)", 0, 0, &unit_range},
+	{"ambient", 0, OPT_DOUBLE, &ambient, "A", "smoke ambient light (default 0.15)", 0, 0, &opt_nonneg},
+	{"shell-eps", 0, OPT_DOUBLE, &shell_eps, "CELLS", "thin shell wedge thickness in cells (default 0.01)", 0, 0, &opt_positive},
 	{"two-sided", 0, OPT_FLAG, &flat_shells, NULL, "plain interpolation of level sets and smoke next to meshes (no one-sided evaluation)", 0, 0, 0},
 	{0, 0, 0, 0, 0, 0, 0, 0, 0},
 };
@@ -171,17 +175,19 @@ static const struct tool_info tinfo = {
 	opts
 };
 
+/* The 3D view of the frame F: the camera framed on what is drawn, or on
+ * the records named by --frame. */
 static void
-draw_scene(rimage *im, const slc_rec *recs, size_t n, const slc_rec *frecs,
-	   size_t nf, const char *label)
+draw_scene(rimage *im, const slc_frame *F, const char *label)
 {
-	scene_opts so;
+	scene_opts so, fo;
 	camera cam;
 	slc_err err;
 	double lo[3], hi[3], e[3], t[3], diag = 0;
 	int a, cnt;
 
 	memset(&so, 0, sizeof so);
+	so.only = only;
 	so.levelsets = levelsets;
 	so.densities = densities;
 	so.smooth = smooth;
@@ -195,12 +201,14 @@ draw_scene(rimage *im, const slc_rec *recs, size_t n, const slc_rec *frecs,
 	so.smoke.ambient = ambient;
 	so.smoke.intensity = 1;
 	so.smoke.color[0] = so.smoke.color[1] = so.smoke.color[2] = 1;
-	cnt = scene_bounds(recs, n, &so, lo, hi, &err);
+	cnt = scene_bounds(F, &so, lo, hi, &err);
 	if (cnt < 0)
 		die("%s: %s", label, err.msg);
 	if (cnt == 0)
 		die("%s: nothing to draw (no level set, density, mesh, particles or strands)", label);
-	if (frecs != recs && (cnt = scene_bounds(frecs, nf, &so, lo, hi, &err)) <= 0)
+	fo = so;
+	fo.only = frame;
+	if (frame && (cnt = scene_bounds(F, &fo, lo, hi, &err)) <= 0)
 		die("%s: --frame %s: %s", label, frame, cnt < 0 ? err.msg : "no drawable record");
 	camera_frame(lo, hi, view, fov, (double)size.w / size.h, e, t);
 	for (a = 0; a < 3; a++)
@@ -211,7 +219,7 @@ draw_scene(rimage *im, const slc_rec *recs, size_t n, const slc_rec *frecs,
 		memcpy(target, t, sizeof t);
 	if (camera_init(&cam, eye, target, up, fov, im->w, im->h, &err))
 		usage_die("camera: %s", err.msg);
-	if (scene_draw(im, &cam, recs, n, &so, sqrt(diag), &err))
+	if (scene_draw(im, &cam, F, &so, sqrt(diag), &err))
 		die("%s: %s", label, err.msg);
 }
 
@@ -220,11 +228,11 @@ main(int argc, char **argv)
 {
 	int first = tool_parse(argc, argv, &tinfo), a;
 	const char *path = first < argc ? argv[first] : NULL;
-	slc_rec *recs = NULL, *drawn, *framed;
-	size_t n = 0, cap = 0, nd = 0, nfr = 0, k;
+	const char *label = !path || !strcmp(path, "-") ? "<stdin>" : path;
+	slc_frame F = {0};
+	size_t k;
 	long frame_no = -1;
 	double fr;
-	tool_in *in;
 	rimage im;
 	slc_err err;
 	uint8_t *rgb;
@@ -233,57 +241,31 @@ main(int argc, char **argv)
 
 	if (argc - first > 1)
 		usage_die("one input stream at most (one frame, one picture)");
-	if (!(fov > 0 && fov < 180))
-		usage_die("--fov %g: expected 0 < DEG < 180", fov);
-	if (!(l > 0) || !(sigma >= 0) || !(albedo >= 0 && albedo <= 1) || !(ambient >= 0) ||
-	    !(shell_eps > 0) || !(radius >= 0))
-		usage_die("--light must be nonzero; --sigma, --ambient, --radius >= 0; --albedo in 0..1; --shell-eps > 0");
+	if (!(l > 0))
+		usage_die("--light: %g,%g,%g, expected a nonzero direction", light[0], light[1],
+			  light[2]);
 	for (a = 0; a < 3; a++)
 		light[a] /= l;
 	if (mode == 2 && nslice == 0)
 		usage_die("--mode slice needs --slice");
-	in = in_open(path);
-	for (;;) {
-		if (n == cap) {
-			slc_rec *nr = realloc(recs, (cap = 2 * cap + 8) * sizeof *recs);
-
-			if (!nr)
-				die("out of memory");
-			recs = nr;
-		}
-		if (!in_read(in, &recs[n]))
-			break;
+	read_frame(&F, path);
+	for (k = 0; k < F.n; k++) {
 		/* the frame number, once the scene record has said it */
-		if (recs[n].kind == SLC_META && !strcmp(recs[n].name, "scene") &&
-		    slc_meta_get_f64(&recs[n], "frame", &fr, &err) == 1)
+		if (F.r[k]->kind == SLC_META && !strcmp(F.r[k]->name, "scene") &&
+		    slc_meta_get_f64(F.r[k], "frame", &fr, &err) == 1)
 			frame_no = (long)fr;
-		check_finite_in(in_label(in), &recs[n], frame_no);
-		if (slc_rec_validate(&recs[n], &err))
-			die("%s: record '%s': %s", in_label(in), recs[n].name, err.msg);
-		n++;
+		check_finite_in(label, F.r[k], frame_no);
+		if (slc_rec_validate(F.r[k], &err))
+			die("%s: record '%s': %s", label, F.r[k]->name, err.msg);
 	}
-	if (aa < 1 || aa > 8)
-		usage_die("--aa %ld: expected 1..8", aa);
 	if (rimage_alloc(&im, (int)(size.w * aa), (int)(size.h * aa), bg, &err))
 		die("%s", err.msg);
-	/* shallow copies of the records drawn, and of those framed */
-	drawn = xcalloc(n + 1, sizeof *drawn);
-	framed = xcalloc(n + 1, sizeof *framed);
-	for (k = 0; k < n; k++) {
-		if (!only || slc_name_listed(recs[k].name, only))
-			drawn[nd++] = recs[k];
-		if (frame && slc_name_listed(recs[k].name, frame))
-			framed[nfr++] = recs[k];
-	}
 	if (mode == 2 || (mode == 0 && nslice > 0)) {
-		if (scene_slices(&im, drawn, nd, field_name, levelsets, slices, nslice,
+		if (scene_slices(&im, &F, only, field_name, levelsets, slices, nslice,
 				 iso, have_range ? range : NULL, &err))
-			die("%s: %s", in_label(in), err.msg);
+			die("%s: %s", label, err.msg);
 	} else
-		draw_scene(&im, drawn, nd, frame ? framed : drawn, frame ? nfr : nd,
-			   in_label(in));
-	free(drawn);
-	free(framed);
+		draw_scene(&im, &F, label);
 	rgb = xcalloc((size_t)size.w * size.h, 3);
 	rimage_to_rgb8(&im, (int)aa, rgb);
 	f = plain_open(out_path);
@@ -292,9 +274,6 @@ main(int argc, char **argv)
 	plain_commit(f);
 	free(rgb);
 	rimage_free(&im);
-	while (n > 0)
-		slc_rec_free(&recs[--n]);
-	free(recs);
-	in_close(in);
+	slc_frame_free(&F);
 	return 0;
 }

@@ -24,6 +24,11 @@ static double iso, radius, support = 4, lattice_dx;
 static long smooth, refine = 1;
 static int format, kernel, mesh_only;
 
+/* --smooth passes and --refine factors allowed; --support in particle radii */
+static const struct opt_range smooth_range = { 0, 1000, 0 };
+static const struct opt_range refine_range = { 1, 16, 0 };
+static const struct opt_range support_range = { 1, 64, 0 };
+
 static const char *const formats[] = { "slc", "obj", "ply", "ply-ascii", NULL };
 static const char *const kernels[] = { "zhu-bridson", "yu-turk", NULL };
 
@@ -41,17 +46,19 @@ static const struct tool_opt opts[] = {
 	  "slc: write the mesh record without the input records", 0, 0, 0 },
 	{ "iso", 0, OPT_DOUBLE, &iso, "VALUE", "iso value of the level set, metres (0)", 0, 0, 0 },
 	{ "smooth", 0, OPT_INT, &smooth, "N",
-	  "volume-keeping Taubin smoothing passes, 0..1000 (0)", 0, 0, 0 },
+	  "volume-keeping Taubin smoothing passes, 0..1000 (0)", 0, 0, &smooth_range },
 	{ "radius", 'r', OPT_DOUBLE, &radius, "R",
-	  "particle radius, m (the mean of a 'radius' channel, else half the grid's dx)", 0, 0, 0 },
+	  "particle radius, m (the mean of a 'radius' channel, else half the grid's dx)", 0, 0,
+	  &opt_nonneg },
 	{ "kernel", 0, OPT_CHOICE, &kernel, "KERNEL",
 	  "particle surface: zhu-bridson or yu-turk (anisotropic) (zhu-bridson)", kernels, 0, 0 },
 	{ "support", 0, OPT_DOUBLE, &support, "S",
-	  "kernel radius in particle radii, 1..64 (4: twice the spacing)", 0, 0, 0 },
+	  "kernel radius in particle radii, 1..64 (4: twice the spacing)", 0, 0, &support_range },
 	{ "dx", 0, OPT_DOUBLE, &lattice_dx, "H",
-	  "particles without a grid: lattice spacing, m (the radius)", 0, 0, 0 },
+	  "particles without a grid: lattice spacing, m (the radius)", 0, 0, &opt_nonneg },
 	{ "refine", 0, OPT_INT, &refine, "N",
-	  "particles with a grid: sample N times finer than the grid, 1..16 (1)", 0, 0, 0 },
+	  "particles with a grid: sample N times finer than the grid, 1..16 (1)", 0, 0,
+	  &refine_range },
 	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
@@ -69,13 +76,13 @@ static const struct tool_info tinfo = {
 /* Positions (and radii, or NULL) of every particle record named name,
  * appended in stream order; dies on a bad record. */
 static double *
-gather_particles(const tool_recs *in, size_t *np, double **rad_out, double *time)
+gather_particles(const slc_frame *in, size_t *np, double **rad_out, double *time)
 {
 	double *P = NULL, *rad = NULL;
 	size_t n = 0, q, nrec = 0, nrad = 0;
 
 	for (q = 0; q < in->n; q++) {
-		const slc_rec *r = &in->r[q];
+		const slc_rec *r = in->r[q];
 		uint64_t cnt, cr;
 		double *p, *rr = NULL;
 		slc_err err;
@@ -124,8 +131,8 @@ int
 main(int argc, char **argv)
 {
 	int first = tool_parse(argc, argv, &tinfo);
-	tool_recs in = { 0 };
-	const slc_rec *grec = NULL;
+	slc_frame in = { 0 };
+	slc_rec *grec;
 	field g, f, *meshed = &g;
 	surf_mesh m;
 	surf_stats st;
@@ -134,26 +141,15 @@ main(int argc, char **argv)
 	double time = 0, vol_err, *P = NULL, *rad = NULL;
 	size_t np = 0, q;
 
-	if (smooth < 0 || smooth > 1000)
-		usage_die("--smooth: %ld: expected 0..1000", smooth);
-	if (refine < 1 || refine > 16)
-		usage_die("--refine: %ld: expected 1..16", refine);
-	if (radius < 0 || lattice_dx < 0 || !(support >= 1 && support <= 64))
-		usage_die("need --radius >= 0, --dx >= 0, --support between 1 and 64");
 	if (argc - first > 1)
 		usage_die("one input at most (use slccat to join streams)");
 	if (mesh_only && format)
 		usage_die("--mesh-only: only with --format slc");
 	if (!*mesh_name || strlen(mesh_name) > SLC_NAME_MAX)
 		usage_die("--name: a name of 1 to %d bytes", SLC_NAME_MAX);
-	recs_read(&in, first < argc ? argv[first] : NULL);
-	for (q = 0; q < in.n; q++)
-		if (in.r[q].kind == SLC_GRID && !strcmp(in.r[q].name, field_name)) {
-			if (grec)
-				die("more than one grid '%s' in the input; select one with slccat",
-				    field_name);
-			grec = &in.r[q];
-		}
+	read_frame(&in, first < argc ? argv[first] : NULL);
+	if (slc_frame_find_unique(&in, field_name, SLC_GRID, &grec, &err))
+		die("more than one grid '%s' in the input; select one with slccat", field_name);
 	if (!grec && !parts_name)
 		die("no grid '%s' in the input (use --field NAME or --particles NAME)",
 		    field_name);
@@ -213,7 +209,7 @@ main(int argc, char **argv)
 		tool_out *o = out_open(argc, argv);
 
 		for (q = 0; q < in.n && !mesh_only; q++)
-			out_pass(o, &in.r[q]);
+			out_pass(o, in.r[q]);
 		out_write(o, &mr);
 		out_close(o);
 	} else {
@@ -231,6 +227,6 @@ main(int argc, char **argv)
 		field_free(&f);
 	free(P);
 	free(rad);
-	recs_free(&in);
+	slc_frame_free(&in);
 	return 0;
 }

@@ -449,25 +449,41 @@ plain_open(const char *path)
 	return f;
 }
 
+/* ": " and the system's reason for a failed call, e being errno after it
+ * (cleared before it); "" when the call gave none (a stream's error
+ * indicator set without a failing system call). */
+static const char *
+reason(int e)
+{
+	static char buf[128];
+
+	if (!e)
+		return "";
+	snprintf(buf, sizeof buf, ": %s", strerror(e));
+	return buf;
+}
+
 void
 plain_commit(FILE *f)
 {
 	int t;
 
 	if (f == stdout) {
+		errno = 0;
 		if (fflush(stdout) != 0 || ferror(stdout))
-			die("<stdout>: write error: %s", strerror(errno));
+			die("<stdout>: write error%s", reason(errno));
 		return;
 	}
 	for (t = 0; t < TEMP_MAX && temp_files[t] != f; t++)
 		;
 	if (t == TEMP_MAX)
 		die("internal: commit of a file not opened by plain_open");
+	errno = 0;
 	if (fflush(f) != 0 || ferror(f) || (temps[t][0] && fsync(fileno(f)) != 0)) {
 		int e = errno;
 
 		fclose(f);
-		die("%s: write error: %s", finals[t], strerror(e));
+		die("%s: write error%s", finals[t], reason(e));
 	}
 	if (fclose(f) != 0)
 		die("%s: write error: %s", finals[t], strerror(errno));
@@ -545,46 +561,6 @@ read_frame(slc_frame *F, const char *path)
 	in_close(in);
 }
 
-void
-recs_read(tool_recs *v, const char *path)
-{
-	tool_in *in = in_open(path);
-
-	for (;;) {
-		if (v->n == v->cap) {
-			size_t cap = v->cap ? 2 * v->cap : 16;
-			slc_rec *g = cap < v->cap ? NULL : realloc(v->r, cap * sizeof *v->r);
-			if (!g)
-				die("%s: out of memory after %zu records", in->label, v->n);
-			v->r = g;
-			v->cap = cap;
-		}
-		if (!in_read(in, &v->r[v->n]))
-			break;
-		v->n++;
-	}
-	in_close(in);
-}
-
-slc_rec *
-recs_find(const tool_recs *v, const char *name, uint32_t kind)
-{
-	for (size_t q = 0; q < v->n; q++)
-		if (v->r[q].kind == kind && !strcmp(v->r[q].name, name))
-			return &v->r[q];
-	return NULL;
-}
-
-void
-recs_free(tool_recs *v)
-{
-	for (size_t q = 0; q < v->n; q++)
-		slc_rec_free(&v->r[q]);
-	free(v->r);
-	v->r = NULL;
-	v->n = v->cap = 0;
-}
-
 /* --- stream output ----------------------------------------------------- */
 
 struct tool_out {
@@ -642,10 +618,10 @@ out_pass(tool_out *o, const slc_rec *r)
 	slc_err err;
 
 	if (is_provenance(r)) {
+		/* a copy: the record stays the caller's, unchanged */
 		slc_rec_free(&o->prov);
-		o->prov = *r;
-		/* the caller's copy must not free what is now held here */
-		slc_rec_init((slc_rec *)r, SLC_END, "");
+		if (slc_rec_copy(&o->prov, r, &err))
+			die("%s: %s", o->label, err.msg);
 		return;
 	}
 	if (slc_write_raw(o->w, r, &err))
@@ -685,7 +661,7 @@ out_close(tool_out *o)
 	out_write(o, &o->prov);
 	slc_rec_free(&o->prov);
 	if (slc_writer_close(o->w, &err))
-		die("%s: %s: %s", o->label, err.msg, strerror(errno));
+		die("%s: %s", o->label, err.msg);
 	plain_commit(o->f);
 	free(o->stage);
 	free(o);

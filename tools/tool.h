@@ -104,16 +104,6 @@ void in_close(tool_in *in);
  * frame F; dies on damage or out of memory, naming the input. */
 void read_frame(slc_frame *F, const char *path);
 
-/* A whole stream held in memory, records in stream order (owned). */
-typedef struct tool_recs { slc_rec *r; size_t n, cap; } tool_recs;
-/* Append every record of the stream at path ("-" or NULL: stdin) to v;
- * dies on damage or out of memory, naming the input. */
-void recs_read(tool_recs *v, const char *path);
-/* The first record of v with this name and kind, or NULL. */
-slc_rec *recs_find(const tool_recs *v, const char *name, uint32_t kind);
-/* Free every record and the array; v is left empty. */
-void recs_free(tool_recs *v);
-
 /* --- output --------------------------------------------------------- */
 typedef struct tool_out tool_out;
 /* Open the output: -o FILE (via a temp file in the same directory) or
@@ -122,10 +112,12 @@ tool_out *out_open(int argc, char **argv);
 /* Write a record built or changed by the tool. */
 void out_write(tool_out *o, const slc_rec *r);
 /* Pass on a record the tool did not touch, byte-identical.  A provenance
- * metadata record is held back and merged into the one out_close writes. */
+ * metadata record is copied and held back, to be merged into the one
+ * out_close writes; r itself is never changed and stays the caller's. */
 void out_pass(tool_out *o, const slc_rec *r);
 /* Write provenance and the end record, flush, fsync and rename -o FILE
- * into place.  Dies on any write error. */
+ * into place.  Dies on any write error, naming the output, with the
+ * system's reason only when a failing system call gave one. */
 void out_close(tool_out *o);
 
 /* Open a plain (non-stream) output file such as PNG or OBJ, atomically:

@@ -8,13 +8,13 @@
  */
 #include "core/slc.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
-#define PREFIX_LEN 48           /* fixed record prefix, formats/slc.md */
 #define CRC_LEN 4
 #define GRID_KBLOCK_LEN 48      /* ni nj nk stagger (4 x 4) + origin dx (4 x 8) */
 #define CHAN_ENTRY_FIXED 14     /* u16 name len + u8 x4 + u64 count */
@@ -24,6 +24,30 @@
 #define ZCHUNK ((size_t)1 << 30)      /* bytes handed to zlib at once (uInt) */
 
 static const uint8_t magic[4] = { 'S', 'L', 'C', 'R' };
+
+/* The fixed record prefix (formats/slc.md, "Record layout"): the byte
+ * offset of each field, named once for the reader and the writer. */
+enum {
+	PRE_MAGIC = 0,          /* 4 bytes, "SLCR" */
+	PRE_MAJOR = 4,          /* u16 format version */
+	PRE_MINOR = 6,          /* u16 */
+	PRE_KIND = 8,           /* u32 enum slc_kind */
+	PRE_ENCODING = 12,      /* u32 enum slc_encoding */
+	PRE_TIME = 16,          /* f64 seconds */
+	PRE_DESC_LEN = 24,      /* u32 descriptor bytes */
+	PRE_RESERVED = 28,      /* u32, 0 */
+	PRE_STORED_LEN = 32,    /* u64 payload bytes as stored */
+	PRE_RAW_LEN = 40,       /* u64 payload bytes decoded */
+	PREFIX_LEN = 48
+};
+
+/* The fields of a record prefix. */
+struct prefix {
+	uint16_t major, minor;
+	uint32_t kind, enc, desc_len, reserved;
+	double time;
+	uint64_t stored_len, raw_len;
+};
 
 struct slc_reader {
 	FILE *f;
@@ -105,6 +129,36 @@ static size_t
 align_up(size_t n)
 {
 	return (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+}
+
+static void
+prefix_put(uint8_t *p, const struct prefix *h)
+{
+	memcpy(p + PRE_MAGIC, magic, 4);
+	put16(p + PRE_MAJOR, h->major);
+	put16(p + PRE_MINOR, h->minor);
+	put32(p + PRE_KIND, h->kind);
+	put32(p + PRE_ENCODING, h->enc);
+	putf64(p + PRE_TIME, h->time);
+	put32(p + PRE_DESC_LEN, h->desc_len);
+	put32(p + PRE_RESERVED, h->reserved);
+	put64(p + PRE_STORED_LEN, h->stored_len);
+	put64(p + PRE_RAW_LEN, h->raw_len);
+}
+
+/* The fields of a prefix whose magic has been checked. */
+static void
+prefix_get(const uint8_t *p, struct prefix *h)
+{
+	h->major = get16(p + PRE_MAJOR);
+	h->minor = get16(p + PRE_MINOR);
+	h->kind = get32(p + PRE_KIND);
+	h->enc = get32(p + PRE_ENCODING);
+	h->time = getf64(p + PRE_TIME);
+	h->desc_len = get32(p + PRE_DESC_LEN);
+	h->reserved = get32(p + PRE_RESERVED);
+	h->stored_len = get64(p + PRE_STORED_LEN);
+	h->raw_len = get64(p + PRE_RAW_LEN);
 }
 
 /* The host must be little-endian for raw channel data to be used in place;
@@ -224,6 +278,36 @@ slc_rec_own(slc_rec *r, slc_err *err)
 	r->stored = r->payload = NULL;
 	r->stored_len = 0;
 	r->encoding = SLC_RAW;
+	return 0;
+}
+
+int
+slc_rec_copy(slc_rec *dst, const slc_rec *src, slc_err *err)
+{
+	size_t bytes;
+	uint32_t c;
+
+	slc_rec_init(dst, src->kind, src->name);
+	dst->time = src->time;
+	dst->grid = src->grid;
+	if (src->kblock_len) {
+		if (!(dst->kblock = slc_calloc(src->kblock_len, 1, err)))
+			return -1;
+		memcpy(dst->kblock, src->kblock, src->kblock_len);
+		dst->kblock_len = src->kblock_len;
+	}
+	for (c = 0; c < src->nchan; c++) {
+		const slc_chan *ch = &src->chan[c];
+		void *d = slc_rec_add(dst, ch->name, ch->type, ch->ncomp, ch->domain,
+				      ch->count, err);
+
+		if (!d) {
+			slc_rec_free(dst);
+			return -1;
+		}
+		chan_bytes(ch->type, ch->ncomp, ch->count, &bytes);
+		memcpy(d, ch->data, bytes);
+	}
 	return 0;
 }
 
@@ -886,166 +970,217 @@ inflate_payload(const uint8_t *src, size_t n, uint8_t *dst, size_t raw_len,
 	return 0;
 }
 
+/* Put "record N at byte B: " before the message in err: where a record
+ * failed before its name is known.  Returns -1. */
+static int
+fail_at(const slc_reader *rd, uint64_t start, slc_err *err)
+{
+	return slc_failctx(err, "record %llu at byte %llu: ",
+			   (unsigned long long)rd->index, (unsigned long long)start);
+}
+
+/* The same once the descriptor gave the name: "record N 'NAME' at byte
+ * B: ".  Returns -1. */
+static int
+fail_named(const slc_reader *rd, uint64_t start, const slc_rec *r, slc_err *err)
+{
+	return slc_failctx(err, "record %llu '%s' at byte %llu: ",
+			   (unsigned long long)rd->index, r->name,
+			   (unsigned long long)start);
+}
+
+/* Read the prefix of the record at byte start into pre and check its
+ * magic and major version.  1 for a prefix, 0 at the clean end of the
+ * stream (end of file after an end record), or -1 with err: an empty
+ * input, no end record, not a sluice stream, a truncated prefix, a read
+ * error, another major version.  Marks the reader broken on anything but
+ * a clean end; read_one clears the mark once the whole record is read. */
+static int
+read_prefix(slc_reader *rd, uint8_t *pre, uint64_t start, slc_err *err)
+{
+	size_t got = fread(pre, 1, PREFIX_LEN, rd->f);
+
+	rd->offset += got;
+	if (got == 0 && !ferror(rd->f)) {
+		if (rd->seen_end)
+			return 0;
+		rd->broken = 1;
+		if (rd->index == 0)
+			return slc_fail(err, "empty input");
+		return slc_fail(err, "truncated at byte %llu: no end record after record %llu",
+				(unsigned long long)start,
+				(unsigned long long)rd->index - 1);
+	}
+	rd->broken = 1;
+	if (got >= 4 && memcmp(pre + PRE_MAGIC, magic, 4))
+		return slc_fail(err, "bad magic %02x%02x%02x%02x, not a sluice stream",
+				pre[0], pre[1], pre[2], pre[3]), fail_at(rd, start, err);
+	if (got < PREFIX_LEN) {
+		if (ferror(rd->f))
+			return slc_fail(err, "read error"), fail_at(rd, start, err);
+		return slc_fail(err, "truncated header (%zu of %d bytes)", got, PREFIX_LEN),
+		       fail_at(rd, start, err);
+	}
+	if (get16(pre + PRE_MAJOR) != SLC_VERSION_MAJOR)
+		return slc_fail(err, "format version %u.%u, this reader knows %d.x",
+				get16(pre + PRE_MAJOR), get16(pre + PRE_MINOR),
+				SLC_VERSION_MAJOR), fail_at(rd, start, err);
+	return 1;
+}
+
+/* Check the sizes a prefix declares against the limits, against each
+ * other and (for a regular file) against the bytes left after start, and
+ * give the whole record's length in *total.  0, or -1 with err. */
+static int
+check_prefix(const slc_reader *rd, const struct prefix *h, uint64_t start,
+	     size_t *total, slc_err *err)
+{
+	if (h->reserved != 0)
+		return slc_fail(err, "reserved field is %u, expected 0", h->reserved);
+	if (h->enc != SLC_RAW && h->enc != SLC_ZLIB)
+		return slc_fail(err, "unknown encoding %u", h->enc);
+	if (h->desc_len > SLC_DESC_MAX || h->desc_len % ALIGN)
+		return slc_fail(err, "descriptor length %u (must be a multiple of %d, at most %u)",
+				h->desc_len, ALIGN, SLC_DESC_MAX);
+	if (h->stored_len > SLC_PAYLOAD_MAX || h->raw_len > SLC_PAYLOAD_MAX)
+		return slc_fail(err, "payload of %llu bytes (%llu decoded) is over the limit of %llu",
+				(unsigned long long)h->stored_len,
+				(unsigned long long)h->raw_len,
+				(unsigned long long)SLC_PAYLOAD_MAX);
+	if (h->enc == SLC_RAW && h->stored_len != h->raw_len)
+		return slc_fail(err, "raw payload stored as %llu bytes but %llu decoded",
+				(unsigned long long)h->stored_len,
+				(unsigned long long)h->raw_len);
+	if (h->enc == SLC_ZLIB && h->raw_len / SLC_ZLIB_RATIO_MAX > h->stored_len)
+		return slc_fail(err, "zlib payload claims %llu bytes from %llu: beyond any zlib ratio",
+				(unsigned long long)h->raw_len,
+				(unsigned long long)h->stored_len);
+	*total = PREFIX_LEN + h->desc_len + (size_t)h->stored_len + CRC_LEN;
+	if (rd->regular && *total > rd->size - start)
+		return slc_fail(err, "truncated: declares %zu bytes, only %llu left in the file",
+				*total, (unsigned long long)(rd->size - start));
+	return 0;
+}
+
+/* The whole record as stored, prefix pre included, total bytes: a new
+ * buffer, allocated up front for a regular file (whose size check_prefix
+ * has checked) and grown as the bytes arrive from a pipe.  NULL with err
+ * (memory, a read error, the stream ending early). */
+static uint8_t *
+read_stored(slc_reader *rd, const uint8_t *pre, size_t total, slc_err *err)
+{
+	uint8_t *buf;
+	size_t cap = rd->regular ? total : PREFIX_LEN;
+	int rc;
+
+	buf = rd->regular ? slc_malloc(total, 1, NULL) : malloc(cap);
+	if (!buf) {
+		if (rd->regular)
+			slc_fail(err, "out of memory reading %zu bytes", total);
+		else
+			slc_fail(err, "out of memory");
+		return NULL;
+	}
+	memcpy(buf, pre, PREFIX_LEN);
+	rc = read_exact(rd, &buf, &cap, PREFIX_LEN, total - PREFIX_LEN, err);
+	if (rc > 0)
+		slc_fail(err, "truncated: declares %zu bytes, the stream ends at byte %llu",
+			 total, (unsigned long long)rd->offset);
+	if (rc) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Check the crc that ends the n stored bytes of a record.  0, or -1 with
+ * err. */
+static int
+check_crc(const uint8_t *buf, size_t n, slc_err *err)
+{
+	uint32_t crc_stored = get32(buf + n - CRC_LEN);
+	uint32_t crc = (uint32_t)crc32(0L, Z_NULL, 0);
+	size_t at = 0, left = n - CRC_LEN;
+
+	while (left) {
+		uInt step = (uInt)(left < ZCHUNK ? left : ZCHUNK);
+
+		crc = (uint32_t)crc32(crc, buf + at, step);
+		at += step;
+		left -= step;
+	}
+	if (crc != crc_stored)
+		return slc_fail(err, "crc mismatch (stored %08x, computed %08x): the record is damaged",
+				crc_stored, crc);
+	return 0;
+}
+
+/* The payload of r (whose descriptor is decoded, raw_len the payload
+ * length it implies) from its stored bytes: used in place when raw,
+ * inflated when zlib; then the channels placed in it and the record
+ * validated.  0, or -1 with err. */
+static int
+decode_payload(slc_rec *r, const struct prefix *h, size_t raw_len, slc_err *err)
+{
+	const uint8_t *stored = r->stored + PREFIX_LEN + h->desc_len;
+
+	if (raw_len != h->raw_len)
+		return slc_fail(err, "payload of %llu bytes, channels need %zu",
+				(unsigned long long)h->raw_len, raw_len);
+	r->encoding = h->enc;
+	if (h->enc == SLC_RAW) {
+		r->payload = r->stored + PREFIX_LEN + h->desc_len;
+	} else {
+		r->payload = slc_malloc(raw_len ? raw_len : 1, 1, NULL);
+		if (!r->payload)
+			return slc_fail(err, "out of memory decoding %zu bytes", raw_len);
+		if (inflate_payload(stored, (size_t)h->stored_len, r->payload, raw_len, err))
+			return -1;
+	}
+	if (place_channels(r, r->payload, raw_len, err) || slc_rec_validate(r, err))
+		return -1;
+	return 0;
+}
+
+/* Read records up to the next one that is not an end record (an end
+ * record followed by another stream goes on into it), in phases: the
+ * prefix, its sizes, the stored bytes, the crc, the descriptor, the
+ * payload.  1, 0 at the end of the stream, or -1 with err naming the
+ * record and its byte (and its name once known). */
 static int
 read_one(slc_reader *rd, slc_rec *r, slc_err *err)
 {
-	uint8_t *buf = NULL, pre[PREFIX_LEN];
-	uint64_t start, stored_len, raw_len64;
-	uint32_t desc_len, kind, enc, crc_stored, crc;
-	size_t total, cap = 0, got, raw_len = 0;
+	uint8_t pre[PREFIX_LEN];
+	struct prefix h;
+	uint64_t start;
+	size_t total = 0, raw_len = 0;
 	int rc;
 
 	slc_rec_init(r, SLC_END, "");
 	if (rd->broken)
 		return slc_fail(err, "stream already failed");
 	for (;;) {
-		buf = NULL;     /* an end record's buffer was freed below */
 		start = rd->offset;
-		got = fread(pre, 1, PREFIX_LEN, rd->f);
-		rd->offset += got;
-		if (got == 0 && !ferror(rd->f)) {
-			if (rd->seen_end)
-				return 0;
-			rd->broken = 1;
-			if (rd->index == 0)
-				return slc_fail(err, "empty input");
-			return slc_fail(err, "truncated at byte %llu: no end record after record %llu",
-					(unsigned long long)start,
-					(unsigned long long)rd->index - 1);
-		}
-		rd->broken = 1;   /* cleared on success */
-		if (got >= 4 && memcmp(pre, magic, 4))
-			return slc_fail(err, "record %llu at byte %llu: bad magic %02x%02x%02x%02x, not a sluice stream",
-					(unsigned long long)rd->index,
-					(unsigned long long)start, pre[0], pre[1],
-					pre[2], pre[3]);
-		if (got < PREFIX_LEN) {
-			if (ferror(rd->f))
-				return slc_fail(err, "record %llu at byte %llu: read error",
-						(unsigned long long)rd->index,
-						(unsigned long long)start);
-			return slc_fail(err, "record %llu at byte %llu: truncated header (%zu of %d bytes)",
-					(unsigned long long)rd->index,
-					(unsigned long long)start, got, PREFIX_LEN);
-		}
-		if (get16(pre + 4) != SLC_VERSION_MAJOR)
-			return slc_fail(err, "record %llu at byte %llu: format version %u.%u, this reader knows %d.x",
-					(unsigned long long)rd->index,
-					(unsigned long long)start, get16(pre + 4),
-					get16(pre + 6), SLC_VERSION_MAJOR);
-		kind = get32(pre + 8);
-		enc = get32(pre + 12);
-		r->kind = kind;
-		r->time = getf64(pre + 16);
-		desc_len = get32(pre + 24);
-		stored_len = get64(pre + 32);
-		raw_len64 = get64(pre + 40);
-#define FAIL(...) (slc_fail(err, __VA_ARGS__), \
-	slc_failctx(err, "record %llu at byte %llu: ", \
-		    (unsigned long long)rd->index, (unsigned long long)start))
-		if (get32(pre + 28) != 0)
-			return FAIL("reserved field is %u, expected 0", get32(pre + 28));
-		if (enc != SLC_RAW && enc != SLC_ZLIB)
-			return FAIL("unknown encoding %u", enc);
-		if (desc_len > SLC_DESC_MAX || desc_len % ALIGN)
-			return FAIL("descriptor length %u (must be a multiple of %d, at most %u)",
-				    desc_len, ALIGN, SLC_DESC_MAX);
-		if (stored_len > SLC_PAYLOAD_MAX || raw_len64 > SLC_PAYLOAD_MAX)
-			return FAIL("payload of %llu bytes (%llu decoded) is over the limit of %llu",
-				    (unsigned long long)stored_len,
-				    (unsigned long long)raw_len64,
-				    (unsigned long long)SLC_PAYLOAD_MAX);
-		if (enc == SLC_RAW && stored_len != raw_len64)
-			return FAIL("raw payload stored as %llu bytes but %llu decoded",
-				    (unsigned long long)stored_len,
-				    (unsigned long long)raw_len64);
-		if (enc == SLC_ZLIB && raw_len64 / SLC_ZLIB_RATIO_MAX > stored_len)
-			return FAIL("zlib payload claims %llu bytes from %llu: beyond any zlib ratio",
-				    (unsigned long long)raw_len64,
-				    (unsigned long long)stored_len);
-		total = PREFIX_LEN + desc_len + (size_t)stored_len + CRC_LEN;
-		if (rd->regular && total > rd->size - start)
-			return FAIL("truncated: declares %zu bytes, only %llu left in the file",
-				    total, (unsigned long long)(rd->size - start));
-		if (rd->regular) {
-			buf = slc_malloc(total, 1, NULL);
-			cap = total;
-			if (!buf)
-				return FAIL("out of memory reading %zu bytes", total);
-		}
-		if (!buf) {
-			cap = PREFIX_LEN;
-			buf = malloc(cap);
-			if (!buf)
-				return FAIL("out of memory");
-		}
-		memcpy(buf, pre, PREFIX_LEN);
-		rc = read_exact(rd, &buf, &cap, PREFIX_LEN, total - PREFIX_LEN, err);
-		if (rc < 0) {
-			free(buf);
-			return slc_failctx(err, "record %llu at byte %llu: ",
-					   (unsigned long long)rd->index,
-					   (unsigned long long)start);
-		}
-		if (rc > 0) {
-			free(buf);
-			return FAIL("truncated: declares %zu bytes, the stream ends at byte %llu",
-				    total, (unsigned long long)rd->offset);
-		}
-		crc_stored = get32(buf + total - CRC_LEN);
-		crc = (uint32_t)crc32(0L, Z_NULL, 0);
-		{
-			size_t at = 0, left = total - CRC_LEN;
-
-			while (left) {
-				uInt step = (uInt)(left < ZCHUNK ? left : ZCHUNK);
-
-				crc = (uint32_t)crc32(crc, buf + at, step);
-				at += step;
-				left -= step;
-			}
-		}
-		r->stored = buf;
+		if ((rc = read_prefix(rd, pre, start, err)) <= 0)
+			return rc;
+		prefix_get(pre, &h);
+		r->kind = h.kind;
+		r->time = h.time;
+		if (check_prefix(rd, &h, start, &total, err) ||
+		    !(r->stored = read_stored(rd, pre, total, err)))
+			return fail_at(rd, start, err);
+		/* r owns the stored bytes from here, whatever fails */
 		r->stored_len = total;
-		if (crc != crc_stored) {
-			/* the name may be damaged too, so it is not trusted here */
-			return FAIL("crc mismatch (stored %08x, computed %08x): the record is damaged",
-				    crc_stored, crc);
-		}
-		if (decode_desc(r, buf + PREFIX_LEN, desc_len, &raw_len, err))
-			return slc_failctx(err, "record %llu at byte %llu: ",
-					   (unsigned long long)rd->index,
-					   (unsigned long long)start);
-#undef FAIL
-#define FAIL(...) (slc_fail(err, __VA_ARGS__), \
-	slc_failctx(err, "record %llu '%s' at byte %llu: ", \
-		    (unsigned long long)rd->index, r->name, \
-		    (unsigned long long)start))
-		if (raw_len != raw_len64)
-			return FAIL("payload of %llu bytes, channels need %zu",
-				    (unsigned long long)raw_len64, raw_len);
-		r->encoding = enc;
-		if (enc == SLC_RAW) {
-			r->payload = buf + PREFIX_LEN + desc_len;
-		} else {
-			r->payload = slc_malloc(raw_len ? raw_len : 1, 1, NULL);
-			if (!r->payload)
-				return FAIL("out of memory decoding %zu bytes", raw_len);
-			if (inflate_payload(buf + PREFIX_LEN + desc_len, (size_t)stored_len,
-					    r->payload, raw_len, err))
-				return slc_failctx(err, "record %llu '%s' at byte %llu: ",
-						   (unsigned long long)rd->index,
-						   r->name, (unsigned long long)start);
-		}
-		if (place_channels(r, r->payload, raw_len, err) ||
-		    slc_rec_validate(r, err))
-			return slc_failctx(err, "record %llu '%s' at byte %llu: ",
-					   (unsigned long long)rd->index, r->name,
-					   (unsigned long long)start);
-#undef FAIL
+		/* the name may be damaged too, so it is not trusted before
+		 * the crc is checked */
+		if (check_crc(r->stored, total, err) ||
+		    decode_desc(r, r->stored + PREFIX_LEN, h.desc_len, &raw_len, err))
+			return fail_at(rd, start, err);
+		if (decode_payload(r, &h, raw_len, err))
+			return fail_named(rd, start, r, err);
 		rd->index++;
 		rd->broken = 0;
-		if (kind != SLC_END) {
+		if (h.kind != SLC_END) {
 			rd->seen_end = 0;
 			return 1;
 		}
@@ -1082,6 +1217,18 @@ slc_writer_open(FILE *f, int level, slc_err *err)
 	return w;
 }
 
+/* "write error", followed by the system's reason when the call that
+ * failed said one: e is errno after the call, which was cleared before
+ * it; a stream can fail without one (a stream of fopencookie whose
+ * write returns 0, an error indicator left set by an earlier call). */
+static int
+write_fail(int e, slc_err *err)
+{
+	if (e)
+		return slc_fail(err, "write error: %s", strerror(e));
+	return slc_fail(err, "write error");
+}
+
 static int
 put_bytes(slc_writer *w, const void *p, size_t n, uint32_t *crc, slc_err *err)
 {
@@ -1096,9 +1243,10 @@ put_bytes(slc_writer *w, const void *p, size_t n, uint32_t *crc, slc_err *err)
 		b += step;
 		left -= step;
 	}
+	errno = 0;
 	if (n && fwrite(p, 1, n, w->f) != n) {
 		w->failed = 1;
-		return slc_fail(err, "write error");
+		return write_fail(errno, err);
 	}
 	return 0;
 }
@@ -1185,6 +1333,7 @@ write_record(slc_writer *w, const slc_rec *r, int level, slc_err *err)
 	uint8_t pre[PREFIX_LEN], crcb[CRC_LEN], *desc, *z = NULL;
 	size_t desc_len, raw_len, z_len = 0, bytes;
 	uint32_t crc = (uint32_t)crc32(0L, Z_NULL, 0), c;
+	struct prefix h;
 	int rc = -1;
 
 	desc = encode_desc(r, &desc_len, &raw_len, err);
@@ -1195,16 +1344,16 @@ write_record(slc_writer *w, const slc_rec *r, int level, slc_err *err)
 		if (!z)
 			goto out;
 	}
-	memcpy(pre, magic, 4);
-	put16(pre + 4, SLC_VERSION_MAJOR);
-	put16(pre + 6, SLC_VERSION_MINOR);
-	put32(pre + 8, r->kind);
-	put32(pre + 12, level > 0 ? SLC_ZLIB : SLC_RAW);
-	putf64(pre + 16, r->time);
-	put32(pre + 24, (uint32_t)desc_len);
-	put32(pre + 28, 0);
-	put64(pre + 32, level > 0 ? z_len : raw_len);
-	put64(pre + 40, raw_len);
+	h.major = SLC_VERSION_MAJOR;
+	h.minor = SLC_VERSION_MINOR;
+	h.kind = r->kind;
+	h.enc = level > 0 ? SLC_ZLIB : SLC_RAW;
+	h.time = r->time;
+	h.desc_len = (uint32_t)desc_len;
+	h.reserved = 0;
+	h.stored_len = level > 0 ? z_len : raw_len;
+	h.raw_len = raw_len;
+	prefix_put(pre, &h);
 	if (put_bytes(w, pre, PREFIX_LEN, &crc, err) ||
 	    put_bytes(w, desc, desc_len, &crc, err))
 		goto out;
@@ -1256,12 +1405,19 @@ int
 slc_writer_close(slc_writer *w, slc_err *err)
 {
 	slc_rec end;
-	int rc;
+	int rc, flushed, e;
 
 	slc_rec_init(&end, SLC_END, "");
 	rc = write_record(w, &end, 0, err);
-	if (fflush(w->f) != 0 || ferror(w->f) || w->failed)
-		rc = slc_fail(err, "write error");
+	errno = 0;
+	flushed = fflush(w->f);
+	e = errno;
+	if (rc)
+		;       /* err says why the end record was not written */
+	else if (flushed != 0)
+		rc = write_fail(e, err);
+	else if (ferror(w->f) || w->failed)
+		rc = write_fail(0, err);
 	free(w);
 	return rc;
 }

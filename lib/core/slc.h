@@ -123,6 +123,12 @@ void slc_rec_free(slc_rec *r);
  * it writes with slc_write, which always encodes from the channels.) */
 int slc_rec_own(slc_rec *r, slc_err *err);
 
+/* A deep copy of src into dst (which is overwritten, not freed): kind,
+ * name, time, placement and channels, each channel in memory of its own;
+ * not the stored bytes, so slc_write_raw re-encodes the copy.  0, or -1
+ * with err (memory), dst then empty. */
+int slc_rec_copy(slc_rec *dst, const slc_rec *src, slc_err *err);
+
 /* Add a zeroed channel; returns its data pointer (owned by the record) or
  * NULL with err set (duplicate name, bad type/ncomp/domain, size overflow,
  * too many channels, out of memory). */
@@ -203,7 +209,8 @@ int slc_write(slc_writer *w, const slc_rec *r, slc_err *err);
 int slc_write_raw(slc_writer *w, const slc_rec *r, slc_err *err);
 
 /* Write the end record and flush; the writer is freed.  Returns -1 if any
- * write failed (disk full, closed pipe). */
+ * write failed (disk full, closed pipe), with err "write error", followed
+ * by the system's reason (strerror) only when a failing call gave one. */
 int slc_writer_close(slc_writer *w, slc_err *err);
 
 /* Free a writer without writing the end record (after an error, so the

@@ -22,40 +22,41 @@ points(const slc_rec *r, const char *chan, uint64_t *n, slc_err *err)
 }
 
 void
-sdf_recs_select(const slc_rec *r, size_t n, const char *from, int *use,
+sdf_recs_select(const slc_frame *F, const char *from, int *use,
 		int *nmesh, int *npart, int *nhair, double *t0)
 {
 	*nmesh = *npart = *nhair = 0;
-	for (size_t q = 0; q < n; q++) {
-		uint32_t k = r[q].kind;
+	for (size_t q = 0; q < F->n; q++) {
+		const slc_rec *r = F->r[q];
+		uint32_t k = r->kind;
 
 		use[q] = (k == SLC_MESH || k == SLC_PARTICLES || k == SLC_STRANDS) &&
-			 (!from || slc_name_listed(r[q].name, from));
+			 (!from || slc_name_listed(r->name, from));
 		*nmesh += use[q] && k == SLC_MESH;
 		*npart += use[q] && k == SLC_PARTICLES;
 		*nhair += use[q] && k == SLC_STRANDS;
 		if (use[q] && *nmesh + *npart + *nhair == 1)
-			*t0 = r[q].time;
+			*t0 = r->time;
 	}
 }
 
 int
-sdf_recs_bounds(const slc_rec *r, size_t n, const int *use, double grow,
+sdf_recs_bounds(const slc_frame *F, const int *use, double grow,
 		double lo[3], double hi[3], slc_err *err)
 {
 	for (int m = 0; m < 3; m++) {
 		lo[m] = INFINITY;
 		hi[m] = -INFINITY;
 	}
-	for (size_t q = 0; q < n; q++) {
+	for (size_t q = 0; q < F->n; q++) {
 		uint64_t np;
 		double *P, g = 0;
 
 		if (!use[q])
 			continue;
-		if (!(P = points(&r[q], "P", &np, err)))
+		if (!(P = points(F->r[q], "P", &np, err)))
 			return -1;
-		if (r[q].kind != SLC_MESH)
+		if (F->r[q]->kind != SLC_MESH)
 			g = grow > 0 ? grow : 0;
 		for (uint64_t p = 0; p < 3 * np; p++) {
 			lo[p % 3] = fmin(lo[p % 3], P[p] - g);
@@ -69,22 +70,49 @@ sdf_recs_bounds(const slc_rec *r, size_t n, const int *use, double grow,
 }
 
 int
-sdf_recs_like(const slc_rec *r, size_t n, slc_grid *g, slc_err *err)
+sdf_recs_like(const slc_frame *F, slc_grid *g, slc_err *err)
 {
 	size_t q;
 	uint32_t s;
 
-	for (q = 0; q < n && r[q].kind != SLC_GRID; q++)
+	for (q = 0; q < F->n && F->r[q]->kind != SLC_GRID; q++)
 		;
-	if (q == n)
+	if (q == F->n)
 		return slc_fail(err, "no grid record to take the placement from");
-	*g = r[q].grid;
-	s = r[q].grid.stagger;
+	*g = F->r[q]->grid;
+	s = F->r[q]->grid.stagger;
 	g->stagger = SLC_CELL;
 	g->ni -= s == SLC_NODE || s == SLC_FACE_X;
 	g->nj -= s == SLC_NODE || s == SLC_FACE_Y;
 	g->nk -= s == SLC_NODE || s == SLC_FACE_Z;
 	return 0;
+}
+
+int
+sdf_recs_place(const slc_frame *F, const int *use, const slc_frame *like,
+	       const double *box, double pad, double dx, long res, double grow,
+	       slc_grid *g, slc_err *err)
+{
+	double lo[3], hi[3];
+
+	if (like)
+		return sdf_recs_like(like, g, err);
+	if (box) {
+		memcpy(lo, box, sizeof lo);
+		memcpy(hi, box + 3, sizeof hi);
+	} else if (sdf_recs_bounds(F, use, grow, lo, hi, err)) {
+		return -1;
+	}
+	return sdf_place(lo, hi, box ? 0 : pad, dx, res, g, err);
+}
+
+int
+sdf_recs_replaces(const char *name, const char *out, int occl)
+{
+	size_t l = strlen(out);
+
+	return !strcmp(name, out) || (occl && !strncmp(name, out, l) &&
+				      (!strcmp(name + l, "_vel") || !strcmp(name + l, "_slip")));
 }
 
 int
@@ -125,14 +153,13 @@ sdf_rec(field *phi, const slc_rec *r, double radius, const sdf_opts *o,
 }
 
 int
-sdf_rec_velocity(const field *phi, const slc_rec *r, const slc_rec *prev,
-		 size_t nprev, double dt, const int32_t *closest, float *vel,
-		 slc_err *err)
+sdf_rec_velocity(const field *phi, const slc_rec *r, const slc_frame *prev,
+		 double dt, const int32_t *closest, float *vel, slc_err *err)
 {
 	const uint32_t *tri = slc_rec_get(r, "tri", SLC_U32, 3, 0, err);
+	const slc_rec *r0;
 	uint64_t nv, n0;
 	double *P, *V = NULL, *P0;
-	size_t q;
 
 	if (!tri)
 		return slc_failctx(err, "mesh '%s': ", r->name);
@@ -144,14 +171,11 @@ sdf_rec_velocity(const field *phi, const slc_rec *r, const slc_rec *prev,
 			return -1;
 		}
 	} else if (prev) {
-		for (q = 0; q < nprev; q++)
-			if (prev[q].kind == SLC_MESH && !strcmp(prev[q].name, r->name))
-				break;
-		if (q == nprev) {
+		if (!(r0 = slc_frame_find(prev, r->name, SLC_MESH))) {
 			free(P);
 			return slc_fail(err, "no mesh named '%s'", r->name);
 		}
-		if (!(P0 = points(&prev[q], "P", &n0, err))) {
+		if (!(P0 = points(r0, "P", &n0, err))) {
 			free(P);
 			return -1;
 		}
@@ -163,7 +187,7 @@ sdf_rec_velocity(const field *phi, const slc_rec *r, const slc_rec *prev,
 					(unsigned long long)nv);
 		}
 		if (dt <= 0)
-			dt = r->time - prev[q].time;
+			dt = r->time - r0->time;
 		V = slc_calloc(nv ? nv : 1, 3 * sizeof *V, err);
 		if (!V || occlusion_frame_velocity(P0, P, nv, dt, V, err)) {
 			free(V);

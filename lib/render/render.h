@@ -18,6 +18,7 @@
 
 #include "render/camera.h"
 #include "core/err.h"
+#include "core/frame.h"
 #include "grid/field.h"
 #include "render/raster.h"
 
@@ -145,6 +146,8 @@ int render_speed(const field *u, const field *v, const field *w,
 
 /* What to draw from the records of a frame, and how. */
 typedef struct scene_opts {
+	const char *only;       /* comma-separated names of the records drawn
+				 * (any other is ignored); NULL: every record */
 	const char *levelsets;  /* comma-separated grid names drawn as zero
 				 * level sets, e.g. "phi,solid" */
 	const char *densities;  /* grid names volume-rendered as smoke */
@@ -164,7 +167,7 @@ typedef struct scene_opts {
 				 * light is taken from light above */
 } scene_opts;
 
-/* The box holding everything drawable in the n records: level set and
+/* The box holding everything drawable in the frame F: level set and
  * density grids (their samples inside the surface or holding smoke, grown
  * by a cell, or their cell box when there are none), meshes, particles
  * and strands (their points).  Returns the number of drawable records (0: nothing to draw,
@@ -172,15 +175,15 @@ typedef struct scene_opts {
  * when everything drawable is one point (a lone particle) and
  * so->radius is 0: such a box has no size (with so->radius > 0 it is
  * grown by that radius). */
-int scene_bounds(const slc_rec *recs, size_t n, const scene_opts *so,
-		 double lo[3], double hi[3], slc_err *err);
+int scene_bounds(const slc_frame *F, const scene_opts *so, double lo[3],
+		 double hi[3], slc_err *err);
 
-/* Draw the n records of a frame: meshes, particles and strands first,
+/* Draw the records of the frame F: meshes, particles and strands first,
  * then level sets (one-sidedly next to the meshes with so->one_sided),
  * then smoke; each with the depth test.  diag is the scene's diagonal
  * (for the default splat radius).  Other records are ignored.  0, or -1
  * with err naming the record. */
-int scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
+int scene_draw(rimage *im, const camera *cam, const slc_frame *F,
 	       const scene_opts *so, double diag, slc_err *err);
 
 /* Where one slice panel cuts: axis 0..2 at pos metres, or at pos percent
@@ -191,13 +194,14 @@ typedef struct slice_spec {
 	int percent;
 } slice_spec;
 
-/* Slices of one grid of the n records, ns panels side by side in equal
- * shares of the picture's width.  name: the grid (NULL: phi, else
- * density, else the first grid; "speed": |u| from the MAC grids u, v, w).
+/* Slices of one grid of the frame F, among those named in only (NULL:
+ * any), ns panels side by side in equal shares of the picture's width.
+ * name: the grid (NULL: phi, else density, else the first grid; "speed":
+ * |u| from the MAC grids u, v, w).
  * A grid named in levelsets gets the diverging map and its contour at
  * iso cells; others viridis.  range: colour range, or NULL for the
  * field's (symmetric about iso for level sets).  0, or -1 with err. */
-int scene_slices(rimage *im, const slc_rec *recs, size_t n, const char *name,
+int scene_slices(rimage *im, const slc_frame *F, const char *only, const char *name,
 		 const char *levelsets, const slice_spec *sp, int ns, double iso,
 		 const double *range, slc_err *err);
 

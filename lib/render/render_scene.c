@@ -15,9 +15,12 @@
 enum { ITEM_NONE, ITEM_LEVELSET, ITEM_DENSITY, ITEM_MESH, ITEM_PARTICLES,
        ITEM_STRANDS };
 
+/* What r is drawn as: nothing when so->only leaves it out. */
 static int
 classify(const slc_rec *r, const scene_opts *so)
 {
+	if (so->only && !slc_name_listed(r->name, so->only))
+		return ITEM_NONE;
 	switch (r->kind) {
 	case SLC_GRID:
 		if (slc_name_listed(r->name, so->levelsets))
@@ -67,16 +70,16 @@ grow(double lo[3], double hi[3], const double x[3])
 }
 
 int
-scene_bounds(const slc_rec *recs, size_t n, const scene_opts *so,
-	     double lo[3], double hi[3], slc_err *err)
+scene_bounds(const slc_frame *F, const scene_opts *so, double lo[3],
+	     double hi[3], slc_err *err)
 {
 	size_t k, q, np;
 	int count = 0, a;
 	double blo[3] = {INFINITY, INFINITY, INFINITY};
 	double bhi[3] = {-INFINITY, -INFINITY, -INFINITY};
 
-	for (k = 0; k < n; k++) {
-		const slc_rec *r = &recs[k];
+	for (k = 0; k < F->n; k++) {
+		const slc_rec *r = F->r[k];
 		int item = classify(r, so);
 
 		if (item == ITEM_NONE)
@@ -211,11 +214,11 @@ draw_points(rimage *im, const camera *cam, const slc_rec *r, int item,
 	return rc;
 }
 
-/* The meshes of the frame as shells around the grid f (none unless
+/* The meshes drawn of the frame as shells around the grid f (none unless
  * wanted); os is left empty (ntri 0) when there are none. */
 static int
-shells(oneside *os, const field *f, const slc_rec *recs, size_t n,
-       const scene_opts *so, int wanted, slc_err *err)
+shells(oneside *os, const field *f, const slc_frame *F, const scene_opts *so,
+       int wanted, slc_err *err)
 {
 	size_t m;
 	int rc;
@@ -224,21 +227,21 @@ shells(oneside *os, const field *f, const slc_rec *recs, size_t n,
 	if (!wanted)
 		return 0;
 	rc = oneside_init(os, f, so->shell_eps * f->dx, err);
-	for (m = 0; m < n && !rc; m++) {
+	for (m = 0; m < F->n && !rc; m++) {
+		const slc_rec *r = F->r[m];
 		size_t np = 0;
 		float *P;
 		const uint32_t *tri;
 
-		if (recs[m].kind != SLC_MESH)
+		if (classify(r, so) != ITEM_MESH)
 			continue;
-		P = points(&recs[m], &np, err);
-		tri = P ? slc_rec_get(&recs[m], "tri", SLC_U32, 3, 0, err) : NULL;
-		rc = tri ? oneside_add_mesh(os, P, np, tri,
-					    slc_rec_find(&recs[m], "tri")->count, err)
+		P = points(r, &np, err);
+		tri = P ? slc_rec_get(r, "tri", SLC_U32, 3, 0, err) : NULL;
+		rc = tri ? oneside_add_mesh(os, P, np, tri, slc_rec_find(r, "tri")->count, err)
 			 : -1;
 		free(P);
 		if (rc)
-			slc_failctx(err, "shell '%s': ", recs[m].name);
+			slc_failctx(err, "shell '%s': ", r->name);
 	}
 	if (!rc && os->ntri)
 		rc = oneside_build(os, err);
@@ -246,7 +249,7 @@ shells(oneside *os, const field *f, const slc_rec *recs, size_t n,
 }
 
 int
-scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
+scene_draw(rimage *im, const camera *cam, const slc_frame *F,
 	   const scene_opts *so, double diag, slc_err *err)
 {
 	double r0 = so->radius > 0 ? so->radius : SCENE_RADIUS_FRACTION * diag;
@@ -255,8 +258,8 @@ scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
 
 	/* opaque points and meshes, then level sets, then smoke */
 	for (pass = 0; pass < 3; pass++)
-		for (k = 0; k < n; k++) {
-			const slc_rec *r = &recs[k];
+		for (k = 0; k < F->n; k++) {
+			const slc_rec *r = F->r[k];
 			int item = classify(r, so), rc = 0;
 			shade_style st;
 
@@ -286,7 +289,7 @@ scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
 				}
 				/* a solid's own level set is not evaluated
 				 * against its own surface */
-				rc = shells(&os, &f, recs, n, so,
+				rc = shells(&os, &f, F, so,
 					    so->one_sided && strcmp(r->name, "solid") != 0, err);
 				osp = os.ntri ? &os : NULL;
 				if (!rc)
@@ -302,7 +305,7 @@ scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
 				memset(&os, 0, sizeof os);
 				rc = field_from_rec(&f, r, NULL, err);
 				if (!rc)
-					rc = shells(&os, &f, recs, n, so, so->one_sided, err);
+					rc = shells(&os, &f, F, so, so->one_sided, err);
 				os.zero_fallback = 1;
 				if (!rc)
 					rc = render_volume(im, cam, &f, os.ntri ? &os : NULL, &vs, err);
@@ -314,21 +317,25 @@ scene_draw(rimage *im, const camera *cam, const slc_rec *recs, size_t n,
 	return 0;
 }
 
-/* The grid named name among the records, or the first grid for NULL. */
+/* The grid named name of F, or its first grid for NULL; either only
+ * among the grids named in only (NULL: any). */
 static const slc_rec *
-find_grid(const slc_rec *recs, size_t n, const char *name)
+find_grid(const slc_frame *F, const char *only, const char *name)
 {
+	const slc_rec *r = NULL;
 	size_t k;
 
-	for (k = 0; k < n; k++)
-		if (recs[k].kind == SLC_GRID && (!name || !strcmp(recs[k].name, name)))
-			return &recs[k];
-	return NULL;
+	if (name)
+		r = slc_frame_find(F, name, SLC_GRID);
+	for (k = 0; !name && k < F->n && !r; k++)
+		if (F->r[k]->kind == SLC_GRID && (!only || slc_name_listed(F->r[k]->name, only)))
+			r = F->r[k];
+	return r && (!only || slc_name_listed(r->name, only)) ? r : NULL;
 }
 
 /* The field to slice (owned or borrowed, *owned says). */
 static int
-slice_field(const slc_rec *recs, size_t n, const char **name, field *f,
+slice_field(const slc_frame *F, const char *only, const char **name, field *f,
 	    int *owned, slc_err *err)
 {
 	const slc_rec *r;
@@ -337,13 +344,13 @@ slice_field(const slc_rec *recs, size_t n, const char **name, field *f,
 
 	*owned = 0;
 	if (!*name)
-		*name = find_grid(recs, n, "phi") ? "phi"
-			: find_grid(recs, n, "density") ? "density" : NULL;
+		*name = find_grid(F, only, "phi") ? "phi"
+			: find_grid(F, only, "density") ? "density" : NULL;
 	if (*name && !strcmp(*name, "speed")) {
 		static const char *const uvw[3] = {"u", "v", "w"};
 
 		for (k = 0; k < 3; k++) {
-			if (!(r = find_grid(recs, n, uvw[k])))
+			if (!(r = find_grid(F, only, uvw[k])))
 				return slc_fail(err, "speed: no velocity grid '%s'", uvw[k]);
 			if (field_from_rec(&parts[k], r, NULL, err))
 				return slc_failctx(err, "speed: record '%s': ", r->name);
@@ -353,7 +360,7 @@ slice_field(const slc_rec *recs, size_t n, const char **name, field *f,
 		*owned = 1;
 		return 0;
 	}
-	if (!(r = find_grid(recs, n, *name))) {
+	if (!(r = find_grid(F, only, *name))) {
 		if (*name)
 			return slc_fail(err, "no grid '%s' to slice", *name);
 		return slc_fail(err, "no grid record to slice");
@@ -365,7 +372,7 @@ slice_field(const slc_rec *recs, size_t n, const char **name, field *f,
 }
 
 int
-scene_slices(rimage *im, const slc_rec *recs, size_t n, const char *name,
+scene_slices(rimage *im, const slc_frame *F, const char *only, const char *name,
 	     const char *levelsets, const slice_spec *sp, int ns, double iso,
 	     const double *range, slc_err *err)
 {
@@ -373,7 +380,7 @@ scene_slices(rimage *im, const slc_rec *recs, size_t n, const char *name,
 	slice_style ss;
 	int k, owned, nc[3], rc = 0, is_ls;
 
-	if (slice_field(recs, n, &name, &f, &owned, err))
+	if (slice_field(F, only, &name, &f, &owned, err))
 		return -1;
 	is_ls = slc_name_listed(name, levelsets);
 	if (iso != 0 && is_ls) {

@@ -631,11 +631,12 @@ test_oneside(void)
 
 /* scene_bounds of one lone particle: no size, refused unless a splat
  * radius gives it one (then the box is the splat's); two particles
- * apart: their box. */
+ * apart: their box; records left out by so.only: not in the box. */
 static void
 test_bounds(void)
 {
-	slc_rec r;
+	slc_frame F;
+	slc_rec *r;
 	slc_err err;
 	scene_opts so;
 	double lo[3], hi[3];
@@ -643,26 +644,37 @@ test_bounds(void)
 	int n;
 
 	memset(&so, 0, sizeof so);
-	slc_rec_init(&r, SLC_PARTICLES, "rigid");
-	P = slc_rec_add(&r, "P", SLC_F32, 3, SLC_POINT, 1, &err);
+	slc_frame_init(&F);
+	r = slc_frame_add(&F, SLC_PARTICLES, "rigid", &err);
+	P = slc_rec_add(r, "P", SLC_F32, 3, SLC_POINT, 1, &err);
 	P[0] = 0.5f, P[1] = 0.25f, P[2] = -1;
-	n = scene_bounds(&r, 1, &so, lo, hi, &err);
+	n = scene_bounds(&F, &so, lo, hi, &err);
 	CHECK(n == -1 && strstr(err.msg, "single point"),
 	      "a lone point: no size, refused (%d: %s)", n, n < 0 ? err.msg : "");
 	so.radius = 0.1;
-	n = scene_bounds(&r, 1, &so, lo, hi, &err);
+	n = scene_bounds(&F, &so, lo, hi, &err);
 	CHECK(n == 1 && fabs(lo[0] - 0.4) < 1e-9 && fabs(hi[1] - 0.35) < 1e-9 &&
 	      fabs(hi[2] + 0.9) < 1e-9 && fabs(lo[2] + 1.1) < 1e-9,
 	      "a lone point with a radius: its sphere's box (%g..%g)", lo[0], hi[0]);
-	slc_rec_free(&r);
-	slc_rec_init(&r, SLC_PARTICLES, "drops");
-	P = slc_rec_add(&r, "P", SLC_F32, 3, SLC_POINT, 2, &err);
+	slc_frame_free(&F);
+	r = slc_frame_add(&F, SLC_PARTICLES, "drops", &err);
+	P = slc_rec_add(r, "P", SLC_F32, 3, SLC_POINT, 2, &err);
 	P[3] = 1;
 	so.radius = 0;
-	n = scene_bounds(&r, 1, &so, lo, hi, &err);
+	n = scene_bounds(&F, &so, lo, hi, &err);
 	CHECK(n == 1 && lo[0] == 0 && hi[0] == 1 && hi[1] == 0,
 	      "two points: their box, not grown");
-	slc_rec_free(&r);
+	r = slc_frame_add(&F, SLC_PARTICLES, "far", &err);
+	P = slc_rec_add(r, "P", SLC_F32, 3, SLC_POINT, 2, &err);
+	P[0] = -5, P[3] = 5;
+	so.only = "drops";
+	n = scene_bounds(&F, &so, lo, hi, &err);
+	CHECK(n == 1 && lo[0] == 0 && hi[0] == 1,
+	      "only: the records not named are left out of the box (%d: %g..%g)", n, lo[0], hi[0]);
+	so.only = NULL;
+	n = scene_bounds(&F, &so, lo, hi, &err);
+	CHECK(n == 2 && lo[0] == -5 && hi[0] == 5, "without only: every record's box");
+	slc_frame_free(&F);
 }
 
 int
