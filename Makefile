@@ -65,7 +65,8 @@ $(BIN)/%: $(BUILD)/tools/%.o $(BUILD)/tools/tool.o $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/c/%.c tests/c/ctest.h $(LIBA)
+# (test_tool compiles tools/tool.c into itself: every test depends on it)
+$(BUILD)/tests/%: tests/c/%.c tests/c/ctest.h tools/tool.c tools/tool.h $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/c -o $@ $< $(LIBA) $(LDLIBS)
 
