@@ -14,8 +14,9 @@
 
 static advect_stage_opts o;     /* advect_stage_defaults before parsing */
 
-/* advect_stage_opts.per_cell: at least one marker, and a bound on the
- * memory of the band (pls.h) */
+/* advect_stage_opts.per_cell: at least one marker of each sign in a band
+ * cell, and at most 1000 (guendelman2005 §4.4.2 uses 16; more only costs
+ * memory, a thousand times that of a one-marker band) */
 static const struct opt_range per_cell_range = { 1, 1000, 0 };
 
 static const char *const schemes[] = { "sl", "maccormack", "bfecc", NULL };
@@ -41,9 +42,9 @@ static const struct tool_opt opts[] = {
 	{ "scheme", 0, OPT_CHOICE, &o.scheme, "S", "advection scheme (default maccormack)", schemes, 0, 0 },
 	{ "limiter", 0, OPT_CHOICE, &o.limiter, "L", "at new extrema: first order, clamped, none (default revert)", limiters, 0, 0 },
 	{ "open", 0, OPT_FLAG, &o.open, NULL, "the grid box is open: no first order band along its faces", 0, 0, 0 },
-	{ "cfl", 0, OPT_DOUBLE, &o.cfl, "C", "substeps of at most C cells of travel (default 1; 0: one step)", 0, 0, &opt_nonneg },
-	{ "substep", 0, OPT_DOUBLE, &o.substep, "S", "substeps of S seconds, the last one shortened to end the frame (instead of --cfl)", 0, 0, &opt_nonneg },
-	{ "dt", 0, OPT_DOUBLE, &o.dt, "S", "frame length in seconds (default: dt of the scene record)", 0, 0, &opt_positive },
+	{ "cfl", 0, OPT_DOUBLE, &o.cfl, "C", "substeps of at most C cells of travel, >= 0 (default 1; 0: one step)", 0, 0, &opt_nonneg },
+	{ "substep", 0, OPT_DOUBLE, &o.substep, "S", "substeps of S seconds, >= 0, the last one shortened to end the frame (instead of --cfl)", 0, 0, &opt_nonneg },
+	{ "dt", 0, OPT_DOUBLE, &o.dt, "S", "frame length in seconds, > 0 (default: dt of the scene record)", 0, 0, &opt_positive },
 	{ "gravity", 0, OPT_VEC3, o.gravity, "X,Y,Z", "gravity, m/s^2 (default: the scene's unless --buoyancy)", 0, 0, 0 },
 	{ "buoyancy", 0, OPT_FUNC, o.buoyancy, "ALPHA,BETA", "smoke: -ALPHA*density + BETA*(temperature - ambient), up", 0, parse_pair, 0 },
 	{ "ambient", 0, OPT_DOUBLE, &o.ambient, "T", "ambient temperature (default 0)", 0, 0, 0 },
@@ -52,14 +53,14 @@ static const struct tool_opt opts[] = {
 	{ "source-density", 0, OPT_DOUBLE, &o.source_density, "D", "density injected at least (default 1)", 0, 0, 0 },
 	{ "source-temperature", 0, OPT_DOUBLE, &o.source_temperature, "T", "temperature injected at least (default 1)", 0, 0, 0 },
 	{ "source-velocity", 0, OPT_VEC3, o.source_velocity, "X,Y,Z", "velocity set in the source (default: none)", 0, 0, 0 },
-	{ "vortex-seed", 0, OPT_DOUBLE, &o.vortex.rate, "N", "vortex particles seeded per second in the source (default 0)", 0, 0, &opt_nonneg },
+	{ "vortex-seed", 0, OPT_DOUBLE, &o.vortex.rate, "N", "vortex particles seeded per second in the source, >= 0 (default 0)", 0, 0, &opt_nonneg },
 	{ "vortex-omega", 0, OPT_DOUBLE, &o.vortex.omega, "W", "vorticity of a seeded particle, m^3/s (default 2e-3)", 0, 0, 0 },
-	{ "vortex-radius", 0, OPT_DOUBLE, &o.vortex.radius, "CELLS", "particle kernel radius in cells (default 4)", 0, 0, &opt_positive },
+	{ "vortex-radius", 0, OPT_DOUBLE, &o.vortex.radius, "CELLS", "particle kernel radius in cells, > 0 (default 4)", 0, 0, &opt_positive },
 	{ "vortex-kernel", 0, OPT_CHOICE, &o.vortex.kernel, "K", "particle kernel (default gaussian)", kernels, 0, 0 },
 	{ "vortex-eps", 0, OPT_DOUBLE, &o.vortex.eps, "EPS", "particle confinement strength, m/s (default 1)", 0, 0, 0 },
-	{ "seed", 0, OPT_INT, &o.seed, "N", "random seed of the vortex and particle level set seeding (default 0)", 0, 0, &opt_nonneg },
+	{ "seed", 0, OPT_INT, &o.seed, "N", "random seed of the vortex and particle level set seeding, >= 0 (default 0)", 0, 0, &opt_nonneg },
 	{ "pls", 0, OPT_CHOICE, &o.pls, "M", "particle level set: auto (with phi), on, off (level set only)", pls_modes, 0, 0 },
-	{ "reseed", 0, OPT_INT, &o.reseed, "N", "reseed the level set particles every N frames (default 10; 0 never)", 0, 0, &opt_nonneg },
+	{ "reseed", 0, OPT_INT, &o.reseed, "N", "reseed the level set particles every N frames, >= 0 (default 10; 0 never)", 0, 0, &opt_nonneg },
 	{ "pls-per-cell", 0, OPT_INT, &o.per_cell, "N", "level set particles of each sign per band cell, 1..1000 (default 16)", 0, 0, &per_cell_range },
 	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
