@@ -111,7 +111,7 @@ speed(int n, int only)
 		advect_opts_default(&op);
 		op.scheme = sc;
 		op.walls = 1;
-		op.vmax = vmax;         /* as tools/advect.c: one scan per substep */
+		op.vmax = vmax;         /* as lib/stage/advect_stage.c: one scan per substep */
 		for (r = 0; r < REPS; r++) {
 			double t0 = omp_get_wtime(), c0 = cpu_now();
 

@@ -264,3 +264,59 @@ assert va["max"] > -0.25 and va["min"] == -0.5, va
 assert s[0]["solid"]["time"] == 0 and "solid_vel" in s[0]
 '
 }
+
+@test "advect: out-of-range options name the option, the value and its range, exit 2" {
+	smoke > "$T/s0.slc"
+	run_split advect --pls-per-cell 0 "$T/s0.slc"
+	assert_failure 2
+	[[ "$stderr" == "advect: --pls-per-cell: 0, expected 1..1000"* ]]
+	run_split advect --vortex-radius 0 "$T/s0.slc"
+	assert_failure 2
+	[[ "$stderr" == "advect: --vortex-radius: 0, expected more than 0"* ]]
+	run_split advect --seed -1 "$T/s0.slc"
+	assert_failure 2
+	[[ "$stderr" == "advect: --seed: -1, expected at least 0"* ]]
+	assert_output ""
+}
+
+@test "advect: a frame of many records, with every record advect adds, comes out whole and in order" {
+	# a pool (a liquid without marker particles), a ball without its
+	# rigid_phi, a smoke source to seed vortex particles in and 5000
+	# particle records: advect adds vortex, pls_pos, pls_neg, spray and
+	# rigid_phi after the records it read
+	mkprim pool --res 16 > "$T/pool.slc"
+	mkprim ball --res 16 | slccat --drop rigid_phi > "$T/ball.slc"
+	mkprim smoke --res 16 --box 1,1,1 > "$T/smoke.slc"
+	slccat --only source "$T/smoke.slc" > "$T/src.slc"
+	advect --source source --vortex-seed 400 --gravity 0,0,0 < "$T/smoke.slc" |
+		slccat --only vortex > "$T/vort.slc"
+	# the vortex record (16 points) copied 5000 times as q00000 ... q04999
+	python3 - "$T/vort.slc" 5000 "$T/q.slc" <<'EOF'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+dlen, = struct.unpack_from("<I", data, 24)
+slen, = struct.unpack_from("<Q", data, 32)
+rec = data[:48 + dlen + slen + 4]
+assert rec[50:56] == b"vortex"
+out = bytearray()
+for i in range(int(sys.argv[2])):
+    r = bytearray(rec)
+    r[50:56] = b"q%05d" % i
+    struct.pack_into("<I", r, len(r) - 4, zlib.crc32(bytes(r[:-4])))
+    out += r
+open(sys.argv[3], "wb").write(out)
+EOF
+	cat "$T/q.slc" "$T/src.slc" > "$T/qsrc.slc"
+	slccat "$T/pool.slc" "$T/ball.slc" "$T/qsrc.slc" -o "$T/f0.slc"
+	advect --source source --vortex-seed 400 --seed 1 "$T/f0.slc" > "$T/f1.slc"
+	names() { slcinfo "$1" | sed -n "s/^[0-9]* \([a-z]*\) '\([^']*\)'.*/\1 \2/p"; }
+	names "$T/f0.slc" | grep -v "^meta provenance" > "$T/want"
+	[ "$(wc -l < "$T/want")" -eq 5008 ]
+	printf '%s\n' "particles vortex" "particles pls_pos" "particles pls_neg" \
+		"particles spray" "grid rigid_phi" "meta provenance" >> "$T/want"
+	names "$T/f1.slc" > "$T/got"
+	diff "$T/want" "$T/got"
+	# every copy whole: its 16 points
+	run sh -c "slcinfo $T/f1.slc | grep -A1 \"^[0-9]* particles 'q0\" | grep -c ' P  *f32 x3 point 16 '"
+	assert_output 5000
+}

@@ -560,29 +560,6 @@ pass_row_pick(void)
 	return pass_row_base;
 }
 
-/* Run a pass over every row of a field of dims n[3]. */
-static void
-pass_run(pass *P, const int n[3], float *scratch, int nthr, size_t per)
-{
-	size_t limited = 0, nearc = 0;
-	pass_row_fn *row = pass_row_pick();
-	int k, j;
-
-	(void)nthr;
-#pragma omp parallel for collapse(2) schedule(static) reduction(+ : limited, nearc) \
-	num_threads(nthr) if (nthr > 1)
-	for (k = 0; k < n[2]; k++)
-		for (j = 0; j < n[1]; j++) {
-			float *w = scratch + per * (size_t)omp_get_thread_num();
-			float *d[3] = { w, w + n[0], w + 2 * (size_t)n[0] };
-
-			row(P, n[0], j, k, d, w + 3 * (size_t)n[0],
-				 (unsigned char *)(w + 7 * (size_t)n[0] + 2), &limited, &nearc);
-		}
-	P->limited += limited;
-	P->near += nearc;
-}
-
 /* Can the sample-space passes take q: cells of the velocity's size, rows
  * at most one sample shorter than the velocity's, int indices? */
 static int
@@ -601,9 +578,41 @@ fast_ok(const macgrid *vel, const field *q)
 	return 1;
 }
 
-/* Threads for a pass over n samples, and the per-thread scratch length
- * for rows of ni samples: 3 rows of displacements, trace_row's 3 ni +
- * (ni + 1) (a velocity row is at most one longer), ni bytes of flags. */
+/* The scratch of one thread for a pass over rows of ni samples, laid out
+ * once for the allocation and for the rows: 3 rows of displacements
+ * (pass_row's d), trace_row's w (3 ni for the velocity at the samples and
+ * a velocity row, at most ni + 1 long: fast_ok), and ni bytes of wall
+ * flags.  Offsets and lengths in floats. */
+typedef struct scratch_layout {
+	size_t disp;            /* d[c] at disp + c ni */
+	size_t trace;           /* trace_row's w */
+	size_t near;            /* the flags */
+	size_t per;             /* floats per thread */
+} scratch_layout;
+
+static scratch_layout
+scratch_layout_of(int ni)
+{
+	size_t n = (size_t)ni;
+	scratch_layout L;
+
+	L.disp = 0;
+	L.trace = 3 * n;
+	L.near = L.trace + 4 * n + 2;   /* 3 ni + (ni + 1), and one spare */
+	L.per = L.near + n / sizeof(float) + 1;
+	return L;
+}
+
+/* What the passes of one advection share: the dims of the field, the
+ * threads and their scratch. */
+typedef struct passes {
+	int n[3];
+	int nthr;               /* threads of every pass */
+	scratch_layout L;
+	float *scratch;         /* nthr * L.per floats */
+} passes;
+
+/* Threads for a pass over n samples. */
 static int
 pass_threads(size_t n)
 {
@@ -612,10 +621,42 @@ pass_threads(size_t n)
 	return n >= ADVECT_PAR_MIN && t > 1 ? t : 1;
 }
 
-static size_t
-pass_scratch(int ni)
+/* The passes over q: 0, or -1 with err (memory). */
+static int
+passes_init(passes *R, const field *q, slc_err *err)
 {
-	return 8 * (size_t)ni + 2 + (size_t)ni / sizeof(float) + 1;
+	R->n[0] = q->ni;
+	R->n[1] = q->nj;
+	R->n[2] = q->nk;
+	R->nthr = pass_threads(field_count(q));
+	R->L = scratch_layout_of(q->ni);
+	R->scratch = slc_malloc((size_t)R->nthr * R->L.per, sizeof *R->scratch, err);
+	return R->scratch ? 0 : -1;
+}
+
+/* Run a pass over every row of the field of R. */
+static void
+pass_run(pass *P, const passes *R)
+{
+	size_t limited = 0, nearc = 0;
+	pass_row_fn *row = pass_row_pick();
+	const scratch_layout *L = &R->L;
+	int k, j, nthr = R->nthr;
+
+	(void)nthr;
+#pragma omp parallel for collapse(2) schedule(static) reduction(+ : limited, nearc) \
+	num_threads(nthr) if (nthr > 1)
+	for (k = 0; k < R->n[2]; k++)
+		for (j = 0; j < R->n[1]; j++) {
+			float *w = R->scratch + L->per * (size_t)omp_get_thread_num();
+			size_t ni = (size_t)R->n[0];
+			float *d[3] = { w + L->disp, w + L->disp + ni, w + L->disp + 2 * ni };
+
+			row(P, R->n[0], j, k, d, w + L->trace, (unsigned char *)(w + L->near),
+			    &limited, &nearc);
+		}
+	P->limited += limited;
+	P->near += nearc;
 }
 
 void
@@ -624,11 +665,11 @@ advect_sl(const macgrid *vel, double dt, const field *q, field *out,
 {
 	tracer T;
 	pass P;
-	int n[3] = { q->ni, q->nj, q->nk }, nthr = pass_threads(field_count(q));
-	size_t per = pass_scratch(q->ni);
-	float *scratch;
+	passes R;
+	slc_err err;
 
-	if (!fast_ok(vel, q) || !(scratch = malloc((size_t)nthr * per * sizeof *scratch))) {
+	/* without memory for the scratch, the general path needs none */
+	if (!fast_ok(vel, q) || passes_init(&R, q, &err)) {
 		advect_sl_any(vel, dt, q, out, lo, hi);
 		return;
 	}
@@ -640,22 +681,177 @@ advect_sl(const macgrid *vel, double dt, const field *q, field *out,
 	P.out = out->a;
 	P.lo = lo;
 	P.hi = hi;
-	pass_run(&P, n, scratch, nthr, per);
-	free(scratch);
+	pass_run(&P, &R);
+	free(R.scratch);
+}
+
+/* --- the schemes (thesis §2.3, §2.4) -------------------------------- */
+
+/* thesis §2.3: one semi-Lagrangian step, phi^{n+1} = A(phi^n). */
+static void
+scheme_sl(const macgrid *vel, double dt, const field *q, field *out, const passes *R,
+	  advect_stats *st)
+{
+	tracer T;
+	pass P;
+
+	tracer_init(&T, vel, q, dt);
+	memset(&P, 0, sizeof P);
+	P.kind = PASS_SL;
+	P.T = &T;
+	rowf_init(&P.Q, q);
+	P.out = out->a;
+	pass_run(&P, R);
+	if (st)
+		st->samples += field_count(q);
+}
+
+/* What MacCormack and BFECC share: the first step phi_hat^{n+1} =
+ * A(phi^n) into hat with the §2.7 limiter bounds (P set up for it; the
+ * lower bounds are kept in out: the last pass reads each one just before
+ * it writes that sample's result over it), the backward characteristics
+ * Tb, the wall reversion W of the last pass (§2.9), and hat as a field
+ * fh with q's placement. */
+typedef struct second_order {
+	tracer Tf, Tb;
+	walls W;
+	pass P;
+	float *hi, *hat;
+	field fh;
+} second_order;
+
+/* Take the buffers of C from o->pool and set up the first step.  0, or
+ * -1 with err (memory); second_order_end frees C either way. */
+static int
+second_order_begin(second_order *C, const macgrid *vel, double dt, const field *q,
+		   field *out, const advect_opts *o, slc_err *err)
+{
+	size_t n = field_count(q);
+
+	memset(C, 0, sizeof *C);
+	tracer_init(&C->Tf, vel, q, dt);
+	C->P.T = &C->Tf;
+	C->P.limiter = o->limiter;
+	rowf_init(&C->P.Q, q);
+	if (o->limiter != ADVECT_LIMIT_NONE) {
+		C->P.lo = out->a;
+		if (!(C->P.hi = C->hi = advect_pool_take(o->pool, n, err)))
+			return -1;
+	}
+	if (!(C->hat = advect_pool_take(o->pool, n, err)))
+		return -1;
+	tracer_init(&C->Tb, vel, q, -dt);
+	if (walls_init(&C->W, vel, q, dt, o, err))
+		return -1;
+	C->fh = *q;
+	C->fh.a = C->hat;
+	C->fh.owned = 0;
+	/* thesis §2.4: phi_hat^{n+1} = A(phi^n), with the §2.7 bounds */
+	C->P.kind = PASS_SL;
+	C->P.out = C->hat;
+	return 0;
+}
+
+/* After the first step: the correction passes read phi^n, the first
+ * order result and the wall reversion. */
+static void
+second_order_correct(second_order *C, const field *q)
+{
+	C->P.W = &C->W;
+	C->P.q0 = q->a;
+	C->P.first = C->hat;
+}
+
+/* The counts of the passes into st (may be NULL) and C freed. */
+static void
+second_order_end(second_order *C, const advect_opts *o, size_t n, advect_stats *st)
+{
+	if (st) {
+		st->samples += n;
+		st->limited += C->P.limited;
+		st->near_wall += C->P.near;
+	}
+	advect_pool_give(o->pool, C->hi);
+	advect_pool_give(o->pool, C->hat);
+	free(C->W.nearx);
+}
+
+/* thesis §2.4, MacCormack: phi_hat^{n+1} = A(phi^n), phi_hat^n =
+ * A^R(phi_hat^{n+1}), phi^{n+1} = phi_hat^{n+1} - (phi_hat^n - phi^n)/2,
+ * limited (§2.7) and first order near walls (§2.9); the back step and
+ * the correction are one pass. */
+static int
+scheme_maccormack(const macgrid *vel, double dt, const field *q, field *out,
+		  const advect_opts *o, const passes *R, advect_stats *st, slc_err *err)
+{
+	second_order C;
+	int rc = -1;
+
+	if (!second_order_begin(&C, vel, dt, q, out, o, err)) {
+		pass_run(&C.P, R);
+		second_order_correct(&C, q);
+		C.P.kind = PASS_MC;
+		C.P.T = &C.Tb;
+		rowf_init(&C.P.Q, &C.fh);
+		C.P.out = out->a;
+		pass_run(&C.P, R);
+		rc = 0;
+	}
+	second_order_end(&C, o, rc ? 0 : field_count(q), rc ? NULL : st);
+	return rc;
+}
+
+/* thesis §2.4, BFECC: phi_hat^{n+1} = A(phi^n), phi_hat^n =
+ * A^R(phi_hat^{n+1}), e = (phi_hat^n - phi^n)/2, phi_bar^n = phi^n - e
+ * (the back step and e in one pass, into bar), phi^{n+1} = A(phi_bar^n),
+ * limited (§2.7) and first order near walls (§2.9).  The first and the
+ * last step trace the same characteristics: the last one reads the feet
+ * the first one kept. */
+static int
+scheme_bfecc(const macgrid *vel, double dt, const field *q, field *out,
+	     const advect_opts *o, const passes *R, advect_stats *st, slc_err *err)
+{
+	size_t n = field_count(q);
+	float *feet[3] = { NULL, NULL, NULL }, *bar = NULL;
+	second_order C;
+	int rc = -1, a;
+
+	if (second_order_begin(&C, vel, dt, q, out, o, err))
+		goto done;
+	for (a = 0; a < 3; a++)
+		if (!(feet[a] = advect_pool_take(o->pool, n, err)))
+			goto done;
+	if (!(bar = advect_pool_take(o->pool, n, err)))
+		goto done;
+	memcpy(C.P.feet, feet, sizeof feet);
+	pass_run(&C.P, R);
+	second_order_correct(&C, q);
+	C.P.kind = PASS_BF_BACK;
+	C.P.T = &C.Tb;
+	rowf_init(&C.P.Q, &C.fh);
+	C.P.out = bar;
+	C.P.feet[0] = C.P.feet[1] = C.P.feet[2] = NULL;
+	pass_run(&C.P, R);
+	C.P.kind = PASS_BF_FWD;
+	C.P.Q.a = bar;
+	C.P.out = out->a;
+	memcpy(C.P.feet, feet, sizeof feet);
+	pass_run(&C.P, R);
+	rc = 0;
+done:
+	second_order_end(&C, o, rc ? 0 : n, rc ? NULL : st);
+	advect_pool_give(o->pool, bar);
+	for (a = 0; a < 3; a++)
+		advect_pool_give(o->pool, feet[a]);
+	return rc;
 }
 
 int
 advect_field(const macgrid *vel, double dt, const field *q, field *out,
 	     const advect_opts *o, advect_stats *st, slc_err *err)
 {
-	size_t n = field_count(q), per;
-	int dims[3] = { q->ni, q->nj, q->nk }, nthr, rc = -1, a;
-	float *scratch = NULL, *lo = NULL, *hi = NULL, *hat = NULL, *bar = NULL;
-	float *feet[3] = { NULL, NULL, NULL };
-	tracer Tf, Tb;
-	walls W = { 0 };
-	pass P;
-	field fh;
+	passes R;
+	int rc = 0;
 
 	if (out->ni != q->ni || out->nj != q->nj || out->nk != q->nk ||
 	    out->stagger != q->stagger || out->dx != q->dx ||
@@ -666,96 +862,14 @@ advect_field(const macgrid *vel, double dt, const field *q, field *out,
 		return slc_fail(err, "advect: unknown scheme %d", o->scheme);
 	if (!fast_ok(vel, q))
 		return advect_field_any(vel, dt, q, out, o, st, err);
-	nthr = pass_threads(n);
-	per = pass_scratch(q->ni);
-	if (!(scratch = slc_malloc((size_t)nthr * per, sizeof *scratch, err)))
+	if (passes_init(&R, q, err))
 		return -1;
-	tracer_init(&Tf, vel, q, dt);
-	memset(&P, 0, sizeof P);
-	P.T = &Tf;
-	P.limiter = o->limiter;
-	rowf_init(&P.Q, q);
-	if (o->scheme == ADVECT_SL) {
-		P.kind = PASS_SL;
-		P.out = out->a;
-		pass_run(&P, dims, scratch, nthr, per);
-		if (st)
-			st->samples += n;
-		free(scratch);
-		return 0;
-	}
-	/* the lower limiter bounds are kept in out: the last pass reads each
-	 * one just before it writes that sample's result over it */
-	if (o->limiter != ADVECT_LIMIT_NONE) {
-		lo = out->a;
-		if (!(hi = advect_pool_take(o->pool, n, err)))
-			goto done;
-	}
-	if (!(hat = advect_pool_take(o->pool, n, err)))
-		goto done;
-	tracer_init(&Tb, vel, q, -dt);
-	if (walls_init(&W, vel, q, dt, o, err))
-		goto done;
-	fh = *q;
-	fh.a = hat;
-	fh.owned = 0;
-	/* thesis §2.4: phi_hat^{n+1} = A(phi^n), with the §2.7 bounds */
-	P.kind = PASS_SL;
-	P.out = hat;
-	P.lo = lo;
-	P.hi = hi;
-	if (o->scheme == ADVECT_BFECC) {
-		/* the first and the last step trace the same characteristics */
-		for (a = 0; a < 3; a++)
-			if (!(feet[a] = advect_pool_take(o->pool, n, err)))
-				goto done;
-		if (!(bar = advect_pool_take(o->pool, n, err)))
-			goto done;
-		memcpy(P.feet, feet, sizeof feet);
-	}
-	pass_run(&P, dims, scratch, nthr, per);
-	P.W = &W;
-	P.q0 = q->a;
-	P.first = hat;
-	if (o->scheme == ADVECT_MACCORMACK) {
-		/* phi_hat^n = A^R(phi_hat^{n+1}), phi^{n+1} = phi_hat^{n+1} - e,
-		 * limited (§2.7) and first order near walls (§2.9) */
-		P.kind = PASS_MC;
-		P.T = &Tb;
-		rowf_init(&P.Q, &fh);
-		P.out = out->a;
-		P.feet[0] = P.feet[1] = P.feet[2] = NULL;
-		pass_run(&P, dims, scratch, nthr, per);
-	} else {
-		/* BFECC: phi_hat^n = A^R(phi_hat^{n+1}), phi_bar^n = phi^n - e
-		 * (in bar); phi^{n+1} = A(phi_bar^n) along the stored feet */
-		float *f3[3] = { P.feet[0], P.feet[1], P.feet[2] };
-
-		P.kind = PASS_BF_BACK;
-		P.T = &Tb;
-		rowf_init(&P.Q, &fh);
-		P.out = bar;
-		P.feet[0] = P.feet[1] = P.feet[2] = NULL;
-		pass_run(&P, dims, scratch, nthr, per);
-		P.kind = PASS_BF_FWD;
-		P.Q.a = bar;
-		P.out = out->a;
-		memcpy(P.feet, f3, sizeof f3);
-		pass_run(&P, dims, scratch, nthr, per);
-	}
-	if (st) {
-		st->samples += n;
-		st->limited += P.limited;
-		st->near_wall += P.near;
-	}
-	rc = 0;
-done:
-	free(scratch);
-	advect_pool_give(o->pool, hi);
-	advect_pool_give(o->pool, hat);
-	advect_pool_give(o->pool, bar);
-	for (a = 0; a < 3; a++)
-		advect_pool_give(o->pool, feet[a]);
-	free(W.nearx);
+	if (o->scheme == ADVECT_SL)
+		scheme_sl(vel, dt, q, out, &R, st);
+	else if (o->scheme == ADVECT_MACCORMACK)
+		rc = scheme_maccormack(vel, dt, q, out, o, &R, st, err);
+	else
+		rc = scheme_bfecc(vel, dt, q, out, o, &R, st, err);
+	free(R.scratch);
 	return rc;
 }

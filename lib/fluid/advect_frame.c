@@ -11,25 +11,13 @@
 #include "fluid/recfield.h"
 #include "fluid/rigid_set.h"
 
-slc_rec *
-advect_frame_find(slc_rec *recs, size_t nrec, const char *name, uint32_t kind)
-{
-	size_t r;
-
-	for (r = 0; r < nrec; r++)
-		if (recs[r].kind == kind && !strcmp(recs[r].name, name))
-			return &recs[r];
-	return NULL;
-}
-
 /* The one-channel f32 grid record `name` as a borrowed field: 1, 0 when
  * there is none (-1 with err if it is required), -1 with err when it is
  * not such a record. */
 static int
-grid_field(slc_rec *recs, size_t nrec, const char *name, field *f, int required,
-	   slc_err *err)
+grid_field(const slc_frame *F, const char *name, field *f, int required, slc_err *err)
 {
-	slc_rec *r = advect_frame_find(recs, nrec, name, SLC_GRID);
+	slc_rec *r = slc_frame_find(F, name, SLC_GRID);
 
 	if (!r)
 		return required ? slc_fail(err, "no grid record '%s'", name) : 0;
@@ -37,38 +25,37 @@ grid_field(slc_rec *recs, size_t nrec, const char *name, field *f, int required,
 }
 
 int
-advect_frame_load(advect_frame *F, slc_rec *recs, size_t nrec, const char *source,
-		  slc_err *err)
+advect_frame_load(advect_frame *AF, const slc_frame *F, const char *source, slc_err *err)
 {
 	slc_rec *sv;
 	int a;
 
-	memset(F, 0, sizeof *F);
-	if (grid_field(recs, nrec, "u", &F->vel.u, 1, err) < 0 ||
-	    grid_field(recs, nrec, "v", &F->vel.v, 1, err) < 0 ||
-	    grid_field(recs, nrec, "w", &F->vel.w, 1, err) < 0 || mac_check(&F->vel, err))
+	memset(AF, 0, sizeof *AF);
+	if (grid_field(F, "u", &AF->vel.u, 1, err) < 0 ||
+	    grid_field(F, "v", &AF->vel.v, 1, err) < 0 ||
+	    grid_field(F, "w", &AF->vel.w, 1, err) < 0 || mac_check(&AF->vel, err))
 		return -1;
 	for (a = 0; a < 3; a++)
-		if (field_count(mac_ccomp(&F->vel, a)) > F->pool.min)
-			F->pool.min = field_count(mac_ccomp(&F->vel, a));
-	if ((F->have_solid = grid_field(recs, nrec, "solid", &F->solid, 0, err)) < 0)
+		if (field_count(mac_ccomp(&AF->vel, a)) > AF->pool.min)
+			AF->pool.min = field_count(mac_ccomp(&AF->vel, a));
+	if ((AF->have_solid = grid_field(F, "solid", &AF->solid, 0, err)) < 0)
 		return -1;
-	if (F->have_solid) {
-		sv = advect_frame_find(recs, nrec, "solid_vel", SLC_GRID);
-		if ((F->have_uo = sv != NULL) && recfield_vec3(sv, F->uo, err)) {
-			F->have_uo = 0;
+	if (AF->have_solid) {
+		sv = slc_frame_find(F, "solid_vel", SLC_GRID);
+		if ((AF->have_uo = sv != NULL) && recfield_vec3(sv, AF->uo, err)) {
+			AF->have_uo = 0;
 			return -1;
 		}
-		if ((F->have_slip = grid_field(recs, nrec, "solid_slip", &F->slip, 0, err)) < 0)
+		if ((AF->have_slip = grid_field(F, "solid_slip", &AF->slip, 0, err)) < 0)
 			goto fail;
 	}
-	if ((source && (F->have_src = grid_field(recs, nrec, source, &F->src, 1, err)) < 0) ||
-	    (F->have_den = grid_field(recs, nrec, "density", &F->den, 0, err)) < 0 ||
-	    (F->have_tem = grid_field(recs, nrec, "temperature", &F->tem, 0, err)) < 0)
+	if ((source && (AF->have_src = grid_field(F, source, &AF->src, 1, err)) < 0) ||
+	    (AF->have_den = grid_field(F, "density", &AF->den, 0, err)) < 0 ||
+	    (AF->have_tem = grid_field(F, "temperature", &AF->tem, 0, err)) < 0)
 		goto fail;
 	return 0;
 fail:
-	advect_frame_free(F);
+	advect_frame_free(AF);
 	return -1;
 }
 
@@ -134,15 +121,6 @@ advect_frame_particles(slc_rec *r, const macgrid *vel, double dt, slc_err *err)
 }
 
 int
-advect_scene_read(const slc_rec *scene, double *frame, double *time, double *dt,
-		  slc_err *err)
-{
-	return slc_meta_get_f64(scene, "frame", frame, err) < 0 ||
-	       slc_meta_get_f64(scene, "time", time, err) < 0 ||
-	       (isnan(*dt) && slc_meta_get_f64(scene, "dt", dt, err) < 0) ? -1 : 0;
-}
-
-int
 advect_scene_gravity(const slc_rec *scene, double gravity[3], int smoke, double up[3])
 {
 	char buf[64];
@@ -160,16 +138,4 @@ advect_scene_gravity(const slc_rec *scene, double gravity[3], int smoke, double 
 	for (a = 0; a < 3 && g > 0; a++)
 		up[a] = -gravity[a] / g;
 	return have;
-}
-
-int
-advect_scene_advance(slc_rec *scene, double frame, double time, slc_err *err)
-{
-	char buf[64];
-
-	snprintf(buf, sizeof buf, "%.0f", frame);
-	if (slc_meta_set(scene, "frame", buf, err))
-		return -1;
-	snprintf(buf, sizeof buf, "%.12g", time);
-	return slc_meta_set(scene, "time", buf, err);
 }

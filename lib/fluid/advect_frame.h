@@ -3,9 +3,9 @@
  * The names agreed between stages (HACKING.md): the MAC velocity u, v, w;
  * the solid level set 'solid' with its object velocity 'solid_vel' and
  * slip 'solid_slip' (houston2003 §4.2); the smoke fields 'density' and
- * 'temperature' and a source region; the 'scene' record's frame, time,
- * frame length and gravity.  Also which records advect moves, and how the
- * points of a particle record move.
+ * 'temperature' and a source region; the 'scene' record's gravity (its
+ * frame, time and length: slc_scene_read, core/frame.h).  Also which
+ * records advect moves, and how the points of a particle record move.
  */
 #ifndef SLC_ADVECT_FRAME_H
 #define SLC_ADVECT_FRAME_H
@@ -15,6 +15,7 @@
 
 #include "fluid/advect.h"
 #include "core/err.h"
+#include "core/frame.h"
 #include "grid/field.h"
 #include "grid/macgrid.h"
 #include "core/slc.h"
@@ -30,18 +31,15 @@ typedef struct advect_frame {
 				   buffers hold any velocity component */
 } advect_frame;
 
-/* The first record of kind `kind` named `name` among recs[0..nrec), or
- * NULL. */
-slc_rec *advect_frame_find(slc_rec *recs, size_t nrec, const char *name, uint32_t kind);
-
-/* Find the fields of F among the records (which must outlive F): u, v, w
+/* Find the fields of AF among the records of F, which must keep those
+ * records while AF lives (the fields borrow their samples): u, v, w
  * (required, one MAC grid: mac_check), solid, and with it solid_vel (f32
  * x3) and solid_slip, the grid record named `source` (required when
  * source is not NULL), density and temperature.  0, or -1 with err (a
  * required record missing: "no grid record 'NAME'", a record not a one
  * channel f32 grid, a MAC mismatch, memory); on failure nothing is left
  * to free. */
-int advect_frame_load(advect_frame *F, slc_rec *recs, size_t nrec, const char *source,
+int advect_frame_load(advect_frame *AF, const slc_frame *F, const char *source,
 		      slc_err *err);
 
 /* Advect the velocity F->vel through itself over dt, component by
@@ -65,12 +63,6 @@ int advect_frame_moves(const slc_rec *r, const char *source);
  * err when P is not f32 x3. */
 int advect_frame_particles(slc_rec *r, const macgrid *vel, double dt, slc_err *err);
 
-/* Read the scene record's frame and time into *frame and *time, and its
- * dt into *dt when *dt is NaN (keys missing leave the values alone).
- * 0, or -1 with err (a value that is not a number). */
-int advect_scene_read(const slc_rec *scene, double *frame, double *time, double *dt,
-		      slc_err *err);
-
 /* Gravity and the upward direction.  With gravity[0] not NaN (given by
  * the caller) returns 1; else from the scene's `gravity=X,Y,Z` (scene may
  * be NULL): 1 to apply it, or -1 when `smoke` is set (guendelman2005 §4.1:
@@ -78,9 +70,5 @@ int advect_scene_read(const slc_rec *scene, double *frame, double *time, double 
  * 0 without gravity.  up is the unit vector against gravity, or +y
  * without gravity (as the format says). */
 int advect_scene_gravity(const slc_rec *scene, double gravity[3], int smoke, double up[3]);
-
-/* Set the scene record's frame and time (seconds) for the frame written.
- * 0, or -1 with err (memory). */
-int advect_scene_advance(slc_rec *scene, double frame, double time, slc_err *err);
 
 #endif

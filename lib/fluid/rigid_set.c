@@ -6,15 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static slc_rec *
-find(slc_rec *recs, size_t nrec, const char *name, uint32_t kind)
-{
-	for (size_t q = 0; q < nrec; q++)
-		if (recs[q].kind == kind && !strcmp(recs[q].name, name))
-			return &recs[q];
-	return NULL;
-}
-
 /* Channel b of a level set record: the record's name for body 0 (a
  * one-body record is an ordinary one-channel grid), NAME.b after. */
 static void
@@ -89,11 +80,10 @@ phi0_from_world(rigid_set *rs, const slc_rec *pw, slc_err *err)
 }
 
 int
-rigid_set_load(rigid_set *rs, slc_rec *recs, size_t nrec, const field *cells,
-	       slc_err *err)
+rigid_set_load(rigid_set *rs, const slc_frame *F, const field *cells, slc_err *err)
 {
 	int ni, nj, nk;
-	slc_rec *rig = find(recs, nrec, "rigid", SLC_PARTICLES), *p0, *pw;
+	slc_rec *rig = slc_frame_find(F, "rigid", SLC_PARTICLES), *p0, *pw;
 
 	memset(rs, 0, sizeof *rs);
 	rs->walls = 1;
@@ -111,11 +101,11 @@ rigid_set_load(rigid_set *rs, slc_rec *recs, size_t nrec, const field *cells,
 	rs->reach = slc_calloc((size_t)rs->n, sizeof *rs->reach, err);
 	if (!rs->phi0 || !rs->phi || !rs->reach)
 		return -1;
-	if ((p0 = find(recs, nrec, "rigid_phi0", SLC_GRID))) {
+	if ((p0 = slc_frame_find(F, "rigid_phi0", SLC_GRID))) {
 		for (int b = 0; b < rs->n; b++)
 			if (borrow(&rs->phi0[b], p0, b, rs->n, err))
 				return -1;
-	} else if ((pw = find(recs, nrec, "rigid_phi", SLC_GRID))) {
+	} else if ((pw = slc_frame_find(F, "rigid_phi", SLC_GRID))) {
 		if (phi0_from_world(rs, pw, err))
 			return -1;
 	} else {
@@ -213,9 +203,9 @@ rigid_set_step(rigid_set *rs, const double g[3], double t, double dt)
 }
 
 int
-rigid_set_store(rigid_set *rs, slc_rec *recs, size_t *nrec, double time, slc_err *err)
+rigid_set_store(rigid_set *rs, slc_frame *F, double time, slc_err *err)
 {
-	slc_rec *rig = find(recs, *nrec, "rigid", SLC_PARTICLES), *old, out;
+	slc_rec *rig = slc_frame_find(F, "rigid", SLC_PARTICLES), *old, out;
 	char nm[SLC_NAME_MAX + 1];
 	slc_grid g;
 
@@ -242,16 +232,19 @@ rigid_set_store(rigid_set *rs, slc_rec *recs, size_t *nrec, double time, slc_err
 		memcpy(d, rs->phi[b].a, field_count(f) * sizeof *d);
 	}
 	out.time = time;
-	if ((old = find(recs, *nrec, "rigid_phi", SLC_GRID))) {
+	if ((old = slc_frame_find(F, "rigid_phi", SLC_GRID))) {
+		/* in its place in the stream */
 		slc_rec_free(old);
 		*old = out;
-	} else {
-		recs[(*nrec)++] = out;
+	} else if (!slc_frame_put(F, &out, err)) {
+		slc_rec_free(&out);
+		return -1;
 	}
 	if (rs->phi0_new.kind == SLC_GRID) {
 		rs->phi0_new.time = time;
-		recs[(*nrec)++] = rs->phi0_new;
-		memset(&rs->phi0_new, 0, sizeof rs->phi0_new);
+		/* moved: rs->phi0, which borrows its samples, stays valid */
+		if (!slc_frame_put(F, &rs->phi0_new, err))
+			return -1;
 	}
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "core/err.h"
+#include "core/frame.h"
 #include "grid/field.h"
 #include "fluid/rigid_move.h"
 #include "core/slc.h"
@@ -33,14 +34,14 @@ typedef struct rigid_set {
 				   rigid_set_load */
 } rigid_set;
 
-/* Find `rigid` in recs[0..nrec) and read its bodies; their body-frame
+/* Find `rigid` in F and read its bodies; their body-frame
  * level sets come from `rigid_phi0` or, in a frame written before it
  * existed, from `rigid_phi` taken as the bodies at their current pose
  * (rigid_phi0 is then built and written by rigid_set_store).  cells: the
  * velocity's cell grid (placement only).  Each body's level set on cells
  * is placed at once.  rs->n = 0 and 0 without a rigid record; -1 with err
  * on a bad record or a missing or mis-shaped level set. */
-int rigid_set_load(rigid_set *rs, slc_rec *recs, size_t nrec, const field *cells,
+int rigid_set_load(rigid_set *rs, const slc_frame *F, const field *cells,
 		   slc_err *err);
 
 /* Is r a record rigid_set moves itself (particles `rigid`, grids
@@ -67,13 +68,13 @@ void rigid_set_solid(rigid_set *rs, const field *solid, const field *uo);
  * (resampled from phi0, never from the previous step). */
 void rigid_set_step(rigid_set *rs, const double g[3], double t, double dt);
 
-/* Write the bodies back into the frame at stream time `time`: the rigid
- * record's P, orient, v, omega and inertia, `rigid_phi` (replaced, or
- * appended at recs[*nrec], which must have room) and a rigid_phi0 built
- * by rigid_set_load (appended).  Ownership of built records passes to
- * recs.  0 or -1 with err. */
-int rigid_set_store(rigid_set *rs, slc_rec *recs, size_t *nrec, double time,
-		    slc_err *err);
+/* Write the bodies back into frame F at stream time `time`: the rigid
+ * record's P, orient, v, omega and inertia, `rigid_phi` (its contents
+ * replaced where it is, or appended to F) and a rigid_phi0 built by
+ * rigid_set_load (appended).  Ownership of built records passes to F.
+ * 0 or -1 with err (memory); nothing is stored without a rigid record
+ * or bodies. */
+int rigid_set_store(rigid_set *rs, slc_frame *F, double time, slc_err *err);
 
 void rigid_set_free(rigid_set *rs);
 

@@ -351,24 +351,13 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 
 /* --- frame records -------------------------------------------------- */
 
-static const slc_rec *
-find(const slc_rec *recs, size_t nrec, const char *name)
-{
-	size_t q;
-
-	for (q = 0; q < nrec; q++)
-		if (recs[q].kind == SLC_PARTICLES && !strcmp(recs[q].name, name))
-			return &recs[q];
-	return NULL;
-}
-
 int
-pls_water_load(pls_water *w, const slc_rec *recs, size_t nrec,
-	       const field *phi, uint64_t seed, long frame, int reseed,
-	       slc_err *err)
+pls_water_load(pls_water *w, const slc_frame *F, const field *phi, uint64_t seed,
+	       long frame, int reseed, slc_err *err)
 {
-	const slc_rec *rp = find(recs, nrec, PLS_REC_POS), *rn = find(recs, nrec, PLS_REC_NEG),
-		      *rs = find(recs, nrec, PLS_REC_SPRAY);
+	const slc_rec *rp = slc_frame_find(F, PLS_REC_POS, SLC_PARTICLES),
+		      *rn = slc_frame_find(F, PLS_REC_NEG, SLC_PARTICLES),
+		      *rs = slc_frame_find(F, PLS_REC_SPRAY, SLC_PARTICLES);
 	rng g;
 
 	pls_set_init(&w->pos, 1);
@@ -398,38 +387,37 @@ pls_water_load(pls_water *w, const slc_rec *recs, size_t nrec,
 	return 0;
 }
 
-/* Put tmp in place of the particles record `name`, or append it. */
-static void
-put(slc_rec *recs, size_t *nrec, slc_rec *tmp)
+/* Put tmp (built, owned) in place of the contents of F's particles
+ * record of its name, or append it; tmp is left empty.  0, or -1 with err
+ * (memory; tmp freed). */
+static int
+put(slc_frame *F, slc_rec *tmp, slc_err *err)
 {
-	size_t q;
+	slc_rec *old = slc_frame_find(F, tmp->name, SLC_PARTICLES);
 
-	for (q = 0; q < *nrec; q++)
-		if (recs[q].kind == SLC_PARTICLES && !strcmp(recs[q].name, tmp->name)) {
-			slc_rec_free(&recs[q]);
-			recs[q] = *tmp;
-			return;
-		}
-	recs[(*nrec)++] = *tmp;
+	if (old) {
+		slc_rec_free(old);
+		*old = *tmp;
+		slc_rec_init(tmp, SLC_END, "");
+		return 0;
+	}
+	if (slc_frame_put(F, tmp, err))
+		return 0;
+	slc_rec_free(tmp);
+	return -1;
 }
 
 int
-pls_water_store(const pls_water *w, slc_rec *recs, size_t *nrec, double time,
-		slc_err *err)
+pls_water_store(const pls_water *w, slc_frame *F, double time, slc_err *err)
 {
 	slc_rec tmp;
 
 	if (!w->o.particles)
 		return 0;
-	if (pls_to_rec(&w->pos, &tmp, PLS_REC_POS, time, err))
+	if (pls_to_rec(&w->pos, &tmp, PLS_REC_POS, time, err) || put(F, &tmp, err) ||
+	    pls_to_rec(&w->neg, &tmp, PLS_REC_NEG, time, err) || put(F, &tmp, err) ||
+	    spray_to_rec(&w->spr, &tmp, PLS_REC_SPRAY, time, err) || put(F, &tmp, err))
 		return -1;
-	put(recs, nrec, &tmp);
-	if (pls_to_rec(&w->neg, &tmp, PLS_REC_NEG, time, err))
-		return -1;
-	put(recs, nrec, &tmp);
-	if (spray_to_rec(&w->spr, &tmp, PLS_REC_SPRAY, time, err))
-		return -1;
-	put(recs, nrec, &tmp);
 	return 0;
 }
 

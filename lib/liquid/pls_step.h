@@ -18,6 +18,7 @@
 
 #include "fluid/advect.h"
 #include "core/err.h"
+#include "core/frame.h"
 #include "grid/field.h"
 #include "grid/macgrid.h"
 #include "liquid/pls.h"
@@ -117,21 +118,20 @@ int pls_water_freeze(pls_water *w, const macgrid *vel, slc_err *err);
 int pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	     const double g[3], slc_err *err);
 
-/* Load the particle sets and spray of a frame from recs (records
+/* Load the particle sets and spray of frame F (particle records
  * PLS_REC_POS, PLS_REC_NEG, PLS_REC_SPRAY).  With particles on and no
  * marker records the sets are seeded (pls_seed) from phi; with reseed > 0
  * and frame > 0 a multiple of reseed they are reseeded (pls_reseed).  The
  * random sequence depends only on seed and frame.  w->o must be set.
  * 0, or -1 with err. */
-int pls_water_load(pls_water *w, const slc_rec *recs, size_t nrec,
-		   const field *phi, uint64_t seed, long frame, int reseed,
-		   slc_err *err);
+int pls_water_load(pls_water *w, const slc_frame *F, const field *phi,
+		   uint64_t seed, long frame, int reseed, slc_err *err);
 
-/* Write the sets back into recs: records of those names are replaced,
- * missing ones appended (recs must have room for 3 more; *nrec grows).
- * Level set only: nothing is written.  0, or -1 with err. */
-int pls_water_store(const pls_water *w, slc_rec *recs, size_t *nrec,
-		    double time, slc_err *err);
+/* Write the sets back into frame F at stream time `time`: the contents
+ * of the particle records of those names are replaced where they are,
+ * missing ones appended (pos, neg, spray in that order).  Level set
+ * only: nothing is written.  0, or -1 with err (memory). */
+int pls_water_store(const pls_water *w, slc_frame *F, double time, slc_err *err);
 
 /* Is r one of the records the liquid path moves itself (grid phi, the
  * particles PLS_REC_POS, PLS_REC_NEG, PLS_REC_SPRAY)? */

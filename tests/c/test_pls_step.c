@@ -79,7 +79,10 @@ one_turn(int particles, size_t *nspray)
 	pls_step_defaults(&w.o);
 	w.o.particles = particles;
 	w.o.p.per_cell = 16;
-	if (pls_water_load(&w, NULL, 0, &phi, 3, 0, 0, &err))
+	slc_frame none;
+
+	slc_frame_init(&none);
+	if (pls_water_load(&w, &none, &phi, 3, 0, 0, &err))
 		return -1;
 	for (s = 0; s < STEPS; s++)
 		if (pls_step(&w, &phi, &vel, 1.0 / STEPS, g, &err))

@@ -186,6 +186,17 @@ box_frame(slc_rec *rec, int old, const double P[3], const field *cells)
 			}
 }
 
+/* The records rec[0..n) moved into a new frame F (rec[] left empty). */
+static void
+to_frame(slc_frame *F, slc_rec *rec, size_t n)
+{
+	slc_err err;
+
+	slc_frame_init(F);
+	for (size_t r = 0; r < n; r++)
+		slc_frame_put(F, &rec[r], &err);
+}
+
 static void
 level_sets(void)
 {
@@ -193,12 +204,14 @@ level_sets(void)
 	field cells;
 	rigid_set rs;
 	slc_rec rec[4];
+	slc_frame F;
 	double P[3] = {0.5, 0.5, 0.5};
 	size_t nrec = 2;
 
 	field_alloc(&cells, 40, 40, 40, SLC_FACE_X, (double[3]){0, 0, 0}, 0.025, &err);
 	box_frame(rec, 0, P, &cells);
-	CHECK(rigid_set_load(&rs, rec, nrec, &cells, &err) == 0 && rs.n == 1, "box body loaded");
+	to_frame(&F, rec, nrec);
+	CHECK(rigid_set_load(&rs, &F, &cells, &err) == 0 && rs.n == 1, "box body loaded");
 	field start;
 	field_alloc_like(&start, &rs.phi[0], &err);
 	memcpy(start.a, rs.phi[0].a, field_count(&start) * sizeof *start.a);
@@ -226,35 +239,34 @@ level_sets(void)
 		full = fmax(full, fabs(rs.phi[0].a[c] - start.a[c]));
 	CHECK(full < 1e-5, "full turn in 120 steps: level set equal to the start (%.2g m): no drift", full);
 	CHECK(fabs(rs.b[0].q[3] + 1) < 1e-12, "full turn: q = -identity (%.15g)", rs.b[0].q[3]);
-	CHECK(rigid_set_store(&rs, rec, &nrec, 1.0, &err) == 0 && nrec == 3 &&
-	      !strcmp(rec[2].name, "rigid_phi") && slc_rec_find(&rec[0], "orient"),
+	CHECK(rigid_set_store(&rs, &F, 1.0, &err) == 0 && F.n == 3 &&
+	      !strcmp(F.r[2]->name, "rigid_phi") && slc_rec_find(F.r[0], "orient"),
 	      "store: orient added, rigid_phi appended");
-	CHECK(slc_rec_validate(&rec[0], &err) == 0 && slc_rec_validate(&rec[2], &err) == 0,
+	CHECK(slc_rec_validate(F.r[0], &err) == 0 && slc_rec_validate(F.r[2], &err) == 0,
 	      "stored records validate");
 	rigid_set_free(&rs);
 	field_free(&start);
-	for (size_t r = 0; r < nrec; r++)
-		slc_rec_free(&rec[r]);
+	slc_frame_free(&F);
 
 	/* an older frame: rigid_phi on the cells, no orientation, no phi0 */
 	nrec = 2;
 	box_frame(rec, 1, P, &cells);
-	CHECK(rigid_set_load(&rs, rec, nrec, &cells, &err) == 0, "frame without orient or rigid_phi0 loads");
-	float *old = rec[1].chan[0].data;
+	to_frame(&F, rec, nrec);
+	CHECK(rigid_set_load(&rs, &F, &cells, &err) == 0, "frame without orient or rigid_phi0 loads");
+	float *old = F.r[1]->chan[0].data;
 	double d = 0;
 	for (size_t c = 0; c < field_count(&rs.phi[0]); c++)
 		d = fmax(d, fabs(old[c] - rs.phi[0].a[c]));
 	CHECK(d == 0, "its level set is taken as is (max change %g)", d);
 	rigid_set_step(&rs, NULL, 0, 0.25);          /* a quarter turn */
-	CHECK(rigid_set_store(&rs, rec, &nrec, 1.0, &err) == 0 && nrec == 3 &&
-	      !strcmp(rec[2].name, "rigid_phi0"), "rigid_phi0 written for it");
+	CHECK(rigid_set_store(&rs, &F, 1.0, &err) == 0 && F.n == 3 &&
+	      !strcmp(F.r[2]->name, "rigid_phi0"), "rigid_phi0 written for it");
 	rigid_set_free(&rs);
-	int rc = rigid_set_load(&rs, rec, nrec, &cells, &err);
+	int rc = rigid_set_load(&rs, &F, &cells, &err);
 	CHECK(rc == 0 && rs.n == 1 && fabs(rs.b[0].q[2] - sqrt(0.5)) < 1e-7,
 	      "read back: a quarter turn about z (%s q %g %g %g %g)", rc ? err.msg : "", rs.b[0].q[0], rs.b[0].q[1], rs.b[0].q[2], rs.b[0].q[3]);
 	rigid_set_free(&rs);
-	for (size_t r = 0; r < nrec; r++)
-		slc_rec_free(&rec[r]);
+	slc_frame_free(&F);
 	field_free(&cells);
 }
 
@@ -265,6 +277,7 @@ bad_records(void)
 	field cells;
 	rigid_set rs;
 	slc_rec rec[3];
+	slc_frame F;
 	double P[3] = {0.5, 0.5, 0.5};
 	static const char *what[] = {"orient", "scripted", "mass", "nan", "nophi", "chan"};
 
@@ -286,11 +299,13 @@ bad_records(void)
 		} else {
 			slc_rec_add(&rec[0], "accel", SLC_F64, 2, SLC_POINT, 1, &err);
 		}
-		int rc = rigid_set_load(&rs, rec, nrec, &cells, &err);
+		to_frame(&F, rec, nrec);
+		int rc = rigid_set_load(&rs, &F, &cells, &err);
 		CHECK(rc == -1 && strstr(err.msg, c == 4 ? "no 'rigid_phi0'" : c == 5 ? "accel" :
 					 c == 3 ? "'v' not finite" : what[c]),
 		      "bad %s refused: %s", what[c], err.msg);
 		rigid_set_free(&rs);
+		slc_frame_free(&F);
 		slc_rec_free(&rec[0]);
 		slc_rec_free(&rec[1]);
 	}

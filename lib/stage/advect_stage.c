@@ -1,0 +1,464 @@
+/* advect_stage.c: the frame physics of advect, substep by substep, each
+ * phase a function of its own (advect_stage.h). */
+#include "stage/advect_stage.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "fluid/forces.h"
+#include "fluid/recfield.h"
+#include "grid/extrapolate.h"
+
+/* A rest of the frame this close (relative) to the substep length is one
+ * whole substep, so that rounding neither leaves a vanishing last
+ * substep nor makes the last one differ from it in its last bits. */
+#define SUBSTEP_SLACK 1e-9
+
+/* Cells of velocity extrapolation into the air of a liquid (thesis §2.9). */
+#define EXTRAP_BAND 5
+
+/* Vortex seeding draws its own random stream in every substep of every
+ * frame (vortex_seed's `call`), keyed by the substep's place in the whole
+ * bake: this many keys per frame, as many as a frame may have substeps
+ * (ADVECT_MAX_SUBSTEPS when the key was made), so that no two substeps of
+ * any frames share a stream.  The value fixes the seeded particles of
+ * every bake made so far: it stays, whatever the substep cap becomes. */
+#define VORTEX_KEYS_PER_FRAME 100000
+_Static_assert(ADVECT_MAX_SUBSTEPS <= VORTEX_KEYS_PER_FRAME,
+	       "a frame's substeps would share vortex seeding streams with the next frame's");
+
+static const double no_g[3];
+
+void
+advect_stage_defaults(advect_stage_opts *o)
+{
+	static const vortex_opts vortex = { 0, 2e-3, 4, VORTEX_GAUSSIAN, 1 };
+
+	memset(o, 0, sizeof *o);
+	o->scheme = ADVECT_MACCORMACK;
+	o->limiter = ADVECT_LIMIT_REVERT;
+	o->cfl = 1;
+	o->dt = NAN;
+	o->gravity[0] = o->gravity[1] = o->gravity[2] = NAN;
+	o->source_density = 1;
+	o->source_temperature = 1;
+	o->source_velocity[0] = o->source_velocity[1] = o->source_velocity[2] = NAN;
+	o->vortex = vortex;
+	o->pls = ADVECT_PLS_AUTO;
+	o->reseed = 10;
+	o->per_cell = 16;
+}
+
+/* The message in err prefixed with the frame being made.  -1. */
+static int
+in_frame(const advect_stage *S, slc_err *err)
+{
+	return slc_failctx(err, "frame %.0f: ", S->frame + 1);
+}
+
+/* --- load ----------------------------------------------------------- */
+
+/* The vortex particles of the frame: checked, or made when seeding
+ * needs them. */
+static int
+load_vortex(advect_stage *S, slc_err *err)
+{
+	const advect_stage_opts *o = &S->o;
+
+	S->vort = slc_frame_find(S->F, "vortex", SLC_PARTICLES);
+	if (S->vort && vortex_check(S->vort, err))
+		return -1;
+	if (o->vortex.rate > 0 && !S->AF.have_src)
+		return slc_fail(err, "vortex seeding needs a source region");
+	if (o->vortex.rate > 0 && !S->vort) {
+		if (!(S->vort = slc_frame_add(S->F, SLC_PARTICLES, "vortex", err)))
+			return -1;
+		if (vortex_new(S->vort, err)) {
+			slc_frame_remove(S->F, S->vort);
+			S->vort = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The liquid of the frame, if it has one (guendelman2005 §4.4.2). */
+static int
+load_liquid(advect_stage *S, slc_err *err)
+{
+	const advect_stage_opts *o = &S->o;
+	slc_rec *rphi = slc_frame_find(S->F, "phi", SLC_GRID);
+	pls_water *w = &S->water;
+
+	if (o->pls == ADVECT_PLS_ON && !rphi)
+		return slc_fail(err, "--pls on: no grid record 'phi'");
+	if (!(S->liquid = rphi != NULL))
+		return 0;
+	pls_step_defaults(&w->o);
+	w->o.particles = o->pls != ADVECT_PLS_OFF;
+	w->o.p.per_cell = (int)o->per_cell;
+	w->o.ao.scheme = o->scheme;
+	w->o.ao.limiter = o->limiter;
+	w->o.ao.walls = !o->open;
+	if (field_from_rec(&S->phi, rphi, NULL, err) ||
+	    pls_water_load(w, S->F, &S->phi, (uint64_t)o->seed, (long)S->frame, (int)o->reseed, err))
+		return -1;
+	w->solid = S->sol;      /* particles stay out, spray momentum to vel */
+	w->live = &S->AF.vel;
+	return 0;
+}
+
+int
+advect_stage_load(advect_stage *S, slc_frame *F, const advect_stage_opts *o,
+		  slc_comm *comm, slc_err *err)
+{
+	slc_scene sc = { -1, 0, o->dt };
+	int smoke = o->buoyancy[0] != 0 || o->buoyancy[1] != 0;
+
+	memset(S, 0, sizeof *S);
+	S->F = F;
+	S->o = *o;
+	if (comm)
+		return slc_fail(err, "this build runs on one rank only");
+	S->scene = slc_frame_find(F, "scene", SLC_META);
+	if (slc_scene_read(S->scene, &sc, err))
+		return slc_failctx(err, "scene: ");
+	S->frame = sc.frame;
+	S->time0 = sc.time;
+	if (!(sc.dt > 0))
+		return slc_fail(err, "no frame length: give --dt or a scene record with dt");
+	memcpy(S->gravity, o->gravity, sizeof S->gravity);
+	S->have_g = advect_scene_gravity(S->scene, S->gravity, smoke, S->up);
+	if (advect_frame_load(&S->AF, F, o->source, err) ||
+	    rigid_set_load(&S->rs, F, &S->AF.vel.u, err))
+		return -1;
+	S->rs.walls = !o->open; /* project --boundary wall: the box is solid */
+	/* what the fluid sees: the bodies composed into it (fluid_solid) */
+	S->sol = S->rs.n ? &S->rs.solid : S->AF.have_solid ? &S->AF.solid : NULL;
+	S->uop = S->rs.n ? S->rs.uo : S->AF.have_uo ? S->AF.uo : NULL;
+	S->den = S->AF.have_den ? &S->AF.den : NULL;
+	S->tem = S->AF.have_tem ? &S->AF.tem : NULL;
+	if (load_vortex(S, err) || load_liquid(S, err))
+		return -1;
+	if (S->sol && mac_alloc_like(&S->wt, &S->AF.vel, err))
+		return -1;
+	S->have_wt = S->sol != NULL;
+	advect_opts_default(&S->ao);
+	S->ao.scheme = o->scheme;
+	S->ao.limiter = o->limiter;
+	S->ao.solid = S->sol;
+	S->ao.walls = !o->open;
+	S->ao.pool = &S->AF.pool;       /* temporaries kept across records and substeps */
+	S->T = sc.dt;
+	return 0;
+}
+
+/* --- the phases of a substep ----------------------------------------- */
+
+/* thesis §2.9: the velocity continued from the liquid into the air, so
+ * that advection near the surface sees liquid velocities; the first
+ * substep keeps it as the velocity that moves the liquid through the
+ * frame (pls_water_freeze). */
+static int
+liquid_extrapolate(advect_stage *S, slc_err *err)
+{
+	if (!S->liquid)
+		return 0;
+	return pls_extrapolate(&S->AF.vel, &S->phi, EXTRAP_BAND, err) ||
+	       (S->nsub == 0 && pls_water_freeze(&S->water, &S->AF.vel, err)) ? -1 : 0;
+}
+
+/* The solid the fluid sees this substep, S->sol and S->uop: the frame's
+ * solid with the rigid bodies at their present pose composed into it
+ * (rigid_set_solid).  Never fails. */
+static void
+fluid_solid(advect_stage *S)
+{
+	if (S->rs.n)
+		rigid_set_solid(&S->rs, S->AF.have_solid ? &S->AF.solid : NULL,
+				S->AF.have_uo ? S->AF.uo : NULL);
+}
+
+/* The CFL speed of the substep, m/s: the largest of the face speeds the
+ * fluid sees and of any point of a rigid body.  The reduction over the
+ * whole grid (over every rank in an MPI build).  -1 with err on a NaN or
+ * Inf. */
+static int
+cfl_speed(advect_stage *S, double *vmax, slc_err *err)
+{
+	double v;
+
+	/* faces deep in a solid are no part of the flow: not counted */
+	if (!isfinite(v = mac_max_speed_seen(&S->AF.vel, S->sol)) &&
+	    mac_check_finite(&S->AF.vel, err))
+		return in_frame(S, err);
+	if (!isfinite(v = fmax(v, rigid_set_max_speed(&S->rs))))
+		return slc_fail(err, "frame %.0f: rigid body velocity NaN or Inf", S->frame + 1);
+	*vmax = v;
+	return 0;
+}
+
+/* The length of the substep from the rest of the frame: o.substep, or the
+ * rest split evenly so that nothing travels more than o.cfl cells; the
+ * substep counted.  -1 with err beyond ADVECT_MAX_SUBSTEPS. */
+static int
+substep_length(advect_stage *S, double vmax, double rest, double *dt, slc_err *err)
+{
+	const advect_stage_opts *o = &S->o;
+	double dx = S->AF.vel.u.dx;
+
+	*dt = rest;
+	if (o->substep > 0 && rest > o->substep * (1 - SUBSTEP_SLACK))
+		*dt = o->substep;
+	else if (o->substep == 0 && o->cfl > 0 && vmax * *dt > o->cfl * dx)
+		*dt = rest / ceil(rest * vmax / (o->cfl * dx));
+	if (++S->nsub > ADVECT_MAX_SUBSTEPS)
+		return slc_fail(err, "frame %.0f: more than %d substeps", S->frame + 1,
+				ADVECT_MAX_SUBSTEPS);
+	return 0;
+}
+
+/* houston2003 §4.2: the advecting velocity continues into the solid as
+ * far as a ray and its stencil can reach; body forces act where fluid is
+ * (batty2007 §2.1 weights > 0, again whenever bodies move); guendelman2005
+ * §4.1: stencils in a solid read clear air. */
+static int
+solid_extrapolate(advect_stage *S, double vmax, double dt, slc_err *err)
+{
+	double dx = S->AF.vel.u.dx;
+
+	if (!S->sol)
+		return 0;
+	if ((S->rs.n || S->nsub == 1) && forces_fluid_weights(S->sol, &S->wt, err))
+		return -1;
+	if (extrapolate_solid(&S->AF.vel, S->sol, S->uop, S->AF.have_slip ? &S->AF.slip : NULL,
+			      dt * vmax + 2 * dx, err))
+		return -1;
+	forces_solid_smoke(S->sol, S->den, S->tem, S->o.ambient);
+	return 0;
+}
+
+/* Every record of the frame that moves with the fluid moved over dt: grid
+ * fields (recfield_advect), vortex particles (thesis §3.4.1) and the
+ * points of other particle records; the liquid's records and the rigid
+ * bodies are moved by their own phases. */
+static int
+advect_records(advect_stage *S, double dt, slc_err *err)
+{
+	const char *source = S->o.source;
+	size_t i;
+
+	for (i = 0; i < S->F->n; i++) {
+		slc_rec *r = S->F->r[i];
+
+		if (S->liquid && pls_water_owns(r))
+			;       /* liquid_step */
+		else if (advect_frame_moves(r, source)) {
+			if (recfield_advect(r, &S->AF.vel, dt, &S->ao, &S->st, err))
+				return slc_failctx(err, "record '%s': ", r->name);
+		} else if (r == S->vort) {
+			vortex_step(r, &S->AF.vel, dt);
+		} else if (r->kind == SLC_PARTICLES && !rigid_set_owns(r) &&
+			   advect_frame_particles(r, &S->AF.vel, dt, err)) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* guendelman2005 §4.4.2: the liquid's level set, marker particles and
+ * spray over dt, through the velocity frozen at the first substep. */
+static int
+liquid_step(advect_stage *S, double dt, slc_err *err)
+{
+	if (!S->liquid)
+		return 0;
+	return pls_step(&S->water, &S->phi, &S->water.u0, dt, S->have_g > 0 ? S->gravity : no_g,
+			err);
+}
+
+/* The velocity through itself over dt (advect_frame_velocity). */
+static int
+advect_velocity(advect_stage *S, double dt, slc_err *err)
+{
+	return advect_frame_velocity(&S->AF, dt, &S->ao, &S->st, err);
+}
+
+/* The smoke source (density, temperature, velocity); then no smoke stays
+ * inside a solid.  Never fails. */
+static void
+sources(advect_stage *S)
+{
+	const advect_stage_opts *o = &S->o;
+
+	if (S->AF.have_src)
+		forces_smoke_source(&S->AF.src, S->den, S->tem, o->source_density,
+				    o->source_temperature, &S->AF.vel,
+				    isnan(o->source_velocity[0]) ? NULL : o->source_velocity);
+	if (S->sol)
+		forces_solid_smoke(S->sol, S->den, S->tem, o->ambient);
+}
+
+/* Body forces over dt on the faces with fluid: gravity, smoke buoyancy
+ * (guendelman2005 §4.1), vorticity confinement (thesis §3.2.1). */
+static int
+forces(advect_stage *S, double dt, slc_err *err)
+{
+	const advect_stage_opts *o = &S->o;
+	const macgrid *wt = S->sol ? &S->wt : NULL;
+
+	if (S->have_g > 0)
+		forces_gravity(&S->AF.vel, S->gravity, dt, wt);
+	if (o->buoyancy[0] != 0 || o->buoyancy[1] != 0)
+		forces_buoyancy(&S->AF.vel, S->den, S->tem, o->buoyancy[0], o->buoyancy[1],
+				o->ambient, S->up, dt, wt);
+	if (o->confinement != 0 && forces_confinement(&S->AF.vel, o->confinement, dt, &S->AF.pool, err))
+		return -1;
+	return 0;
+}
+
+/* The bodies move last, from the pose the fluid saw; gravity on a dynamic
+ * body is its body force, added here once per substep like the fluid's;
+ * project adds only the pressure's push (batty2007 §3).  They read
+ * nothing the forces change.  Never fails. */
+static void
+rigid_bodies(advect_stage *S, double dt)
+{
+	rigid_set_step(&S->rs, S->have_g > 0 ? S->gravity : NULL, S->time0 + S->t, dt);
+}
+
+/* Which random stream seeds vortex particles in substep nsub (from 1) of
+ * the frame after `frame`: VORTEX_KEYS_PER_FRAME keys per frame, frame
+ * f + 1 from (f + 1) VORTEX_KEYS_PER_FRAME on (a frame before 0 as 0). */
+static uint64_t
+vortex_stream_key(double frame, int nsub)
+{
+	return (uint64_t)fmax(frame + 1, 0) * VORTEX_KEYS_PER_FRAME + (uint64_t)nsub;
+}
+
+/* Vortex particles: those inside a solid deleted, new ones seeded in the
+ * source (thesis §3.5), then their force on the velocity (thesis
+ * §3.4.2).  They read nothing the forces change. */
+static int
+vortex_particles(advect_stage *S, double dt, slc_err *err)
+{
+	const advect_stage_opts *o = &S->o;
+
+	if (!S->vort)
+		return 0;
+	if ((S->sol && vortex_cull(S->vort, S->sol, err)) ||
+	    (o->vortex.rate > 0 && vortex_seed(S->vort, &S->AF.src, &o->vortex, dt, (uint64_t)o->seed,
+					       vortex_stream_key(S->frame, S->nsub), err)))
+		return -1;
+	vortex_force(S->vort, &S->AF.vel, &o->vortex, dt);
+	return 0;
+}
+
+/* A liquid in a closed box: no flow through its walls. */
+static void
+liquid_walls(advect_stage *S)
+{
+	if (S->liquid && !S->o.open)
+		pls_walls(&S->AF.vel);
+}
+
+int
+advect_stage_substep(advect_stage *S, slc_err *err)
+{
+	double vmax = 0, dt = 0, rest = S->T - S->t;
+	const advect_stage_opts *o = &S->o;
+
+	if (liquid_extrapolate(S, err))
+		return -1;
+	fluid_solid(S);
+	if (cfl_speed(S, &vmax, err) || substep_length(S, vmax, rest, &dt, err))
+		return -1;
+	S->ao.vmax = vmax;
+	if (solid_extrapolate(S, vmax, dt, err) || advect_records(S, dt, err) ||
+	    liquid_step(S, dt, err) || advect_velocity(S, dt, err))
+		return -1;
+	sources(S);
+	if (forces(S, dt, err))
+		return -1;
+	rigid_bodies(S, dt);
+	if (vortex_particles(S, dt, err))
+		return -1;
+	liquid_walls(S);
+	S->t = o->substep > 0 && rest < o->substep * (1 + SUBSTEP_SLACK) ? S->T : S->t + dt;
+	return 0;
+}
+
+int
+advect_stage_done(const advect_stage *S)
+{
+	return !(S->t < S->T);
+}
+
+double
+advect_stage_percent(const advect_stage *S)
+{
+	return 100 * S->t / S->T;
+}
+
+/* --- store ------------------------------------------------------------ */
+
+int
+advect_stage_changed(const advect_stage *S, const slc_rec *r)
+{
+	return advect_frame_moves(r, S->o.source) || r->kind == SLC_PARTICLES ||
+	       (S->rs.n && rigid_set_owns(r)) || !strcmp(r->name, "u") ||
+	       !strcmp(r->name, "v") || !strcmp(r->name, "w");
+}
+
+int
+advect_stage_store(advect_stage *S, slc_err *err)
+{
+	double time = S->time0 + S->T;
+	size_t i;
+
+	if (mac_check_finite(&S->AF.vel, err))
+		return in_frame(S, err);
+	if ((S->liquid && pls_water_store(&S->water, S->F, time, err)) ||
+	    rigid_set_store(&S->rs, S->F, time, err))
+		return -1;
+	for (i = 0; i < S->F->n; i++)
+		if (S->F->r[i] != S->scene && advect_stage_changed(S, S->F->r[i]))
+			S->F->r[i]->time = time;
+	if (S->scene && slc_scene_advance(S->scene, S->frame + 1, time, err))
+		return -1;
+	return 0;
+}
+
+void
+advect_stage_stats_get(const advect_stage *S, advect_stage_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	st->substeps = S->nsub;
+	st->adv = S->st;
+	if (!(st->liquid = S->liquid))
+		return;
+	st->volume = pls_liquid_volume(&S->phi);
+	st->spray_volume = spray_volume(&S->water.spr);
+	st->spray = S->water.spr.n;
+	st->pos = S->water.pos.n;
+	st->neg = S->water.neg.n;
+	st->water = S->water.st;
+}
+
+long
+advect_stage_frame(const advect_stage *S)
+{
+	return S->scene ? (long)S->frame + 1 : -1;
+}
+
+void
+advect_stage_free(advect_stage *S)
+{
+	if (S->have_wt)
+		mac_free(&S->wt);
+	pls_water_free(&S->water);
+	rigid_set_free(&S->rs);
+	advect_frame_free(&S->AF);
+	memset(S, 0, sizeof *S);
+}
