@@ -399,6 +399,21 @@ psys_free(psys *ps)
 	memset(ps, 0, sizeof *ps);
 }
 
+/* selle2008 §4.4.2: the net flow b, the boundary area acell and the cells
+ * of each enclosed region, summed in grid order (sum, area, count zeroed
+ * by the caller). */
+static void
+region_sums(const psys *ps, const double *b, const double *acell, double *sum,
+	    double *area, long long *count)
+{
+	for (size_t c = 0; c < ps->n; c++)
+		if (ps->type[c] == PS_FLUID && ps->enclosed[ps->region[c]]) {
+			sum[ps->region[c]] += b[c];
+			area[ps->region[c]] += acell[c];
+			count[ps->region[c]]++;
+		}
+}
+
 /* Solid fraction of a face not taken by fluid or by a rigid body. */
 static double
 static_fraction(const psys *ps, int ax, size_t f)
@@ -497,12 +512,7 @@ psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 		free(acell);
 		return NAN;
 	}
-	for (size_t c = 0; c < ps->n; c++)
-		if (ps->type[c] == PS_FLUID && ps->enclosed[ps->region[c]]) {
-			sum[ps->region[c]] += b[c];
-			area[ps->region[c]] += acell[c];
-			count[ps->region[c]]++;
-		}
+	region_sums(ps, b, acell, sum, area, count);
 	for (size_t c = 0; c < ps->n; c++)
 		if (ps->type[c] == PS_FLUID && ps->enclosed[ps->region[c]]) {
 			int r = ps->region[c];
