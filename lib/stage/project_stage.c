@@ -262,15 +262,15 @@ fail:
 static int
 store_meta(project_stage *S, slc_err *err)
 {
-	slc_rec *meta, *old;
+	slc_rec rec, *meta = &rec, *old;
 	char val[64];
 
 	while ((old = slc_frame_find(S->F, "project", SLC_META)))
 		slc_frame_remove(S->F, old);
-	if (!(meta = slc_frame_add(S->F, SLC_META, "project", err)))
-		return -1;
+	if (slc_meta_init(meta, "project", err))
+		goto fail;
 #define SETV(k, ...) do { snprintf(val, sizeof val, __VA_ARGS__); \
-		if (slc_meta_set(meta, k, val, err)) return -1; } while (0)
+		if (slc_meta_set(meta, k, val, err)) goto fail; } while (0)
 	SETV("iterations", "%d", S->st.iters);
 	SETV("residual", "%.6g", S->st.residual);
 	SETV("converged", "%d", S->st.converged);
@@ -282,7 +282,12 @@ store_meta(project_stage *S, slc_err *err)
 	SETV("enclosed", "%d", S->ps.nenclosed);
 	SETV("compat_flux", "%.6g", S->removed * S->m.u.dx * S->m.u.dx);
 #undef SETV
+	if (!slc_frame_put(S->F, meta, err))
+		goto fail;
 	return 0;
+fail:
+	slc_rec_free(meta);
+	return -1;
 }
 
 int
