@@ -266,3 +266,18 @@ veldiff() {
 			'BEGIN { exit !(du > 0 && e2 <= 2 * 2 ^ -24 * um + tol * du) }'
 	done
 }
+
+@test "out-of-range options are usage errors naming the option and its range" {
+	run project --tol 0
+	assert_equal "$status" 2
+	assert_output --partial "--tol: 0, expected more than 0"
+	run project --maxiter 0
+	assert_equal "$status" 2
+	assert_output --partial "--maxiter: 0, expected at least 1"
+	run project --density -5
+	assert_equal "$status" 2
+	assert_output --partial "--density: -5, expected more than 0"
+	run project --dt 0
+	assert_equal "$status" 2
+	assert_output --partial "--dt: 0, expected more than 0"
+}

@@ -9,6 +9,7 @@
 #include "geom/bvh_box.h"
 #include "cloth/cloth.h"
 #include "cloth/cloth_vec.h"
+#include "core/unionfind.h"
 
 /* A collision is a coplanarity time at which the elements are closer than
  * COLL_FRAC of the repulsion thickness; after a collision the pair is
@@ -73,7 +74,7 @@ struct collide_self {
 	pairlist pt, ee;        /* repulsion pairs (step A) */
 	double *s0;             /* 3 per edge/edge pair */
 	double *lo, *hi;        /* box scratch */
-	uint32_t *zone;         /* union-find parents (step C) */
+	size_t *zone;           /* union-find parents (step C) */
 	double *u;              /* effective velocities (step C) */
 	pairlist cand_pt, cand_ee;
 	pairlist *blk;          /* QUERY_BLOCKS lists, one per query block */
@@ -722,13 +723,9 @@ collide_self_repulse(collide_self *s, const double *x, double *v, double dt,
 /* --- step C -------------------------------------------------------- */
 
 static uint32_t
-zfind(uint32_t *z, uint32_t i)
+zfind(size_t *z, uint32_t i)
 {
-	while (z[i] != i) {
-		z[i] = z[z[i]];
-		i = z[i];
-	}
-	return i;
+	return (uint32_t)slc_uf_find(z, i);
 }
 
 /* Is the swept pair (kind 1 point/triangle, 2 edge/edge) colliding over
@@ -870,11 +867,8 @@ collide_self_resolve(collide_self *s, const double *x0, double *x1,
 					respond(s, id, al, n, x0, u, T);
 				} else {
 					for (int j = 0; j < 4; j++) {
-						uint32_t a = zfind(s->zone, id[j]);
-						uint32_t b = zfind(s->zone, id[0]);
 						inzone[id[j]] = 1;
-						if (a != b)
-							s->zone[a > b ? a : b] = a < b ? a : b;
+						slc_uf_join(s->zone, id[j], id[0]);
 					}
 				}
 			}

@@ -140,10 +140,10 @@ face_w(const level *F, int a, size_t s[3])
 	return F->fw[2] + ni * nj;
 }
 
-/* Build level C from the finer level F (the face weights and type of F
- * are needed). */
+/* Allocate coarse level C for the finer level F: half its cells along each
+ * axis (rounded up). */
 static int
-coarsen(const level *F, level *C, slc_err *err)
+coarse_alloc(const level *F, level *C, slc_err *err)
 {
 	level_dims(C, (F->ni + 1) / 2, (F->nj + 1) / 2, (F->nk + 1) / 2);
 	C->open = F->open;
@@ -158,59 +158,90 @@ coarsen(const level *F, level *C, slc_err *err)
 	}
 	if (!C->otype || !C->diag)
 		return -1;
-	size_t fj = F->sj, fk = F->sk, cj = C->sj, ck = C->sk, fs[3][3];
+	return 0;
+}
+
+/* The type of coarse cell (I, J, K) from its (up to) eight children:
+ * air when any child is (McAdams et al. 2010's rule, mg.h), else fluid when any
+ * child is, else off. */
+static inline uint8_t
+coarse_type(const level *F, int I, int J, int K)
+{
+	int air = 0, fluid = 0;
+
+	for (int d = 0; d < 8; d++) {
+		int i = 2 * I + (d & 1), j = 2 * J + (d >> 1 & 1), k = 2 * K + (d >> 2 & 1);
+		if (i >= F->ni || j >= F->nj || k >= F->nk)
+			continue;
+		uint8_t t = F->type[(size_t)i + F->sj * j + F->sk * k];
+		air |= t == PS_AIR;
+		fluid |= t == PS_FLUID;
+	}
+	return air ? PS_AIR : fluid ? PS_FLUID : PS_OFF;
+}
+
+/* The weight of the coarse face between cell P = (I, J, K) of C and its
+ * +a neighbour: the fluid fraction of its (2dx)^3 control volume
+ * (batty2007 §2.1's weight, one level up), which the fine face control
+ * volumes tile: along a, the fine faces at fine planes 2I+1, 2I+2, 2I+3
+ * cover 1/4, 1/2, 1/4 of it; across a, the 2x2 fine columns cover a
+ * quarter each.  Sampling the middle plane alone lets a thin solid or a
+ * cut cell next to it vanish from the coarse operator, and the V-cycle
+ * then grows with n.  fw, fs: F's face weights and their strides
+ * (face_w). */
+static inline float
+coarse_face_weight(const level *F, const float *const fw[3], size_t fs[3][3],
+		   const int P[3], int a)
+{
+	int Fd[3] = {F->ni, F->nj, F->nk};
+	int b1 = (a + 1) % 3, b2 = (a + 2) % 3;
+	const size_t *st = fs[a];
+	double s = 0;
+	int cnt = 0;
+
+	for (int e = 0; e < 4; e++) {
+		int q[3];
+		q[a] = 2 * P[a] + 1;
+		q[b1] = 2 * P[b1] + (e & 1);
+		q[b2] = 2 * P[b2] + (e >> 1);
+		if (q[a] + 1 >= Fd[a] || q[b1] >= Fd[b1] || q[b2] >= Fd[b2])
+			continue;
+		const float *w = fw[a] + st[0] * q[0] + st[1] * q[1] + st[2] * q[2];
+		double w1 = w[0], w0 = *(w - st[a]);
+		double w2 = q[a] + 2 < Fd[a] ? w[st[a]] : w1;
+		s += 0.25 * w0 + 0.5 * w1 + 0.25 * w2;
+		cnt++;
+	}
+	return cnt ? (float)(s / cnt) : 0;
+}
+
+/* The cell types and face weights of C from those of F. */
+static void
+coarse_restrict(const level *F, level *C)
+{
+	size_t fs[3][3];
 	const float *fw[3] = {face_w(F, 0, fs[0]), face_w(F, 1, fs[1]), face_w(F, 2, fs[2])};
+
 #pragma omp parallel for schedule(static) if (C->par)
 	for (int K = 0; K < C->nk; K++)
 		for (int J = 0; J < C->nj; J++)
 			for (int I = 0; I < C->ni; I++) {
-				size_t c = (size_t)I + cj * J + ck * K;
-				int air = 0, fluid = 0;
-				for (int d = 0; d < 8; d++) {
-					int i = 2 * I + (d & 1), j = 2 * J + (d >> 1 & 1),
-					    k = 2 * K + (d >> 2 & 1);
-					if (i >= F->ni || j >= F->nj || k >= F->nk)
-						continue;
-					uint8_t t = F->type[(size_t)i + fj * j + fk * k];
-					air |= t == PS_AIR;
-					fluid |= t == PS_FLUID;
-				}
-				C->otype[c] = air ? PS_AIR : fluid ? PS_FLUID : PS_OFF;
-				/* coarse face to the +a neighbour: the fluid fraction
-				 * of its (2dx)^3 control volume (batty2007 §2.1's
-				 * weight, one level up), which the fine face control
-				 * volumes tile: along a, the fine faces at fine planes
-				 * 2I+1, 2I+2, 2I+3 cover 1/4, 1/2, 1/4 of it; across
-				 * a, the 2x2 fine columns cover a quarter each.
-				 * Sampling the middle plane alone lets a thin solid
-				 * or a cut cell next to it vanish from the coarse
-				 * operator, and the V-cycle then grows with n. */
+				size_t c = (size_t)I + C->sj * J + C->sk * K;
 				int N[3] = {C->ni, C->nj, C->nk}, P[3] = {I, J, K};
-				int Fd[3] = {F->ni, F->nj, F->nk};
-				for (int a = 0; a < 3; a++) {
-					if (P[a] + 1 >= N[a])
-						continue;
-					double s = 0;
-					int cnt = 0;
-					int b1 = (a + 1) % 3, b2 = (a + 2) % 3;
-					const size_t *st = fs[a];
-					for (int e = 0; e < 4; e++) {
-						int q[3];
-						q[a] = 2 * P[a] + 1;
-						q[b1] = 2 * P[b1] + (e & 1);
-						q[b2] = 2 * P[b2] + (e >> 1);
-						if (q[a] + 1 >= Fd[a] || q[b1] >= Fd[b1] || q[b2] >= Fd[b2])
-							continue;
-						const float *w = fw[a] + st[0] * q[0] + st[1] * q[1] + st[2] * q[2];
-						double w1 = w[0], w0 = *(w - st[a]);
-						double w2 = q[a] + 2 < Fd[a] ? w[st[a]] : w1;
-						s += 0.25 * w0 + 0.5 * w1 + 0.25 * w2;
-						cnt++;
-					}
-					C->rw[a][c] = cnt ? (float)(s / cnt) : 0;
-				}
+				C->otype[c] = coarse_type(F, I, J, K);
+				for (int a = 0; a < 3; a++)
+					if (P[a] + 1 < N[a])
+						C->rw[a][c] = coarse_face_weight(F, fw, fs, P, a);
 			}
-	/* couplings and diagonal (theta = 1 on coarse levels) */
+}
+
+/* The couplings and the diagonal of C from its types and face weights
+ * (theta = 1 on coarse levels: no ghost fluid). */
+static void
+coarse_assemble(level *C)
+{
+	size_t cj = C->sj, ck = C->sk;
+
 #pragma omp parallel for schedule(static) if (C->par)
 	for (int K = 0; K < C->nk; K++)
 		for (int J = 0; J < C->nj; J++)
@@ -240,6 +271,18 @@ coarsen(const level *F, level *C, slc_err *err)
 				}
 				C->diag[c] = (float)d;
 			}
+}
+
+/* Build level C from the finer level F (the face weights and type of F
+ * are needed): allocate, restrict the types and face weights, assemble
+ * the operator. */
+static int
+coarsen(const level *F, level *C, slc_err *err)
+{
+	if (coarse_alloc(F, C, err))
+		return -1;
+	coarse_restrict(F, C);
+	coarse_assemble(C);
 	return 0;
 }
 

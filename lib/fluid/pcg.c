@@ -32,6 +32,21 @@ pc_apply(const psys *ps, precond *P, const double *r, double *z)
 	return psys_dot(ps, r, z);
 }
 
+/* The residual reported, recomputed from x: r = b - A x (q is scratch),
+ * kept free of the null space; returns its max norm. */
+static double
+true_residual(const psys *ps, const double *b, const double *x, double *q, double *r)
+{
+	size_t n = ps->n;
+
+	psys_apply(ps, x, q);
+#pragma omp parallel for schedule(static) if (n > PS_PAR_MIN)
+	for (size_t c = 0; c < n; c++)
+		r[c] = b[c] - q[c];
+	psys_null(ps, r);
+	return psys_maxabs(ps, r);
+}
+
 /* Restarts allowed when the recurrence says converged but the residual
  * recomputed from x does not. */
 #define PCG_RESTARTS 2
@@ -95,13 +110,7 @@ pcg_solve(const psys *ps, const double *b, double *x, const pcg_opts *o,
 			/* s = z + beta s, q = A s (as A z + beta q), s.q */
 			sq = psys_apply_cg(ps, z, beta, s, q);
 		}
-		/* the residual reported is recomputed from x: r = b - A x */
-		psys_apply(ps, x, q);
-#pragma omp parallel for schedule(static) if (n > PS_PAR_MIN)
-		for (size_t c = 0; c < n; c++)
-			r[c] = b[c] - q[c];
-		psys_null(ps, r);
-		st->residual = psys_maxabs(ps, r) / bnorm;
+		st->residual = true_residual(ps, b, x, q, r) / bnorm;
 		if (st->residual <= o->tol) {
 			st->converged = 1;
 			break;

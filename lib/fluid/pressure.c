@@ -6,9 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/unionfind.h"
+#include "fluid/rigid.h"
+
 #define FX(ps, i, j, k) ((size_t)(i) + (size_t)((ps)->ni + 1) * ((size_t)(j) + (size_t)(ps)->nj * (size_t)(k)))
 #define FY(ps, i, j, k) ((size_t)(i) + (size_t)(ps)->ni * ((size_t)(j) + (size_t)((ps)->nj + 1) * (size_t)(k)))
 #define FZ(ps, i, j, k) ((size_t)(i) + (size_t)(ps)->ni * ((size_t)(j) + (size_t)(ps)->nj * (size_t)(k)))
+
+/* The index of cell (i, j, k): c = i + ni*(j + nj*k) (pressure.h). */
+static inline size_t
+cell_index(const psys *ps, int i, int j, int k)
+{
+	return (size_t)i + (size_t)ps->ni * ((size_t)j + (size_t)ps->nj * (size_t)k);
+}
 
 /* Gibou et al. 2002 (batty2007 §2.1): fraction of the way from the fluid
  * cell centre to the air cell centre where the liquid level set crosses
@@ -48,7 +58,7 @@ neighbour(const psys *ps, int i, int j, int k, int ax, int s, size_t *f)
 	q[ax] += s ? 1 : -1;
 	if (q[ax] < 0 || q[ax] >= dim[ax])
 		return -1;
-	return (long long)((size_t)q[0] + (size_t)ps->ni * ((size_t)q[1] + (size_t)ps->nj * q[2]));
+	return (long long)cell_index(ps, q[0], q[1], q[2]);
 }
 
 static int
@@ -99,7 +109,7 @@ body_columns(psys *ps, ps_body *bd, slc_err *err)
 						long long nb = neighbour(ps, i, j, k, ax, 1, &f);
 						if (nb < 0 || !(beta[f] > 0))
 							continue;
-						size_t a = (size_t)i + (size_t)ps->ni * ((size_t)j + (size_t)ps->nj * k);
+						size_t a = cell_index(ps, i, j, k);
 						size_t cc[2] = {a, (size_t)nb};
 						double x[3] = {ps->origin[0] + ps->dx * (i + 0.5),
 							       ps->origin[1] + ps->dx * (j + 0.5),
@@ -147,34 +157,6 @@ body_columns(psys *ps, ps_body *bd, slc_err *err)
 	return 0;
 }
 
-static int
-find(int32_t *par, int32_t a)
-{
-	while (par[a] != a)
-		a = par[a] = par[par[a]];
-	return a;
-}
-
-static size_t
-root(size_t *up, size_t c)
-{
-	while (up[c] != c)
-		c = up[c] = up[up[c]];
-	return c;
-}
-
-/* Join the sets of a and b under the smaller root (so every root is the
- * first cell of its set in grid order). */
-static void
-join(size_t *up, size_t a, size_t b)
-{
-	a = root(up, a), b = root(up, b);
-	if (a < b)
-		up[b] = a;
-	else if (b < a)
-		up[a] = b;
-}
-
 /* selle2008 §4.4.2: flood fill over the fluid cells with the Neumann and
  * Dirichlet faces as fill boundaries (the couplings cx, cy, cz are
  * nonzero exactly across the open faces between fluid cells), as a
@@ -191,53 +173,49 @@ regions(psys *ps, const uint8_t *dir, slc_err *err)
 
 	if (!up)
 		return -1;
+	slc_uf_init(up, ps->n);
 	for (int k = 0; k < ps->nk; k++)
 		for (int j = 0; j < ps->nj; j++)
 			for (int i = 0; i < ps->ni; i++) {
-				size_t c = (size_t)i + sj * j + sk * k;
-				up[c] = c;
+				size_t c = cell_index(ps, i, j, k);
 				if (ps->type[c] != PS_FLUID)
 					continue;
 				if (i > 0 && ps->cx[c - 1] > 0)
-					join(up, c, c - 1);
+					slc_uf_join(up, c, c - 1);
 				if (j > 0 && ps->cy[c - sj] > 0)
-					join(up, c, c - sj);
+					slc_uf_join(up, c, c - sj);
 				if (k > 0 && ps->cz[c - sk] > 0)
-					join(up, c, c - sk);
+					slc_uf_join(up, c, c - sk);
 			}
 	for (size_t c = 0; c < ps->n; c++) {
 		if (ps->type[c] != PS_FLUID) {
 			ps->region[c] = -1;
 			continue;
 		}
-		size_t r = root(up, c);
+		size_t r = slc_uf_find(up, c);
 		ps->region[c] = r == c ? nr++ : ps->region[r];
 	}
 	free(up);
-	int32_t *par = slc_calloc(nr ? (size_t)nr : 1, sizeof *par, err);
+	size_t *par = slc_calloc(nr ? (size_t)nr : 1, sizeof *par, err);
 	int32_t *map = slc_calloc(nr ? (size_t)nr : 1, sizeof *map, err);
 	if (!par || !map) {
 		free(par);
 		free(map);
 		return -1;
 	}
-	for (int32_t r = 0; r < nr; r++)
-		par[r] = r;
+	slc_uf_init(par, (size_t)nr);
 	for (int b = 0; b < ps->nbody; b++) {
 		const ps_body *bd = &ps->body[b];
-		for (size_t q = 1; q < bd->ncell && !isinf(bd->mass); q++) {
-			int32_t ra = find(par, ps->region[bd->cell[0]]);
-			int32_t rb = find(par, ps->region[bd->cell[q]]);
-			if (ra != rb)
-				par[rb > ra ? rb : ra] = rb > ra ? ra : rb;
-		}
+		for (size_t q = 1; q < bd->ncell && !isinf(bd->mass); q++)
+			slc_uf_join(par, (size_t)ps->region[bd->cell[0]],
+				    (size_t)ps->region[bd->cell[q]]);
 	}
 	int32_t m = 0;
 	for (int32_t r = 0; r < nr; r++)
-		map[r] = find(par, r) == r ? m++ : -1;
+		map[r] = slc_uf_find(par, (size_t)r) == (size_t)r ? m++ : -1;
 	for (size_t c = 0; c < ps->n; c++)
 		if (ps->region[c] >= 0)
-			ps->region[c] = map[find(par, ps->region[c])];
+			ps->region[c] = map[slc_uf_find(par, (size_t)ps->region[c])];
 	free(par);
 	free(map);
 	ps->nregion = m;
@@ -261,7 +239,7 @@ static inline void
 face_cells(const psys *ps, int i, int j, int k, size_t f[6], long long nb[6])
 {
 	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
-	long long c = (long long)i + (long long)ni * ((long long)j + (long long)nj * k);
+	long long c = (long long)cell_index(ps, i, j, k);
 	long long sj = ni, sk = (long long)ni * nj;
 
 	f[0] = FX(ps, i, j, k), f[1] = FX(ps, i + 1, j, k);
@@ -332,7 +310,7 @@ psys_init_bc(psys *ps, int ni, int nj, int nk, double dx, const double origin[3]
 	for (int k = 0; k < nk; k++)
 		for (int j = 0; j < nj; j++)
 			for (int i = 0; i < ni; i++) {
-				size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				size_t c = cell_index(ps, i, j, k);
 				if (phi && !(phi[c] < 0)) {
 					ps->type[c] = PS_AIR;
 					continue;
@@ -348,7 +326,7 @@ psys_init_bc(psys *ps, int ni, int nj, int nk, double dx, const double origin[3]
 	for (int k = 0; k < nk; k++)
 		for (int j = 0; j < nj; j++)
 			for (int i = 0; i < ni; i++) {
-				size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				size_t c = cell_index(ps, i, j, k);
 				if (ps->type[c] != PS_FLUID)
 					continue;
 				float w[6];
@@ -421,6 +399,21 @@ psys_free(psys *ps)
 	memset(ps, 0, sizeof *ps);
 }
 
+/* selle2008 §4.4.2: the net flow b, the boundary area acell and the cells
+ * of each enclosed region, summed in grid order (sum, area, count zeroed
+ * by the caller). */
+static void
+region_sums(const psys *ps, const double *b, const double *acell, double *sum,
+	    double *area, long long *count)
+{
+	for (size_t c = 0; c < ps->n; c++)
+		if (ps->type[c] == PS_FLUID && ps->enclosed[ps->region[c]]) {
+			sum[ps->region[c]] += b[c];
+			area[ps->region[c]] += acell[c];
+			count[ps->region[c]]++;
+		}
+}
+
 /* Solid fraction of a face not taken by fluid or by a rigid body. */
 static double
 static_fraction(const psys *ps, int ax, size_t f)
@@ -445,7 +438,7 @@ psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 	for (int k = 0; k < nk; k++)
 		for (int j = 0; j < nj; j++)
 			for (int i = 0; i < ni; i++) {
-				size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				size_t c = cell_index(ps, i, j, k);
 				double out = 0;
 				if (ps->type[c] != PS_FLUID) {
 					b[c] = 0;
@@ -475,12 +468,8 @@ psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 	/* the solid part of faces covered by rigid bodies moves with V */
 	for (int q = 0; q < ps->nbody; q++) {
 		const ps_body *bd = &ps->body[q];
-		for (size_t m = 0; m < bd->ncell; m++) {
-			double s = 0;
-			for (int r = 0; r < 6; r++)
-				s += bd->g[6 * m + r] * bd->V[r];
-			b[bd->cell[m]] -= s;
-		}
+		for (size_t m = 0; m < bd->ncell; m++)
+			b[bd->cell[m]] -= rigid_JT_cell(bd, m, bd->V);
 	}
 	if (!ps->nenclosed)
 		return 0;
@@ -502,7 +491,7 @@ psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 	for (int k = 0; k < nk; k++)
 		for (int j = 0; j < nj; j++)
 			for (int i = 0; i < ni; i++) {
-				size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				size_t c = cell_index(ps, i, j, k);
 				double a = 0;
 				acell[c] = 0;
 				if (ps->type[c] != PS_FLUID || !ps->enclosed[ps->region[c]])
@@ -523,12 +512,7 @@ psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 		free(acell);
 		return NAN;
 	}
-	for (size_t c = 0; c < ps->n; c++)
-		if (ps->type[c] == PS_FLUID && ps->enclosed[ps->region[c]]) {
-			sum[ps->region[c]] += b[c];
-			area[ps->region[c]] += acell[c];
-			count[ps->region[c]]++;
-		}
+	region_sums(ps, b, acell, sum, area, count);
 	for (size_t c = 0; c < ps->n; c++)
 		if (ps->type[c] == PS_FLUID && ps->enclosed[ps->region[c]]) {
 			int r = ps->region[c];
@@ -638,19 +622,11 @@ apply_bodies(const psys *ps, const double *x, double *y, const double *s)
 
 	for (int q = 0; q < ps->nbody; q++) {
 		const ps_body *bd = &ps->body[q];
-		double t[6] = {0, 0, 0, 0, 0, 0}, u[6];
-		for (size_t m = 0; m < bd->ncell; m++)
-			for (int r = 0; r < 6; r++)
-				t[r] += bd->g[6 * m + r] * x[bd->cell[m]];
-		for (int r = 0; r < 6; r++) {
-			u[r] = 0;
-			for (int e = 0; e < 6; e++)
-				u[r] += kappa * bd->Minv[6 * r + e] * t[e];
-		}
+		double t[6], u[6] = {0, 0, 0, 0, 0, 0};
+		rigid_J(bd, x, t);
+		rigid_minv_add(bd, kappa, t, u);
 		for (size_t m = 0; m < bd->ncell; m++) {
-			double d = 0;
-			for (int r = 0; r < 6; r++)
-				d += bd->g[6 * m + r] * u[r];
+			double d = rigid_JT_cell(bd, m, u);
 			y[bd->cell[m]] += d;
 			if (s)
 				dot += s[bd->cell[m]] * d;
@@ -827,7 +803,7 @@ psys_update(psys *ps, const double *x, float *u, float *v, float *w,
 	for (int k = 0; k < nk; k++)
 		for (int j = 0; j < nj; j++)
 			for (int i = 0; i < ni; i++) {
-				size_t a = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+				size_t a = cell_index(ps, i, j, k);
 				size_t f6[6];
 				long long nb6[6];
 				face_cells(ps, i, j, k, f6, nb6);
@@ -858,7 +834,7 @@ psys_update(psys *ps, const double *x, float *u, float *v, float *w,
 					if (i > 0 && i < ni - 1 && j > 0 && j < nj - 1 &&
 					    k > 0 && k < nk - 1)
 						continue;       /* no face on the box */
-					size_t c = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * k);
+					size_t c = cell_index(ps, i, j, k);
 					size_t f6[6];
 					long long nb[6];
 					face_cells(ps, i, j, k, f6, nb);
@@ -881,13 +857,9 @@ psys_update(psys *ps, const double *x, float *u, float *v, float *w,
 	double kappa = ps->rho * ps->dx * ps->dx * ps->dx;
 	for (int q = 0; q < ps->nbody; q++) {
 		ps_body *bd = &ps->body[q];
-		double t[6] = {0, 0, 0, 0, 0, 0};
-		for (size_t m = 0; m < bd->ncell; m++)
-			for (int r = 0; r < 6; r++)
-				t[r] += bd->g[6 * m + r] * x[bd->cell[m]];
-		for (int r = 0; r < 6; r++)
-			for (int e = 0; e < 6; e++)
-				bd->V[r] += kappa * bd->Minv[6 * r + e] * t[e];
+		double t[6];
+		rigid_J(bd, x, t);
+		rigid_minv_add(bd, kappa, t, bd->V);
 	}
 }
 

@@ -1,11 +1,13 @@
-/* rigid.c: rigid bodies read from and written to a frame, and their volume
- * weights (batty2007 §3.1); see rigid.h. */
+/* rigid.c: rigid bodies read from and written to a frame, their volume
+ * weights (batty2007 §3.1) and the products with their operator J
+ * (batty2007 (10), (12)); see rigid.h. */
 #include "fluid/rigid.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fluid/rigid_move.h"
 #include "fluid/weights.h"
 
 int
@@ -29,7 +31,7 @@ rigid_read(const slc_rec *r, ps_body **body, int *nbody, slc_err *err)
 			goto fail;
 		}
 	}
-	if (n > 1000000) {
+	if (n > RIGID_MAX_BODIES) {
 		slc_fail(err, "%llu bodies", (unsigned long long)n);
 		goto fail;
 	}
@@ -157,4 +159,22 @@ rigid_weights(const float *solid, const float *const *phib, ps_body *body,
 				f[a][q] = 1 - f[a][q];
 	}
 	return 0;
+}
+
+void
+rigid_J(const ps_body *bd, const double *x, double t[6])
+{
+	for (int r = 0; r < 6; r++)
+		t[r] = 0;
+	for (size_t m = 0; m < bd->ncell; m++)
+		for (int r = 0; r < 6; r++)
+			t[r] += bd->g[6 * m + r] * x[bd->cell[m]];
+}
+
+void
+rigid_minv_add(const ps_body *bd, double kappa, const double t[6], double V[6])
+{
+	for (int r = 0; r < 6; r++)
+		for (int e = 0; e < 6; e++)
+			V[r] += kappa * bd->Minv[6 * r + e] * t[e];
 }

@@ -19,6 +19,8 @@
 #ifndef SLC_RIGID_H
 #define SLC_RIGID_H
 
+#include <stddef.h>
+
 #include "fluid/pressure.h"
 #include "core/slc.h"
 
@@ -41,5 +43,33 @@ int rigid_weights(const float *solid, const float *const *phib, ps_body *body,
 		  int nbody, int ni, int nj, int nk, int binary,
 		  float *wx, float *wy, float *wz, slc_err *err);
 void rigid_free_fractions(ps_body *body, int nbody);
+
+/* The operator J of a body (batty2007 (10), (12)) on the cell grid, in
+ * the per-cell columns g that psys_init builds (pressure.h): J x =
+ * dx^2 sum_m g_m x_(cell m) and (J^T V)_(cell m) = dx^2 g_m . V.  Every
+ * product of J and J^T in the pressure system goes through these three,
+ * in this floating-point order. */
+
+/* t = J x / dx^2 = sum over the body's cells m, in order, of g_m x_(cell m)
+ * (six values; x over all cells of the grid). */
+void rigid_J(const ps_body *bd, const double *x, double t[6]);
+
+/* V += kappa M^-1 t, row by row, each row adding its six terms in order:
+ * the body's velocity change from J x (kappa = rho dx^3, batty2007 (2)),
+ * or with V zero the M^-1 J x of the system's body term (§3.1). */
+void rigid_minv_add(const ps_body *bd, double kappa, const double t[6], double V[6]);
+
+/* (J^T U)_(cell m) / dx^2 = g_m . U for the body's m-th cell (U six
+ * values: a velocity V, or M^-1 J x).  Inline: it runs once per surface
+ * cell and body in every conjugate gradient iteration. */
+static inline double
+rigid_JT_cell(const ps_body *bd, size_t m, const double U[6])
+{
+	double d = 0;
+
+	for (int r = 0; r < 6; r++)
+		d += bd->g[6 * m + r] * U[r];
+	return d;
+}
 
 #endif

@@ -86,7 +86,7 @@ rigid_bodies_read(const slc_rec *r, rigid_body **body, int *nbody, slc_err *err)
 			goto out;
 		}
 	}
-	if (n > 1000000) {
+	if (n > RIGID_MAX_BODIES) {
 		slc_fail(err, "%llu bodies", (unsigned long long)n);
 		goto out;
 	}

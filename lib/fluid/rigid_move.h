@@ -42,6 +42,11 @@
  * edits); q is then renormalized.  More is a bad record. */
 #define RIGID_ORIENT_TOL 1e-3
 
+/* A `rigid` record with more bodies than this is refused as damaged
+ * before anything is allocated for it: the bound is far above the bodies
+ * any grid of a frame could couple (each needs cells of its own). */
+#define RIGID_MAX_BODIES 1000000
+
 typedef struct rigid_body {
 	double P[3];            /* centre of mass, m */
 	double q[4];            /* orientation (x, y, z, w), body to world */

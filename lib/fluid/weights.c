@@ -70,12 +70,17 @@ cube_fraction(const double q[8])
 	return f < 0 ? 0 : f > 1 ? 1 : f;
 }
 
+/* The half-lattice points of a face control volume: 3 along each axis
+ * (its two cell centres and the face centre between them, and the
+ * same across). */
+#define CV_POINTS 27
+
 /* Fraction of the control volume spanned by half-lattice points
  * h0 + (0..2) on each axis: 8 sub-cubes of the 3x3x3 lattice. */
 static float
 cv_fraction(const float *ls, int ni, int nj, int nk, int hx, int hy, int hz)
 {
-	double v[27];
+	double v[CV_POINTS];
 	int pos = 0;
 
 	for (int c = 0; c < 3; c++)
@@ -86,7 +91,7 @@ cv_fraction(const float *ls, int ni, int nj, int nk, int hx, int hy, int hz)
 				v[a + 3 * (b + 3 * c)] = s;
 				pos += s > 0;
 			}
-	if (pos == 27)
+	if (pos == CV_POINTS)
 		return 1;
 	if (pos == 0)
 		return 0;

@@ -70,21 +70,13 @@ occlusion_union(size_t n, float *phi_a, float *vel_a, float *slip_a,
 	}
 }
 
-static int
-same_grid(const field *a, const field *b)
-{
-	return a->ni == b->ni && a->nj == b->nj && a->nk == b->nk &&
-	       a->stagger == b->stagger && a->dx == b->dx &&
-	       a->origin[0] == b->origin[0] && a->origin[1] == b->origin[1] &&
-	       a->origin[2] == b->origin[2];
-}
-
 int
 occlusion_at(const field *phi0, const float *vel0, const field *phi1,
 	     const float *vel1, double dt, double alpha, field *out,
 	     slc_err *err)
 {
-	if (!same_grid(phi0, phi1) || !same_grid(phi0, out))
+	if (!field_same_place(phi1, phi0, &slc_place_exact) ||
+	    !field_same_place(out, phi0, &slc_place_exact))
 		return slc_fail(err, "level sets of the two frames are on different grids");
 	if (!(alpha >= 0 && alpha <= 1))
 		return slc_fail(err, "time fraction %g outside [0, 1]", alpha);

@@ -177,6 +177,31 @@ field_from_rec(field *f, const slc_rec *r, const char *chan, slc_err *err)
 }
 
 void
+field_grid(const field *f, slc_grid *g)
+{
+	g->ni = f->ni, g->nj = f->nj, g->nk = f->nk;
+	g->stagger = (uint32_t)f->stagger;
+	memcpy(g->origin, f->origin, sizeof g->origin);
+	g->dx = f->dx;
+}
+
+int
+field_same_cells(const field *a, const field *b, const slc_place_tol *tol)
+{
+	slc_grid ga, gb;
+
+	field_grid(a, &ga);
+	field_grid(b, &gb);
+	return slc_grid_same_cells(&ga, &gb, tol);
+}
+
+int
+field_same_place(const field *a, const field *b, const slc_place_tol *tol)
+{
+	return a->stagger == b->stagger && field_same_cells(a, b, tol);
+}
+
+void
 field_place_rec(field *f, const slc_rec *r)
 {
 	memset(f, 0, sizeof *f);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "core/err.h"
+#include "core/gridplace.h"
 #include "core/slc.h"
 
 typedef struct field {
@@ -56,6 +57,16 @@ double field_sample(const field *f, const double x[3]);
 
 /* Gradient of the trilinear interpolant at x (one-sided at the edge). */
 void field_gradient(const field *f, const double x[3], double g[3]);
+
+/* The placement of f as a grid record's (dims, staggering, origin, dx). */
+void field_grid(const field *f, slc_grid *g);
+
+/* Do a and b cover the same cells (cell dims, and dx and origin within
+ * tol of b's: core/gridplace.h)?  Staggering is not compared.  1 or 0. */
+int field_same_cells(const field *a, const field *b, const slc_place_tol *tol);
+
+/* The same samples: equal staggering and field_same_cells.  1 or 0. */
+int field_same_place(const field *a, const field *b, const slc_place_tol *tol);
 
 /* Set f to the placement of grid record r (dims, staggering, origin, dx)
  * with no samples (f->a NULL, not owned).  Does not check the values. */

@@ -87,7 +87,7 @@ mac_check(const macgrid *m, slc_err *err)
 				return slc_fail(err, "velocity '%s': %dx%dx%d cells, but 'u' has %dx%dx%d",
 						nm[a], c[a][0], c[a][1], c[a][2],
 						c[0][0], c[0][1], c[0][2]);
-		if (f->dx != m->u.dx || memcmp(f->origin, m->u.origin, sizeof f->origin))
+		if (!field_same_cells(f, &m->u, &slc_place_exact))
 			return slc_fail(err, "velocity '%s': placement (origin, dx) differs from 'u'",
 					nm[a]);
 	}

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/gridplace.h"
 #include "io/meshio_chan.h"
 
 /* Values per line of an ascii DataArray (any count is valid VTK). */
@@ -72,15 +73,6 @@ put_name(FILE *f, const slc_rec *r, const slc_chan *c)
 }
 
 static int
-same_place(const slc_grid *a, const slc_grid *b)
-{
-	return a->ni == b->ni && a->nj == b->nj && a->nk == b->nk &&
-	       a->stagger == b->stagger && a->dx == b->dx &&
-	       a->origin[0] == b->origin[0] && a->origin[1] == b->origin[1] &&
-	       a->origin[2] == b->origin[2];
-}
-
-static int
 check(const slc_rec *const *g, size_t n, slc_err *err)
 {
 	size_t a, b;
@@ -93,7 +85,7 @@ check(const slc_rec *const *g, size_t n, slc_err *err)
 					g[a]->name, slc_kind_name(g[a]->kind));
 		if (slc_rec_validate(g[a], err))
 			return slc_failctx(err, "record '%s': ", g[a]->name);
-		if (!same_place(&g[a]->grid, &g[0]->grid))
+		if (!slc_grid_same_place(&g[a]->grid, &g[0]->grid, &slc_place_exact))
 			return slc_fail(err, "record '%s' (%s %dx%dx%d) is not placed like '%s' (%s %dx%dx%d): write it to its own .vti",
 					g[a]->name, slc_stagger_name(g[a]->grid.stagger),
 					g[a]->grid.ni, g[a]->grid.nj, g[a]->grid.nk,

@@ -142,8 +142,8 @@ render_speed(const field *u, const field *v, const field *w, field *speed,
 	    w->stagger != SLC_FACE_Z)
 		return slc_fail(err, "u, v, w must be on x, y and z faces");
 	field_cell_dims(u, &ni, &nj, &nk);
-	if (v->ni != ni || v->nj != nj + 1 || v->nk != nk || w->ni != ni ||
-	    w->nj != nj || w->nk != nk + 1 || u->dx != v->dx || u->dx != w->dx)
+	if (!field_same_cells(v, u, &slc_place_exact) ||
+	    !field_same_cells(w, u, &slc_place_exact))
 		return slc_fail(err, "u %dx%dx%d, v %dx%dx%d and w %dx%dx%d are not one MAC grid",
 				u->ni, u->nj, u->nk, v->ni, v->nj, v->nk,
 				w->ni, w->nj, w->nk);
