@@ -678,33 +678,8 @@ check_finite(const slc_rec *r, long frame)
 void
 check_finite_in(const char *file, const slc_rec *r, long frame)
 {
-	uint32_t c;
+	slc_err err;
 
-	for (c = 0; c < r->nchan; c++) {
-		const slc_chan *ch = &r->chan[c];
-		uint64_t nnan, ninf;
-		int64_t q = slc_chan_first_nonfinite(ch, &nnan, &ninf);
-		char where[96], when[64];
-
-		if (q < 0)
-			continue;
-		if (r->kind == SLC_GRID) {
-			int64_t ni = r->grid.ni, nj = r->grid.nj;
-
-			snprintf(where, sizeof where, "sample (%lld,%lld,%lld)",
-				 (long long)(q % ni), (long long)(q / ni % nj),
-				 (long long)(q / ni / nj));
-		} else {
-			snprintf(where, sizeof where, "%s %lld",
-				 slc_domain_name(ch->domain), (long long)q);
-		}
-		if (frame >= 0)
-			snprintf(when, sizeof when, "frame %ld", frame);
-		else
-			snprintf(when, sizeof when, "time %g", r->time);
-		die("%s%sfield '%s' channel '%s', %s: %llu NaN and %llu Inf values, first at %s",
-		    file ? file : "", file ? ": " : "",
-		    r->name, ch->name, when, (unsigned long long)nnan,
-		    (unsigned long long)ninf, where);
-	}
+	if (slc_rec_check_finite(r, frame, &err))
+		die("%s%s%s", file ? file : "", file ? ": " : "", err.msg);
 }

@@ -173,6 +173,12 @@ int slc_rec_validate(const slc_rec *r, slc_err *err);
 int64_t slc_chan_first_nonfinite(const slc_chan *c, uint64_t *nnan,
 				 uint64_t *ninf);
 
+/* Every sample of every float channel of r finite: 0, else -1 with err
+ * "field 'NAME' channel 'C', frame F: N NaN and M Inf values, first at
+ * WHERE", naming the frame (or the record's time when frame < 0) and the
+ * first bad sample (grid sample (i,j,k), or point / prim N). */
+int slc_rec_check_finite(const slc_rec *r, long frame, slc_err *err);
+
 /* --- reading ------------------------------------------------------- */
 
 /* Open a reader on a FILE (not closed by the reader).  `label` names the

@@ -34,40 +34,6 @@ find(slc_frame *F, const char *name, uint32_t kind, slc_rec **out, slc_err *err)
 	return 0;
 }
 
-/* Every sample of every float channel of r finite: else -1 with err naming
- * the field, the frame (or the time when the frame is unknown) and the
- * first bad sample. */
-static int
-all_finite(const slc_rec *r, long frame, slc_err *err)
-{
-	for (uint32_t c = 0; c < r->nchan; c++) {
-		const slc_chan *ch = &r->chan[c];
-		uint64_t nnan, ninf;
-		int64_t q = slc_chan_first_nonfinite(ch, &nnan, &ninf);
-		char where[96], when[64];
-
-		if (q < 0)
-			continue;
-		if (r->kind == SLC_GRID) {
-			int64_t ni = r->grid.ni, nj = r->grid.nj;
-			snprintf(where, sizeof where, "sample (%lld,%lld,%lld)",
-				 (long long)(q % ni), (long long)(q / ni % nj),
-				 (long long)(q / ni / nj));
-		} else {
-			snprintf(where, sizeof where, "%s %lld", slc_domain_name(ch->domain),
-				 (long long)q);
-		}
-		if (frame >= 0)
-			snprintf(when, sizeof when, "frame %ld", frame);
-		else
-			snprintf(when, sizeof when, "time %g", r->time);
-		return slc_fail(err, "field '%s' channel '%s', %s: %llu NaN and %llu Inf values, "
-				"first at %s", r->name, ch->name, when, (unsigned long long)nnan,
-				(unsigned long long)ninf, where);
-	}
-	return 0;
-}
-
 /* Channel chan (f32 x ncomp) of the cell-centred grid record `name` on
  * the velocity's cells, or NULL in *out when F has no such record. */
 static int
@@ -94,7 +60,7 @@ cell_grid(project_stage *S, const char *name, int ncomp, int chan, const float *
 	if (c->type != SLC_F32 || c->ncomp != (uint32_t)ncomp)
 		return slc_fail(err, "record '%s' channel '%s': %s x%d, expected f32 x%d", name,
 				c->name, slc_type_name(c->type), c->ncomp, ncomp);
-	if (all_finite(r, S->frame, err))
+	if (slc_rec_check_finite(r, S->frame, err))
 		return -1;
 	*out = c->data;
 	return 0;
@@ -128,7 +94,7 @@ load_velocity(project_stage *S, slc_err *err)
 		if (!S->vel[a])
 			return slc_fail(err, "no '%s' grid record (project needs the velocity "
 					"u, v, w)", vn[a]);
-		if (all_finite(S->vel[a], S->frame, err))
+		if (slc_rec_check_finite(S->vel[a], S->frame, err))
 			return -1;
 		if (field_from_rec(mac_comp(&S->m, a), S->vel[a], NULL, err))
 			return slc_failctx(err, "record '%s': ", vn[a]);
@@ -304,7 +270,7 @@ project_stage_store(project_stage *S, slc_comm *comm, slc_err *err)
 	if (store_meta(S, err))
 		return -1;
 	for (size_t q = 0; q < S->F->n; q++)
-		if (project_stage_changed(S, S->F->r[q]) && all_finite(S->F->r[q], S->frame, err))
+		if (project_stage_changed(S, S->F->r[q]) && slc_rec_check_finite(S->F->r[q], S->frame, err))
 			return -1;
 	return 0;
 }
