@@ -50,7 +50,8 @@ bench_sys_free(bench_sys *s)
 }
 
 /* Build system "smoke" (water = 0) or "water" on an n^3 grid: weights,
- * psys_init and b = psys_rhs.  0, or -1 with err (memory, psys_init). */
+ * psys_init and b = psys_rhs.  0, or -1 with err (memory, psys_init,
+ * psys_rhs). */
 static inline int
 bench_sys_build(bench_sys *s, int water, int n, slc_err *err)
 {
@@ -102,10 +103,12 @@ bench_sys_build(bench_sys *s, int water, int n, slc_err *err)
 			u[2][t] = u[2][t + (size_t)n * n * n] = 0;
 		}
 	weights_variational(s->solid, n, n, n, s->w[0], s->w[1], s->w[2]);
-	if (psys_init(&s->ps, n, n, n, dx, o, 1000, s->w[0], s->w[1], s->w[2], s->phi,
-		      NULL, 0, err))
+	psys_in in = {.ni = n, .nj = n, .nk = n, .dx = dx, .origin = o, .rho = 1000,
+		      .wx = s->w[0], .wy = s->w[1], .wz = s->w[2], .phi = s->phi};
+	double removed;
+	if (psys_init(&s->ps, &in, err) ||
+	    psys_rhs(&s->ps, u[0], u[1], u[2], NULL, s->b, &removed, err))
 		goto fail;
-	psys_rhs(&s->ps, u[0], u[1], u[2], NULL, s->b);
 	for (int a = 0; a < 3; a++)
 		free(u[a]);
 	return 0;

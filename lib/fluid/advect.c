@@ -853,9 +853,7 @@ advect_field(const macgrid *vel, double dt, const field *q, field *out,
 	passes R;
 	int rc = 0;
 
-	if (out->ni != q->ni || out->nj != q->nj || out->nk != q->nk ||
-	    out->stagger != q->stagger || out->dx != q->dx ||
-	    memcmp(out->origin, q->origin, sizeof q->origin))
+	if (!field_same_place(out, q, &slc_place_exact))
 		return slc_fail(err, "advect: output placement differs from the input");
 	if (o->scheme != ADVECT_SL && o->scheme != ADVECT_MACCORMACK &&
 	    o->scheme != ADVECT_BFECC)

@@ -74,12 +74,7 @@ forces_gravity(macgrid *vel, const double g[3], double dt, const macgrid *wt)
 static int
 on_cells_of(const field *c, const field *f)
 {
-	int n[3];
-
-	field_cell_dims(f, &n[0], &n[1], &n[2]);
-	return c->stagger == SLC_CELL && c->ni == n[0] && c->nj == n[1] &&
-	       c->nk == n[2] && c->dx == f->dx && c->origin[0] == f->origin[0] &&
-	       c->origin[1] == f->origin[1] && c->origin[2] == f->origin[2];
+	return c->stagger == SLC_CELL && field_same_cells(c, f, &slc_place_exact);
 }
 
 /* Row (j, k) of a cell field c at the samples of face-a field f on the
@@ -176,10 +171,7 @@ void
 forces_source(const field *region, field *f, double value, int at_least)
 {
 	/* the region sampled at f's own samples is the region itself */
-	int same = region->ni == f->ni && region->nj == f->nj && region->nk == f->nk &&
-		   region->stagger == f->stagger && region->dx == f->dx &&
-		   region->origin[0] == f->origin[0] && region->origin[1] == f->origin[1] &&
-		   region->origin[2] == f->origin[2];
+	int same = field_same_place(region, f, &slc_place_exact);
 	int k, j;
 
 #pragma omp parallel for collapse(2) schedule(static) if (field_count(f) >= FORCES_PAR_MIN)

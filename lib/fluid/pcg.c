@@ -33,9 +33,11 @@ pc_apply(const psys *ps, precond *P, const double *r, double *z)
 }
 
 /* The residual reported, recomputed from x: r = b - A x (q is scratch),
- * kept free of the null space; returns its max norm. */
-static double
-true_residual(const psys *ps, const double *b, const double *x, double *q, double *r)
+ * kept free of the null space; *rmax gets its max norm.  0, or -1 with
+ * err (memory). */
+static int
+true_residual(const psys *ps, const double *b, const double *x, double *q, double *r,
+	      double *rmax, slc_err *err)
 {
 	size_t n = ps->n;
 
@@ -43,8 +45,10 @@ true_residual(const psys *ps, const double *b, const double *x, double *q, doubl
 #pragma omp parallel for schedule(static) if (n > PS_PAR_MIN)
 	for (size_t c = 0; c < n; c++)
 		r[c] = b[c] - q[c];
-	psys_null(ps, r);
-	return psys_maxabs(ps, r);
+	if (psys_null(ps, r, err))
+		return -1;
+	*rmax = psys_maxabs(ps, r);
+	return 0;
 }
 
 /* Restarts allowed when the recurrence says converged but the residual
@@ -81,7 +85,8 @@ pcg_solve(const psys *ps, const double *b, double *x, const pcg_opts *o,
 	st->t_setup = t1 - t0;
 
 	memcpy(r, b, n * sizeof *r);
-	psys_null(ps, r);
+	if (psys_null(ps, r, err))
+		goto fail;
 	double bnorm = psys_maxabs(ps, r);
 	if (!(bnorm > 0)) {
 		st->converged = 1;
@@ -110,7 +115,10 @@ pcg_solve(const psys *ps, const double *b, double *x, const pcg_opts *o,
 			/* s = z + beta s, q = A s (as A z + beta q), s.q */
 			sq = psys_apply_cg(ps, z, beta, s, q);
 		}
-		st->residual = true_residual(ps, b, x, q, r) / bnorm;
+		double rtrue;
+		if (true_residual(ps, b, x, q, r, &rtrue, err))
+			goto fail;
+		st->residual = rtrue / bnorm;
 		if (st->residual <= o->tol) {
 			st->converged = 1;
 			break;
@@ -118,7 +126,8 @@ pcg_solve(const psys *ps, const double *b, double *x, const pcg_opts *o,
 		if (!done)
 			break;  /* out of iterations, or breakdown */
 	}
-	psys_null(ps, x);
+	if (psys_null(ps, x, err))
+		goto fail;
 done:
 	st->t_solve = omp_get_wtime() - t1;
 	mg_free(P.mg);

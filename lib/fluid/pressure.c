@@ -262,35 +262,30 @@ faces6(const psys *ps, int i, int j, int k, int open, float w[6], long long nb[6
 		w[e] = nb[e] < 0 && !open ? 0 : face_arr(ps, e >> 1)[f[e]];
 }
 
-int
-psys_init(psys *ps, int ni, int nj, int nk, double dx, const double origin[3],
-	  double rho, const float *wx, const float *wy, const float *wz,
-	  const float *phi, ps_body *body, int nbody, slc_err *err)
+/* psys_init's first phase: check the grid, take the input's placement and
+ * borrowed arrays, clear the bodies' owned columns (so that psys_free
+ * never frees what the caller left in them) and allocate the cell arrays.
+ * 0, or -1 with err; the caller then frees ps (psys_free). */
+static int
+init_alloc(psys *ps, const psys_in *in, slc_err *err)
 {
-	return psys_init_bc(ps, ni, nj, nk, dx, origin, rho, wx, wy, wz, phi,
-			    body, nbody, PS_BC_WALL, err);
-}
+	int ni = in->ni, nj = in->nj, nk = in->nk;
 
-int
-psys_init_bc(psys *ps, int ni, int nj, int nk, double dx, const double origin[3],
-	     double rho, const float *wx, const float *wy, const float *wz,
-	     const float *phi, ps_body *body, int nbody, int bc, slc_err *err)
-{
-	uint8_t *dir = NULL;    /* cells with a Dirichlet face */
-
-	memset(ps, 0, sizeof *ps);
-	ps->bc = bc;
 	if (ni < 1 || nj < 1 || nk < 1)
 		return slc_fail(err, "bad grid dims %dx%dx%d", ni, nj, nk);
-	if (!(dx > 0) || !(rho > 0))
-		return slc_fail(err, "bad dx %g or density %g", dx, rho);
+	if (!(in->dx > 0) || !(in->rho > 0))
+		return slc_fail(err, "bad dx %g or density %g", in->dx, in->rho);
 	if (slc_mul3((size_t)ni, (size_t)nj, (size_t)nk, &ps->n))
 		return slc_fail(err, "grid %dx%dx%d overflows", ni, nj, nk);
 	ps->ni = ni, ps->nj = nj, ps->nk = nk;
-	ps->dx = dx, ps->rho = rho;
-	memcpy(ps->origin, origin, sizeof ps->origin);
-	ps->wx = wx, ps->wy = wy, ps->wz = wz, ps->phi = phi;
-	ps->body = body, ps->nbody = nbody;
+	ps->dx = in->dx, ps->rho = in->rho;
+	memcpy(ps->origin, in->origin, sizeof ps->origin);
+	ps->wx = in->wx, ps->wy = in->wy, ps->wz = in->wz, ps->phi = in->phi;
+	ps->body = in->body, ps->nbody = in->nbody;
+	for (int b = 0; b < ps->nbody; b++) {
+		ps->body[b].cell = NULL, ps->body[b].g = NULL;
+		ps->body[b].ncell = 0;
+	}
 	ps->type = slc_calloc(ps->n, 1, err);
 	ps->diag = ps->type ? slc_calloc(ps->n, sizeof *ps->diag, err) : NULL;
 	ps->cx = ps->diag ? slc_calloc(ps->n, sizeof *ps->cx, err) : NULL;
@@ -299,13 +294,18 @@ psys_init_bc(psys *ps, int ni, int nj, int nk, double dx, const double origin[3]
 	ps->region = ps->cz ? slc_calloc(ps->n, sizeof *ps->region, err) : NULL;
 	ps->part = ps->region ? slc_calloc(2 * PS_PART_REGIONS * (size_t)nk,
 					   sizeof *ps->part, err) : NULL;
-	if (!ps->part)
-		goto fail;
+	return ps->part ? 0 : -1;
+}
 
-	dir = slc_calloc(ps->n, 1, err);
-	if (!dir)
-		goto fail;
-	int open = bc == PS_BC_OPEN;
+/* batty2007 §2.1: the type of each cell: air where the liquid level set
+ * is not negative, fluid where some face is open (the box faces count
+ * when open is set), else off. */
+static void
+classify(psys *ps, int open)
+{
+	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
+	const float *phi = ps->phi;
+
 #pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
 	for (int k = 0; k < nk; k++)
 		for (int j = 0; j < nj; j++)
@@ -321,7 +321,18 @@ psys_init_bc(psys *ps, int ni, int nj, int nk, double dx, const double origin[3]
 				double o = (double)w[0] + w[1] + w[2] + w[3] + w[4] + w[5];
 				ps->type[c] = o > 0 ? PS_FLUID : PS_OFF;
 			}
+}
+
+/* batty2007 §2.1: the fluid operator D^T W D_theta of each fluid cell:
+ * its diagonal (with the ghost-fluid term w/theta towards air), its
+ * couplings to the fluid cells above it on each axis, and dir[c] = 1
+ * where the cell has a Dirichlet face (air, or an open box face). */
+static void
+assemble(psys *ps, int open, uint8_t *dir)
+{
+	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
 	float *cc[3] = {ps->cx, ps->cy, ps->cz};
+
 #pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
 	for (int k = 0; k < nk; k++)
 		for (int j = 0; j < nj; j++)
@@ -344,31 +355,54 @@ psys_init_bc(psys *ps, int ni, int nj, int nk, double dx, const double origin[3]
 						if (f & 1)
 							cc[f >> 1][c] = w[f];
 					} else if (ps->type[nb[f]] == PS_AIR) {
-						d += w[f] / ghost_theta(phi, c, (size_t)nb[f]);
+						d += w[f] / ghost_theta(ps->phi, c, (size_t)nb[f]);
 						dir[c] = 1;
 					}
 				}
 				ps->diag[c] = d;
 			}
-	for (int b = 0; b < nbody; b++) {
-		ps_body *bd = &body[b];
+}
+
+/* batty2007 §3: each rigid body's inverse 6x6 mass matrix (0 for a
+ * scripted body of infinite mass) and its J columns (body_columns).
+ * 0, or -1 with err (singular mass or inertia, memory). */
+static int
+bodies_setup(psys *ps, slc_err *err)
+{
+	for (int b = 0; b < ps->nbody; b++) {
+		ps_body *bd = &ps->body[b];
 		double Iinv[9];
-		bd->cell = NULL, bd->g = NULL, bd->ncell = 0;
 		memset(bd->Minv, 0, sizeof bd->Minv);
 		/* infinite mass: a scripted body, M^-1 = 0 (right-hand side only) */
-		if (!isinf(bd->mass) && (!(bd->mass > 0) || inv3(bd->inertia, Iinv))) {
-			slc_fail(err, "rigid body %d: singular mass or inertia", b);
-			goto fail;
-		}
+		if (!isinf(bd->mass) && (!(bd->mass > 0) || inv3(bd->inertia, Iinv)))
+			return slc_fail(err, "rigid body %d: singular mass or inertia", b);
 		for (int q = 0; q < 3 && !isinf(bd->mass); q++) {
 			bd->Minv[7 * q] = 1 / bd->mass;
 			for (int r = 0; r < 3; r++)
 				bd->Minv[6 * (3 + q) + 3 + r] = Iinv[3 * q + r];
 		}
 		if (body_columns(ps, bd, err))
-			goto fail;
+			return -1;
 	}
-	if (regions(ps, dir, err))
+	return 0;
+}
+
+int
+psys_init(psys *ps, const psys_in *in, slc_err *err)
+{
+	uint8_t *dir = NULL;    /* cells with a Dirichlet face */
+	int open = in->bc == PS_BC_OPEN;
+
+	memset(ps, 0, sizeof *ps);
+	ps->bc = in->bc;
+	if (init_alloc(ps, in, err))
+		goto fail;
+	dir = slc_calloc(ps->n, 1, err);
+	if (!dir)
+		goto fail;
+	classify(ps, open);
+	assemble(ps, open, dir);
+	if (bodies_setup(ps, err) || regions(ps, dir, err))
 		goto fail;
 	free(dir);
 	return 0;
@@ -427,11 +461,13 @@ static_fraction(const psys *ps, int ax, size_t f)
 	return s > 0 ? s : 0;
 }
 
-double
-psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
-	 const float *us, double *b)
+/* psys_rhs's first phase: b = -(outward flux) of each fluid cell, 0
+ * elsewhere.  The flux of a face between two cells is its fluid fraction
+ * times the velocity, plus the solid velocity on its static solid part;
+ * the faces of the box follow ps->bc. */
+static void
+rhs_divergence(const psys *ps, const float *const vel[3], const float *us, double *b)
 {
-	const float *vel[3] = {u, v, w};
 	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
 
 #pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
@@ -465,28 +501,28 @@ psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 				}
 				b[c] = -out;
 			}
-	/* the solid part of faces covered by rigid bodies moves with V */
+}
+
+/* batty2007 §3.1: the solid part of faces covered by rigid bodies moves
+ * with their V: b -= J^T V, body by body. */
+static void
+rhs_bodies(const psys *ps, double *b)
+{
 	for (int q = 0; q < ps->nbody; q++) {
 		const ps_body *bd = &ps->body[q];
 		for (size_t m = 0; m < bd->ncell; m++)
 			b[bd->cell[m]] -= rigid_JT_cell(bd, m, bd->V);
 	}
-	if (!ps->nenclosed)
-		return 0;
-	/* selle2008 §4.4.2: compatibility condition in each enclosed region.
-	 * The net flow into the region is spread over its boundary faces in
-	 * proportion to their solid area, which gives the temporary boundary
-	 * velocities with no net flow across the region's boundary. */
-	int nr = ps->nregion;
-	double *sum = calloc(2 * (size_t)nr, sizeof *sum), removed = 0;
-	if (!sum)
-		return NAN;
-	double *area = sum + nr;
-	double *acell = malloc(ps->n * sizeof *acell);
-	if (!acell) {
-		free(sum);
-		return NAN;
-	}
+}
+
+/* selle2008 §4.4.2: the solid area of each cell of an enclosed region on
+ * the region's boundary (box faces whole, faces to other regions their
+ * solid fraction), 0 elsewhere. */
+static void
+boundary_area(const psys *ps, double *acell)
+{
+	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
+
 #pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
 	for (int k = 0; k < nk; k++)
 		for (int j = 0; j < nj; j++)
@@ -506,13 +542,15 @@ psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 						a += 1 - face_arr(ps, e >> 1)[f6[e]];
 				acell[c] = a;
 			}
-	long long *count = calloc((size_t)nr, sizeof *count);
-	if (!count) {
-		free(sum);
-		free(acell);
-		return NAN;
-	}
-	region_sums(ps, b, acell, sum, area, count);
+}
+
+/* selle2008 §4.4.2: the net flow sum[r] of each enclosed region spread
+ * over its boundary cells in proportion to their area (evenly over its
+ * cells when it has no boundary area) and taken out of b. */
+static void
+compat_correct(const psys *ps, const double *sum, const double *area,
+	       const long long *count, const double *acell, double *b)
+{
 	for (size_t c = 0; c < ps->n; c++)
 		if (ps->type[c] == PS_FLUID && ps->enclosed[ps->region[c]]) {
 			int r = ps->region[c];
@@ -521,12 +559,53 @@ psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 			else
 				b[c] -= sum[r] / (double)count[r];
 		}
+}
+
+/* selle2008 §4.4.2: the compatibility condition in each enclosed region.
+ * The net flow into the region is spread over its boundary faces in
+ * proportion to their solid area, which gives the temporary boundary
+ * velocities with no net flow across the region's boundary.  *removed
+ * gets the sum of the regions' |net flow|.  0, or -1 with err (memory). */
+static int
+rhs_compat(const psys *ps, double *b, double *removed, slc_err *err)
+{
+	int nr = ps->nregion;
+	double *sum = slc_calloc(2 * (size_t)nr, sizeof *sum, err);
+	double *acell = sum ? slc_malloc(ps->n, sizeof *acell, err) : NULL;
+	long long *count = acell ? slc_calloc((size_t)nr, sizeof *count, err) : NULL;
+
+	if (!count) {
+		free(sum);
+		free(acell);
+		return -1;
+	}
+	double *area = sum + nr;
+	boundary_area(ps, acell);
+	region_sums(ps, b, acell, sum, area, count);
+	compat_correct(ps, sum, area, count, acell, b);
+	*removed = 0;
 	for (int r = 0; r < nr; r++)
-		removed += fabs(sum[r]);
+		*removed += fabs(sum[r]);
 	free(count);
 	free(sum);
 	free(acell);
-	return removed;
+	return 0;
+}
+
+int
+psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
+	 const float *us, double *b, double *removed, slc_err *err)
+{
+	const float *const vel[3] = {u, v, w};
+
+	*removed = 0;
+	rhs_divergence(ps, vel, us, b);
+	rhs_bodies(ps, b);
+	if (!ps->nenclosed)
+		return 0;
+	if (rhs_compat(ps, b, removed, err))
+		return slc_failctx(err, "pressure right-hand side: ");
+	return 0;
 }
 
 /* y where the cell is fluid, else 0.  Bitwise, so that the row loop
@@ -734,22 +813,17 @@ psys_maxabs(const psys *ps, const double *a)
 	return m;
 }
 
-void
-psys_null(const psys *ps, double *x)
+/* The sum sum[r] and the count cnt[r] of the cells of each enclosed
+ * region r of x (zeroed by the caller): with few regions per-slab partial
+ * sums added in slab order, else in grid order on one thread.  Either
+ * order is fixed, so the sums do not depend on the thread count. */
+static void
+region_totals(const psys *ps, const double *x, double *sum, double *cnt)
 {
-	if (!ps->nenclosed)
-		return;
 	int nr = ps->nregion, nk = ps->nk;
 	size_t sk = (size_t)ps->ni * ps->nj;
-	double *sum = calloc((size_t)nr, sizeof *sum);
-	double *cnt = calloc((size_t)nr, sizeof *cnt);
-	if (!sum || !cnt) {
-		free(sum);
-		free(cnt);
-		return;
-	}
+
 	if (nr <= PS_PART_REGIONS) {
-		/* per-slab partial sums, added in slab order */
 		double *part = ps->part;
 #pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
 		for (int k = 0; k < nk; k++) {
@@ -778,6 +852,21 @@ psys_null(const psys *ps, double *x)
 			}
 		}
 	}
+}
+
+int
+psys_null(const psys *ps, double *x, slc_err *err)
+{
+	if (!ps->nenclosed)
+		return 0;
+	int nr = ps->nregion;
+	double *sum = slc_calloc((size_t)nr, sizeof *sum, err);
+	double *cnt = sum ? slc_calloc((size_t)nr, sizeof *cnt, err) : NULL;
+	if (!cnt) {
+		free(sum);
+		return slc_failctx(err, "pressure null space: ");
+	}
+	region_totals(ps, x, sum, cnt);
 	for (int r = 0; r < nr; r++)
 		sum[r] = cnt[r] > 0 ? sum[r] / cnt[r] : 0;
 #pragma omp parallel for schedule(static) if (ps->n > PS_PAR_MIN)
@@ -788,6 +877,7 @@ psys_null(const psys *ps, double *x)
 	}
 	free(sum);
 	free(cnt);
+	return 0;
 }
 
 void

@@ -82,8 +82,7 @@ typedef struct psys {
 	int nbody;
 	ps_body *body;              /* borrowed array, Minv/cell/g owned */
 	int voxelized;              /* closed faces keep their stored velocity */
-	int bc;                     /* PS_BC_*, set before psys_init via the
-				       argument of the same name */
+	int bc;                     /* PS_BC_*, from psys_in */
 	double *part;               /* per-k-slab partial sums (workspace of
 				       the reductions below) */
 } psys;
@@ -92,24 +91,34 @@ typedef struct psys {
  * summed on one thread). */
 #define PS_PART_REGIONS 8
 
-/* Build the system for an ni x nj x nk grid of cell size dx (m) and
- * minimum corner origin: classify cells, assemble the fluid operator,
- * flood-fill the regions (joined through rigid bodies) and mark the
- * enclosed ones.  wx, wy, wz: fluid fractions (required); phi: liquid level
- * set, negative in liquid, or NULL for a domain full of fluid (smoke);
- * rho: fluid density kg/m^3; body: nbody rigid bodies or NULL.  Borrowed
- * arrays must outlive ps.  0, or -1 with err (memory, singular mass). */
-int psys_init(psys *ps, int ni, int nj, int nk, double dx,
-	      const double origin[3], double rho,
-	      const float *wx, const float *wy, const float *wz,
-	      const float *phi, ps_body *body, int nbody, slc_err *err);
+/* What a system is built from (as pcg_opts is for the solve): an
+ * ni x nj x nk grid of cell size dx (m) with minimum corner origin (3
+ * doubles, m); wx, wy, wz: fluid fractions per face (required); phi:
+ * liquid level set, negative in liquid, or NULL for a domain full of
+ * fluid (smoke); rho: fluid density kg/m^3; body: nbody rigid bodies or
+ * NULL; bc: the condition on the faces of the domain box (PS_BC_*; 0 is
+ * PS_BC_WALL).  Every array is borrowed and must outlive the system. */
+typedef struct psys_in {
+	int ni, nj, nk;
+	double dx;                  /* m */
+	const double *origin;       /* m, 3 doubles */
+	double rho;                 /* kg/m^3 */
+	const float *wx, *wy, *wz;
+	const float *phi;
+	ps_body *body;
+	int nbody;
+	int bc;                     /* PS_BC_* */
+} psys_in;
 
-/* The same with the domain-box condition bc (PS_BC_*); psys_init uses
- * PS_BC_WALL. */
-int psys_init_bc(psys *ps, int ni, int nj, int nk, double dx,
-		 const double origin[3], double rho,
-		 const float *wx, const float *wy, const float *wz,
-		 const float *phi, ps_body *body, int nbody, int bc, slc_err *err);
+/* Build the system described by in: classify cells, assemble the fluid
+ * operator, set up the rigid bodies' inverse masses and J columns,
+ * flood-fill the regions (joined through rigid bodies) and mark the
+ * enclosed ones.  0, or -1 with err (bad grid, memory, singular mass);
+ * on failure ps holds nothing to free. */
+int psys_init(psys *ps, const psys_in *in, slc_err *err);
+
+/* Free what psys_init allocated (the bodies' columns included); ps is
+ * zeroed. */
 void psys_free(psys *ps);
 
 /* The voxelized solve (batty2007 §1.1; Foster and Fedkiw 2001, houston2003
@@ -128,10 +137,12 @@ psys_set_voxelized(psys *ps, int on)
  * resting solids) on the solid part of each face, and the rigid bodies'
  * V.  Then, in each enclosed region, the compatibility condition of
  * selle2008 §4.4.2: the net flow is removed through the region's boundary
- * faces in proportion to their solid area.  Returns the net flow removed
- * (sum of |correction| over regions, m^3/s / dx^2) for reporting. */
-double psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
-		const float *us, double *b);
+ * faces in proportion to their solid area.  *removed gets the net flow
+ * removed (sum of |correction| over regions, m^3/s / dx^2) for reporting.
+ * 0, or -1 with err when out of memory (b is then not a right-hand side
+ * to solve with). */
+int psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
+	     const float *us, double *b, double *removed, slc_err *err);
 
 /* y = A x over all cells (y = 0 on non-fluid cells). */
 void psys_apply(const psys *ps, const double *x, double *y);
@@ -145,8 +156,10 @@ double psys_apply_cg(const psys *ps, const double *z, double beta, double *s,
 double psys_cg_step(const psys *ps, double alpha, const double *s,
 		    const double *q, double *x, double *r);
 
-/* Remove the mean of x over each enclosed region (the null space). */
-void psys_null(const psys *ps, double *x);
+/* Remove the mean of x over each enclosed region (the null space of A,
+ * selle2008 §4.4.2).  0, or -1 with err when out of memory, x then
+ * unchanged. */
+int psys_null(const psys *ps, double *x, slc_err *err);
 
 /* Pressure update: u -= D_theta x on every open face next to a fluid cell
  * (batty2007 (5)) and each body's V += rho*dx*M^-1 G x (batty2007 (2)).

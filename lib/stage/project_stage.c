@@ -164,17 +164,19 @@ project_stage_solve(project_stage *S, project_stats *st, slc_comm *comm, slc_err
 	memset(st, 0, sizeof *st);
 	if (one_rank(comm, err))
 		return -1;
-	if (psys_init_bc(ps, S->ni, S->nj, S->nk, m->u.dx, m->u.origin, S->o.density,
-			 S->wx, S->wy, S->wz, S->phi, S->body, S->nbody, S->o.bc, err))
+	psys_in in = {.ni = S->ni, .nj = S->nj, .nk = S->nk, .dx = m->u.dx,
+		      .origin = m->u.origin, .rho = S->o.density,
+		      .wx = S->wx, .wy = S->wy, .wz = S->wz, .phi = S->phi,
+		      .body = S->body, .nbody = S->nbody, .bc = S->o.bc};
+	if (psys_init(ps, &in, err))
 		return -1;
 	psys_set_voxelized(ps, S->o.binary);
 	S->b = slc_calloc(ps->n, sizeof *S->b, err);
 	S->x = S->b ? slc_calloc(ps->n, sizeof *S->x, err) : NULL;
 	if (!S->x)
 		return -1;
-	S->removed = psys_rhs(ps, m->u.a, m->v.a, m->w.a, S->solid_vel, S->b);
-	if (isnan(S->removed))
-		return slc_fail(err, "out of memory");
+	if (psys_rhs(ps, m->u.a, m->v.a, m->w.a, S->solid_vel, S->b, &S->removed, err))
+		return -1;
 	pcg_opts po = {S->o.precond, S->o.tol, S->o.maxiter};
 	if (pcg_solve(ps, S->b, S->x, &po, &S->st, err))
 		return -1;

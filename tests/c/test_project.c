@@ -84,12 +84,14 @@ project(scene *s, int precond, double tol, pcg_stats *st_out, double *removed)
 	pcg_opts o = {precond, tol, 1000};
 	int n = s->n;
 
-	if (psys_init_bc(&ps, n, n, n, s->dx, s->org, 1000, s->wx, s->wy, s->wz,
-			 s->phi, NULL, 0, box_bc, NULL))
+	psys_in in = {.ni = n, .nj = n, .nk = n, .dx = s->dx, .origin = s->org, .rho = 1000,
+		      .wx = s->wx, .wy = s->wy, .wz = s->wz, .phi = s->phi, .bc = box_bc};
+	if (psys_init(&ps, &in, NULL))
 		return -1;
 	psys_set_voxelized(&ps, binary_solve);
 	double *b = calloc(ps.n, sizeof *b), *x = calloc(ps.n, sizeof *x);
-	double rem = psys_rhs(&ps, s->u, s->v, s->w, NULL, b);
+	double rem;
+	psys_rhs(&ps, s->u, s->v, s->w, NULL, b, &rem, NULL);
 	if (removed)
 		*removed = rem;
 	pcg_solve(&ps, b, x, &o, &st, NULL);
@@ -506,10 +508,12 @@ test_moving_solid(void)
 	pcg_stats st;
 	pcg_opts o = {PCG_MG, 1e-8, 200};
 	/* walls of the box at their stored velocity (0): us is for the ball */
-	psys_init_bc(&ps, n, n, n, s.dx, s.org, 1000, s.wx, s.wy, s.wz, NULL, NULL, 0,
-		     PS_BC_STORED, NULL);
+	psys_in in = {.ni = n, .nj = n, .nk = n, .dx = s.dx, .origin = s.org, .rho = 1000,
+		      .wx = s.wx, .wy = s.wy, .wz = s.wz, .bc = PS_BC_STORED};
+	psys_init(&ps, &in, NULL);
 	double *b = calloc(ps.n, sizeof *b), *x = calloc(ps.n, sizeof *x);
-	double rem = psys_rhs(&ps, s.u, s.v, s.w, us, b);
+	double rem;
+	psys_rhs(&ps, s.u, s.v, s.w, us, b, &rem, NULL);
 	pcg_solve(&ps, b, x, &o, &st, NULL);
 	psys_update(&ps, x, s.u, s.v, s.w, us);
 	double d0 = 0, d1 = 0, mom = 0;
@@ -614,11 +618,13 @@ test_mg_2d(void)
 	weights_variational(sol, n, n, 1, w[0], w[1], w[2]);
 	psys ps;
 	double o[3] = {0, 0, 0};
-	psys_init(&ps, n, n, 1, 1.0 / n, o, 1000, w[0], w[1], w[2], NULL, NULL, 0, NULL);
+	psys_in in = {.ni = n, .nj = n, .nk = 1, .dx = 1.0 / n, .origin = o, .rho = 1000,
+		      .wx = w[0], .wy = w[1], .wz = w[2]};
+	psys_init(&ps, &in, NULL);
 	double *b = calloc(nc, sizeof *b), *x = calloc(nc, sizeof *x);
 	for (size_t c = 0; c < nc; c++)
 		b[c] = ps.type[c] == PS_FLUID ? urand() : 0;
-	psys_null(&ps, b);
+	psys_null(&ps, b, NULL);
 	int it[2];
 	for (int pc = 0; pc < 2; pc++) {
 		pcg_opts po = {pc, 1e-6, 1000};

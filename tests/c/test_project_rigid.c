@@ -86,10 +86,14 @@ step_g(tank *t, double dt, double g)
 	b->V[1] -= g * dt;
 	psys ps;
 	double o[3] = {0, 0, 0};
-	if (psys_init(&ps, N, N, N, dx, o, RHO, t->w[0], t->w[1], t->w[2], t->phi, b, 1, NULL))
+	psys_in in = {.ni = N, .nj = N, .nk = N, .dx = dx, .origin = o, .rho = RHO,
+		      .wx = t->w[0], .wy = t->w[1], .wz = t->w[2], .phi = t->phi,
+		      .body = b, .nbody = 1};
+	if (psys_init(&ps, &in, NULL))
 		return -1;
 	double *rhs = calloc(ps.n, sizeof *rhs), *x = calloc(ps.n, sizeof *x);
-	psys_rhs(&ps, t->u[0], t->u[1], t->u[2], NULL, rhs);
+	double removed;
+	psys_rhs(&ps, t->u[0], t->u[1], t->u[2], NULL, rhs, &removed, NULL);
 	pcg_opts po = {PCG_MG, 1e-7, 300};
 	pcg_stats st;
 	pcg_solve(&ps, rhs, x, &po, &st, NULL);
@@ -97,7 +101,7 @@ step_g(tank *t, double dt, double g)
 	/* batty2007 §3.1: fluid and body velocities updated with the same J
 	 * that built the system leave no divergence but the solver's */
 	double b0 = psys_maxabs(&ps, rhs);
-	psys_rhs(&ps, t->u[0], t->u[1], t->u[2], NULL, rhs);
+	psys_rhs(&ps, t->u[0], t->u[1], t->u[2], NULL, rhs, &removed, NULL);
 	t->div = b0 > 0 ? psys_maxabs(&ps, rhs) / b0 : 0;
 	psys_free(&ps);
 	rigid_free_fractions(b, 1);
@@ -200,7 +204,9 @@ test_matrix(void)
 	psys ps;
 	double o[3] = {0, 0, 0};
 	int ok = !rigid_weights(NULL, pb, b, 1, N, N, N, 0, t.w[0], t.w[1], t.w[2], NULL) &&
-		 !psys_init(&ps, N, N, N, dx, o, RHO, t.w[0], t.w[1], t.w[2], t.phi, b, 1, NULL);
+		 !psys_init(&ps, &(psys_in){.ni = N, .nj = N, .nk = N, .dx = dx, .origin = o,
+					    .rho = RHO, .wx = t.w[0], .wy = t.w[1], .wz = t.w[2],
+					    .phi = t.phi, .body = b, .nbody = 1}, NULL);
 	CHECK(ok && b->ncell > 0, "coupled system assembled (%zu body cells)", ok ? b->ncell : 0);
 	if (!ok) {
 		tank_free(&t);
@@ -305,7 +311,9 @@ test_torque(void)
 	psys ps;
 	double o[3] = {0, 0, 0}, V = 8 * A * B * C;
 	int ok = !rigid_weights(NULL, pb, b, 1, N, N, N, 0, t.w[0], t.w[1], t.w[2], NULL) &&
-		 !psys_init(&ps, N, N, N, dx, o, RHO, t.w[0], t.w[1], t.w[2], NULL, b, 1, NULL);
+		 !psys_init(&ps, &(psys_in){.ni = N, .nj = N, .nk = N, .dx = dx, .origin = o,
+					    .rho = RHO, .wx = t.w[0], .wy = t.w[1], .wz = t.w[2],
+					    .body = b, .nbody = 1}, NULL);
 	double want[3] = {V * (C * C - B * B) / 3, V * (A * A - C * C) / 3, V * (B * B - A * A) / 3};
 	double err = 0, got[3][6];
 	for (int a = 0; a < 3 && ok; a++) {
