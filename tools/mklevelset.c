@@ -159,6 +159,33 @@ put(tool_out *o, const char *suffix, const slc_grid *g, int ncomp,
 	slc_rec_free(&r);
 }
 
+/* The -v line of a mesh whose level set is made. */
+static void
+mesh_info(void *ctx, const slc_rec *r, const sdf_stats *st)
+{
+	(void)ctx;
+	info("mesh '%s': %zu samples in the band, %zu duplicate triangles, "
+	     "%zu of %zu lines odd", r->name, st->nband, st->nduplicate,
+	     st->lines_odd, st->lines_hit);
+}
+
+/* Die with sdf_recs_levelset's error, naming the input of the record that
+ * failed (for a velocity from --prev, that file), with a hint where the
+ * options can help. */
+static _Noreturn void
+levelset_die(const sdf_recs_out *lo, const slc_err *err)
+{
+	const slc_rec *r = lo->bad < in.n ? in.r[lo->bad] : NULL;
+
+	if (!r)
+		die("%s", err->msg);
+	if (lo->step == SDF_RECS_VELOCITY)
+		die("%s: %s%s", prev && !slc_rec_find(r, "v") ? prev : src[lo->bad], err->msg,
+		    prev && dt <= 0 && lo->bad_dt ? " (give --dt)" : "");
+	die("%s: %s%s", src[lo->bad], err->msg,
+	    lo->thin_shell ? "; use --unsigned for a thin shell" : "");
+}
+
 /* --redistance: every grid record named by --from (default phi)
  * redistanced, the other records passed on. */
 static void
@@ -193,11 +220,10 @@ main(int argc, char **argv)
 	int first = tool_parse(argc, argv, &tinfo), *use, nmesh, npart, nhair;
 	slc_frame pv = { 0 }, lk = { 0 };
 	slc_grid g = { 0 };
-	field phi, obj;
-	float *vel = NULL, *ovel = NULL, *sl = NULL;
+	sdf_recs_in li = { 0 };
+	sdf_recs_out lo;
 	slc_err err;
-	sdf_opts so = { band, unsig, narrow };
-	double t0 = 0;
+	double t0 = 0, *slips;
 	size_t q, n;
 	tool_out *o;
 
@@ -237,55 +263,32 @@ main(int argc, char **argv)
 	dx = g.dx;
 	info("grid %dx%dx%d, dx %g, origin %g,%g,%g", g.ni, g.nj, g.nk, g.dx,
 	     g.origin[0], g.origin[1], g.origin[2]);
-	if (field_alloc(&phi, g.ni, g.nj, g.nk, SLC_CELL, g.origin, g.dx, &err) ||
-	    field_alloc_like(&obj, &phi, &err))
-		die("%s", err.msg);
-	if (occl) {
-		vel = xcalloc(n, 3 * sizeof *vel);
-		ovel = xcalloc(n, 3 * sizeof *ovel);
-		sl = xcalloc(n, sizeof *sl);
-	}
-	for (size_t c = 0; c < n; c++)
-		phi.a[c] = INFINITY;
-	for (q = 0; q < in.n; q++) {
-		const slc_rec *r = in.r[q];
-		int32_t *closest = NULL;
-		sdf_stats st;
-		if (!use[q])
-			continue;
-		if (occl && r->kind == SLC_MESH)
-			closest = xcalloc(n, sizeof *closest);
-		if (sdf_rec(&obj, r, radius, &so, closest, &st, &err))
-			die("%s: %s%s", src[q], err.msg, r->kind == SLC_MESH && st.thin_shell ?
-			    "; use --unsigned for a thin shell" : "");
-		if (r->kind == SLC_MESH)
-			info("mesh '%s': %zu samples in the band, %zu duplicate triangles, "
-			     "%zu of %zu lines odd", r->name, st.nband, st.nduplicate,
-			     st.lines_odd, st.lines_hit);
-		if (closest && sdf_rec_velocity(&obj, r, prev ? &pv : NULL, dt, closest, ovel, &err))
-			die("%s: %s%s", prev && !slc_rec_find(r, "v") ? prev : src[q], err.msg,
-			    prev && dt <= 0 && strstr(err.msg, "time step") ? " (give --dt)" : "");
-		/* houston2003 §2: union of the occlusions, sample by sample */
-		occlusion_union(n, phi.a, vel, sl, obj.a, ovel, (float)slip_of(r->name));
-		free(closest);
-	}
+	li.use = use;
+	li.slip = slips = xcalloc(in.n + 1, sizeof *slips);
+	for (q = 0; q < in.n; q++)
+		slips[q] = slip_of(in.r[q]->name);
+	li.radius = radius;
+	li.o = (sdf_opts){ band, unsig, narrow };
+	li.occl = occl;
+	li.prev = prev ? &pv : NULL;
+	li.dt = dt;
+	li.mesh_done = mesh_info;
+	if (sdf_recs_levelset(&in, &li, &g, &lo, &err))
+		levelset_die(&lo, &err);
 	for (q = 0; q < in.n; q++)
 		if (!(in.r[q]->kind == SLC_GRID && sdf_recs_replaces(in.r[q]->name, name, occl)))
 			out_pass(o, in.r[q]);
-	put(o, "", &g, 1, phi.a, t0);
+	put(o, "", &g, 1, lo.phi.a, t0);
 	if (occl) {
-		put(o, "_vel", &g, 3, vel, t0);
-		put(o, "_slip", &g, 1, sl, t0);
+		put(o, "_vel", &g, 3, lo.vel, t0);
+		put(o, "_slip", &g, 1, lo.slip, t0);
 	}
 	out_close(o);
 	slc_frame_free(&in);
 	slc_frame_free(&pv);
 	free(use);
+	free(slips);
 	free(src);
-	field_free(&phi);
-	field_free(&obj);
-	free(vel);
-	free(ovel);
-	free(sl);
+	sdf_recs_out_free(&lo);
 	return 0;
 }

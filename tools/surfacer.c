@@ -17,6 +17,7 @@
 #include "liquid/mcubes.h"
 #include "io/meshio.h"
 #include "liquid/partsurf.h"
+#include "liquid/partsurf_frame.h"
 #include "liquid/surface.h"
 
 static const char *field_name = "phi", *parts_name, *mesh_name = "surface";
@@ -73,60 +74,6 @@ static const struct tool_info tinfo = {
 	opts
 };
 
-/* Positions (and radii, or NULL) of every particle record named name,
- * appended in stream order; dies on a bad record. */
-static double *
-gather_particles(const slc_frame *in, size_t *np, double **rad_out, double *time)
-{
-	double *P = NULL, *rad = NULL;
-	size_t n = 0, q, nrec = 0, nrad = 0;
-
-	for (q = 0; q < in->n; q++) {
-		const slc_rec *r = in->r[q];
-		uint64_t cnt, cr;
-		double *p, *rr = NULL;
-		slc_err err;
-
-		if (r->kind != SLC_PARTICLES || strcmp(r->name, parts_name))
-			continue;
-		check_finite(r, -1);
-		p = slc_rec_get_f64(r, "P", 3, &cnt, &err);
-		if (!p)
-			die("particles '%s': %s", r->name, err.msg);
-		if (slc_rec_find(r, "radius") &&
-		    !(rr = slc_rec_get_f64(r, "radius", 1, &cr, &err)))
-			die("particles '%s': %s", r->name, err.msg);
-		for (uint64_t i = 0; rr && i < cnt; i++)
-			if (!(rr[i] > 0))
-				die("particles '%s': particle %llu has radius %g", r->name,
-				    (unsigned long long)i, rr[i]);
-		P = realloc(P, (n + cnt + 1) * 3 * sizeof *P);
-		rad = realloc(rad, (n + cnt + 1) * sizeof *rad);
-		if (!P || !rad)
-			die("out of memory for %zu particles", (size_t)(n + cnt));
-		memcpy(P + 3 * n, p, cnt * 3 * sizeof *P);
-		for (uint64_t i = 0; i < cnt; i++)
-			rad[n + i] = rr ? rr[i] : 0;
-		nrad += rr ? cnt : 0;
-		if (!nrec++)
-			*time = r->time;
-		n += cnt;
-		free(p);
-		free(rr);
-	}
-	if (!nrec)
-		die("no particle record '%s' in the input", parts_name);
-	if (nrad && nrad != n)
-		die("particles '%s': a 'radius' channel in some records only", parts_name);
-	if (!nrad) {
-		free(rad);
-		rad = NULL;
-	}
-	*np = n;
-	*rad_out = rad;
-	return P;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -138,8 +85,9 @@ main(int argc, char **argv)
 	surf_stats st;
 	slc_rec mr;
 	slc_err err;
-	double time = 0, vol_err, *P = NULL, *rad = NULL;
-	size_t np = 0, q;
+	ps_particles ps = { 0 };
+	double time = 0, vol_err;
+	size_t q;
 
 	if (argc - first > 1)
 		usage_die("one input at most (use slccat to join streams)");
@@ -162,10 +110,12 @@ main(int argc, char **argv)
 	if (parts_name) {
 		ps_params p;
 
-		P = gather_particles(&in, &np, &rad, grec ? &(double){ 0 } : &time);
-		if (radius == 0 && rad) {
-			for (q = 0; q < np; q++)
-				radius += rad[q] / (double)np;
+		if (ps_gather(&in, parts_name, &ps, &err))
+			die("%s", err.msg);
+		if (!grec)
+			time = ps.time;
+		if (radius == 0 && ps.rad) {
+			radius = ps_mean_radius(&ps);
 		} else if (radius == 0 && grec) {
 			radius = 0.5 * g.dx;
 		} else if (radius == 0) {
@@ -178,13 +128,13 @@ main(int argc, char **argv)
 		p.dx = lattice_dx > 0 ? lattice_dx : radius;
 		p.refine = (int)refine;
 		p.iso = iso;
-		if (ps_lattice(&p, P, np, grec ? &g : NULL, &f, &err) ||
-		    ps_sample(&p, P, rad, np, &f, &err))
+		if (ps_lattice(&p, ps.P, ps.np, grec ? &g : NULL, &f, &err) ||
+		    ps_sample(&p, ps.P, ps.rad, ps.np, &f, &err))
 			die("particles '%s': %s", parts_name, err.msg);
 		if (grec)
 			ps_union(&p, &g, &f);
 		info("particles '%s': %zu, radius %g, %s kernel of radius %g on a %dx%dx%d "
-		     "lattice", parts_name, np, radius, kernels[kernel], support * radius,
+		     "lattice", parts_name, ps.np, radius, kernels[kernel], support * radius,
 		     f.ni, f.nj, f.nk);
 		meshed = &f;
 		iso = 0;
@@ -225,8 +175,7 @@ main(int argc, char **argv)
 	surf_mesh_free(&m);
 	if (meshed == &f)
 		field_free(&f);
-	free(P);
-	free(rad);
+	ps_particles_free(&ps);
 	slc_frame_free(&in);
 	return 0;
 }

@@ -154,12 +154,14 @@ sdf_rec(field *phi, const slc_rec *r, double radius, const sdf_opts *o,
 
 int
 sdf_rec_velocity(const field *phi, const slc_rec *r, const slc_frame *prev,
-		 double dt, const int32_t *closest, float *vel, slc_err *err)
+		 double dt, const int32_t *closest, float *vel, int *bad_dt,
+		 slc_err *err)
 {
 	const uint32_t *tri = slc_rec_get(r, "tri", SLC_U32, 3, 0, err);
 	const slc_rec *r0;
 	uint64_t nv, n0;
 	double *P, *V = NULL, *P0;
+	int rc;
 
 	if (!tri)
 		return slc_failctx(err, "mesh '%s': ", r->name);
@@ -189,7 +191,11 @@ sdf_rec_velocity(const field *phi, const slc_rec *r, const slc_frame *prev,
 		if (dt <= 0)
 			dt = r->time - r0->time;
 		V = slc_calloc(nv ? nv : 1, 3 * sizeof *V, err);
-		if (!V || occlusion_frame_velocity(P0, P, nv, dt, V, err)) {
+		/* a bad time step is occlusion_frame_velocity's only failure */
+		rc = V ? occlusion_frame_velocity(P0, P, nv, dt, V, err) : -1;
+		if (V && rc && bad_dt)
+			*bad_dt = 1;
+		if (rc) {
 			free(V);
 			free(P0);
 			free(P);
@@ -201,4 +207,85 @@ sdf_rec_velocity(const field *phi, const slc_rec *r, const slc_frame *prev,
 	free(V);
 	free(P);
 	return 0;
+}
+
+void
+sdf_recs_out_free(sdf_recs_out *out)
+{
+	field_free(&out->phi);
+	free(out->vel);
+	free(out->slip);
+	out->vel = out->slip = NULL;
+}
+
+/* One record's level set into obj (and, for a mesh with in->occl, its
+ * velocity into ovel), united into out with slip s.  0, or -1 with err and
+ * out's failure figures. */
+static int
+levelset_one(const slc_rec *r, const sdf_recs_in *in, field *obj, float *ovel,
+	     float s, sdf_recs_out *out, slc_err *err)
+{
+	size_t n = field_count(obj);
+	int32_t *closest = NULL;
+	sdf_stats st = { 0 };  /* sdf_rec zeroes it only once it has a mesh's points */
+
+	if (in->occl && r->kind == SLC_MESH &&
+	    !(closest = slc_calloc(n, sizeof *closest, err)))
+		return -1;
+	if (sdf_rec(obj, r, in->radius, &in->o, closest, &st, err)) {
+		out->step = SDF_RECS_SHAPE;
+		out->thin_shell = r->kind == SLC_MESH && st.thin_shell;
+		free(closest);
+		return -1;
+	}
+	if (r->kind == SLC_MESH && in->mesh_done)
+		in->mesh_done(in->ctx, r, &st);
+	if (closest && sdf_rec_velocity(obj, r, in->prev, in->dt, closest, ovel,
+					&out->bad_dt, err)) {
+		out->step = SDF_RECS_VELOCITY;
+		free(closest);
+		return -1;
+	}
+	/* houston2003 §2: union of the occlusions, sample by sample */
+	occlusion_union(n, out->phi.a, out->vel, out->slip, obj->a, ovel, s);
+	free(closest);
+	return 0;
+}
+
+int
+sdf_recs_levelset(const slc_frame *F, const sdf_recs_in *in, const slc_grid *g,
+		  sdf_recs_out *out, slc_err *err)
+{
+	field obj = { 0 };
+	float *ovel = NULL;
+	size_t n, q;
+	int rc = 0;
+
+	memset(out, 0, sizeof *out);
+	out->bad = F->n;
+	out->step = SDF_RECS_GRIDS;
+	if (field_alloc(&out->phi, g->ni, g->nj, g->nk, SLC_CELL, g->origin, g->dx, err) ||
+	    field_alloc_like(&obj, &out->phi, err))
+		return -1;
+	n = field_count(&out->phi);
+	if (in->occl && (!(out->vel = slc_calloc(n, 3 * sizeof *out->vel, err)) ||
+			 !(ovel = slc_calloc(n, 3 * sizeof *ovel, err)) ||
+			 !(out->slip = slc_calloc(n, sizeof *out->slip, err)))) {
+		field_free(&obj);
+		free(ovel);
+		return -1;
+	}
+	for (size_t c = 0; c < n; c++)
+		out->phi.a[c] = INFINITY;
+	for (q = 0; q < F->n && !rc; q++) {
+		if (!in->use[q])
+			continue;
+		rc = levelset_one(F->r[q], in, &obj, ovel,
+				  (float)(in->slip ? in->slip[q] : 0), out, err);
+		if (rc)
+			out->bad = q;
+	}
+	field_free(&obj);
+	free(ovel);
+	return rc;
 }

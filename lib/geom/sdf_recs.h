@@ -2,8 +2,8 @@
  * strands records of a frame turned into the arguments of sdf.h and
  * occlusion.h (their points, radii, triangles and vertex velocities), and
  * the placement of the grid around them; the records are those of a frame
- * (core/frame.h).  What mklevelset does per record,
- * kept out of the tool.
+ * (core/frame.h).  What mklevelset does per record and to the
+ * records of a frame together, kept out of the tool.
  */
 #ifndef SLC_SDF_RECS_H
 #define SLC_SDF_RECS_H
@@ -70,8 +70,58 @@ int sdf_rec(field *phi, const slc_rec *r, double radius, const sdf_opts *o,
  * name in the previous frame prev, dt <= 0 taking the difference of the
  * two records' times; else zero (a still mesh).  0, or -1 with err: no
  * mesh of that name in prev, a different vertex count, or a bad time
- * step. */
+ * step (then *bad_dt, unless bad_dt is NULL, is set to 1; it is left
+ * alone otherwise). */
 int sdf_rec_velocity(const field *phi, const slc_rec *r, const slc_frame *prev,
-		     double dt, const int32_t *closest, float *vel, slc_err *err);
+		     double dt, const int32_t *closest, float *vel, int *bad_dt,
+		     slc_err *err);
+
+/* What the level set of several records is made of (sdf_recs_levelset). */
+typedef struct sdf_recs_in {
+	const int *use;         /* F->n flags: the records to use (sdf_recs_select) */
+	const double *slip;     /* F->n slip coefficients, 0 full slip .. 1 no
+				 * slip, read for the records used; NULL: 0 */
+	double radius;          /* particle and strand radius (m) where a record
+				 * has no "radius" channel */
+	sdf_opts o;             /* band, unsigned, narrow (sdf.h) */
+	int occl;               /* nonzero: also the object velocity and slip
+				 * (meshes only: sdf_rec_velocity) */
+	const slc_frame *prev;  /* previous frame of the meshes, or NULL */
+	double dt;              /* seconds from prev to F; <= 0: from the times */
+	/* Called, when non-NULL, with each mesh record's figures once its
+	 * level set is made (before its velocity), in stream order. */
+	void (*mesh_done)(void *ctx, const slc_rec *r, const sdf_stats *st);
+	void *ctx;
+} sdf_recs_in;
+
+/* Where sdf_recs_levelset failed: the grids, or one record's level set
+ * or velocity. */
+enum sdf_recs_step { SDF_RECS_GRIDS, SDF_RECS_SHAPE, SDF_RECS_VELOCITY };
+
+/* The level set of several records and, with occlusion, its fields. */
+typedef struct sdf_recs_out {
+	field phi;              /* the level set on grid g, +inf where no record */
+	float *vel;             /* with in->occl: 3 floats per sample (m/s), else NULL */
+	float *slip;            /* with in->occl: 1 float per sample, else NULL */
+	/* on failure: */
+	size_t bad;             /* the record that failed, F->n for the grids */
+	int step;               /* enum sdf_recs_step */
+	int thin_shell;         /* SHAPE of a mesh: no consistent inside */
+	int bad_dt;             /* VELOCITY: the time step between the frames */
+} sdf_recs_out;
+
+/* The level set, object velocity and slip of the records of F marked in
+ * in->use on the cell grid g (houston2003 §2: the union of the occlusions,
+ * sample by sample): each record's level set (sdf_rec) and, with
+ * in->occl, its mesh's velocity (sdf_rec_velocity) and slip, united in
+ * stream order into out, which is overwritten.  0, or -1 with err as
+ * sdf_rec or sdf_rec_velocity give it (or memory), and out->bad,
+ * out->step, out->thin_shell and out->bad_dt saying where; either way
+ * the caller frees out with sdf_recs_out_free. */
+int sdf_recs_levelset(const slc_frame *F, const sdf_recs_in *in, const slc_grid *g,
+		      sdf_recs_out *out, slc_err *err);
+
+/* Free what sdf_recs_levelset allocated in out (out zeroed is fine). */
+void sdf_recs_out_free(sdf_recs_out *out);
 
 #endif
