@@ -195,6 +195,32 @@ assert abs(g['dx'] - $4) < 1e-6, g['dx']"
 	[[ "$stderr" == *"no mesh named 'ball'"* ]]
 }
 
+@test "a mesh's velocity channel of the wrong size names the record once" {
+	cat > "$T/tet.ply" <<-PLY
+	ply
+	format ascii 1.0
+	element vertex 4
+	property float x
+	property float y
+	property float z
+	property float v
+	element face 4
+	property list uchar int vertex_indices
+	end_header
+	0 0 0 1
+	1 0 0 1
+	0 1 0 1
+	0 0 1 1
+	3 0 2 1
+	3 0 1 3
+	3 0 3 2
+	3 1 2 3
+	PLY
+	run_split mklevelset --occlusion --res 16 --pad 2 "$T/tet.ply"
+	assert_failure 1
+	[[ "$stderr" == "mklevelset: $T/tet.ply: record 'tet': channel 'v' has 1 components, expected 3" ]]
+}
+
 @test "OBJ files are read directly, named after the file" {
 	cat > "$T/tet.obj" <<-OBJ
 	v 0 0 0

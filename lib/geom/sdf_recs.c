@@ -10,13 +10,16 @@
 
 #include "geom/occlusion.h"
 
-/* "P" of r as doubles (caller frees), or NULL with err naming r. */
+/* Channel chan of r, 3 components per point, as doubles (caller frees),
+ * or NULL with err naming r. */
 static double *
 points(const slc_rec *r, const char *chan, uint64_t *n, slc_err *err)
 {
+	const slc_chan *c = slc_rec_find(r, chan);
 	double *p = slc_rec_get_f64(r, chan, 3, n, err);
 
-	if (!p)
+	/* slc_rec_get_f64 names the record itself, unless memory ran out */
+	if (!p && c && c->ncomp == 3)
 		slc_failctx(err, "record '%s': ", r->name);
 	return p;
 }
