@@ -3,7 +3,7 @@
  * houston2003; or
  * --redistance: grid level sets -> signed distance again.  The numerics
  * are in lib/geom/sdf.c, lib/grid/redistance.c and lib/geom/occlusion.c, what is done
- * per record in lib/geom/sdf_recs.c. */
+ * per record and to the chosen records together in lib/geom/sdf_recs.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

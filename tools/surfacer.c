@@ -4,7 +4,8 @@
  * cubes, lib/liquid/mcubes.h: closed, oriented, 2-manifold, welded, gradient
  * normals) and, with --particles, the particles' implicit surface (Zhu and
  * Bridson 2005 or the anisotropic kernels of Yu and Turk 2013,
- * lib/liquid/partsurf.h) merged with the level set by union (kdsm-vof §4.2).
+ * lib/liquid/partsurf.h; the particles gathered by lib/liquid/partsurf_frame.h)
+ * merged with the level set by union (kdsm-vof §4.2).
  * Writes the input records and the mesh record, or the mesh alone as OBJ
  * or PLY with --format.
  */

@@ -2,7 +2,8 @@
  * (lib/geom/sdf_recs.c, sdf_recs_levelset): two overlapping spheres give
  * the min of their level sets (houston2003 §2 union), each sample taking
  * the velocity and slip of the nearer sphere; the per-mesh figures come in
- * stream order; a failing record is named with the step that failed. */
+ * stream order; a failing record is named with the step that failed;
+ * every allocation failing in turn gives -1 and leaves out freeable. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,10 +174,45 @@ test_failures(void)
 	slc_frame_free(&F);
 }
 
+static void
+test_alloc(void)
+{
+	double c[3] = { 0, 0, 0 }, v[3] = { 1, 0, 0 };
+	slc_grid g = { 8, 8, 8, SLC_CELL, { -0.6, -0.6, -0.6 }, 1.2 / 8 };
+	slc_frame F = { 0 };
+	int use[1] = { 1 }, failed = 0, bad = 0;
+	sdf_recs_in in = { 0 };
+	sdf_recs_out out;
+	slc_err err;
+	long k;
+
+	add_sphere(&F, "s", c, v);
+	in.use = use;
+	in.o = (sdf_opts){ 3, 0, 0 };
+	in.occl = 1;
+	for (k = 1; k < 1000; k++) {
+		int rc;
+
+		err.msg[0] = '\0';
+		slc_alloc_fail_after(k);
+		rc = sdf_recs_levelset(&F, &in, &g, &out, &err);
+		slc_alloc_fail_after(0);
+		sdf_recs_out_free(&out);
+		if (rc == 0)
+			break;
+		failed++;
+		bad += !strstr(err.msg, "memory");
+	}
+	CHECK(k < 1000 && failed > 3 && bad == 0, "each of %d allocations failing: -1 "
+	      "saying out of memory (%d did not)", failed, bad);
+	slc_frame_free(&F);
+}
+
 int
 main(void)
 {
 	test_two_spheres();
 	test_failures();
+	test_alloc();
 	return ctest_done();
 }
