@@ -12,6 +12,13 @@
 #ifndef SLC_COMM_H
 #define SLC_COMM_H
 
+#include "core/err.h"
+
 typedef struct slc_comm slc_comm;
+
+/* A stage of the serial build runs alone: 0 when comm is NULL, else -1
+ * with err ("this build runs on one rank only").  The stages call it
+ * first in every entry point that takes a communicator. */
+int slc_comm_serial(const slc_comm *comm, slc_err *err);
 
 #endif

@@ -119,8 +119,8 @@ advect_stage_load(advect_stage *S, slc_frame *F, const advect_stage_opts *o,
 	memset(S, 0, sizeof *S);
 	S->F = F;
 	S->o = *o;
-	if (comm)
-		return slc_fail(err, "this build runs on one rank only");
+	if (slc_comm_serial(comm, err))
+		return -1;
 	S->scene = slc_frame_find(F, "scene", SLC_META);
 	if (slc_scene_read(S->scene, &sc, err))
 		return slc_failctx(err, "scene: ");

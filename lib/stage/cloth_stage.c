@@ -35,16 +35,6 @@ cloth_stage_opts_default(cloth_stage_opts *o)
 	o->par.self = 1;
 }
 
-/* The serial build has no communicator: any other than NULL is an
- * error. */
-static int
-one_rank(const slc_comm *comm, slc_err *err)
-{
-	if (comm)
-		return slc_fail(err, "cloth stage: this build runs on one rank only");
-	return 0;
-}
-
 /* The scene's fps (unless given), frame number and gravity (unless
  * given) into *fps, s->frame and g. */
 static int
@@ -231,7 +221,7 @@ cloth_stage_load(cloth_stage *s, slc_frame *F, const cloth_stage_opts *o,
 
 	memset(s, 0, sizeof *s);
 	s->o = *o;
-	if (one_rank(comm, err))
+	if (slc_comm_serial(comm, err))
 		return -1;
 	s->cr = slc_frame_find(F, o->cloth, SLC_MESH);
 	s->scene = slc_frame_find(F, "scene", SLC_META);
@@ -268,7 +258,7 @@ cloth_stage_load(cloth_stage *s, slc_frame *F, const cloth_stage_opts *o,
 int
 cloth_stage_step(cloth_stage *s, slc_comm *comm, slc_err *err)
 {
-	if (one_rank(comm, err))
+	if (slc_comm_serial(comm, err))
 		return -1;
 	if (cloth_advance(&s->c, s->t0, s->T, (int)s->o.steps, s->bodies,
 			  s->nb, err))
@@ -289,7 +279,7 @@ cloth_stage_store(cloth_stage *s, slc_comm *comm, slc_err *err)
 	double *Po, *vo, *ro, *mo;
 	char buf[64];
 
-	if (one_rank(comm, err))
+	if (slc_comm_serial(comm, err))
 		return -1;
 	/* the new state in place of the old channels, double precision */
 	slc_rec_remove(cr, "P");

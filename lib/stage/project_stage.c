@@ -16,14 +16,6 @@ const char *const project_precond_names[] = {"mg", "mic0", NULL};
 const char *const project_weight_names[] = {"variational", "binary", NULL};
 const char *const project_bc_names[] = {"wall", "stored", "open", NULL};
 
-static int
-one_rank(slc_comm *comm, slc_err *err)
-{
-	if (comm)
-		return slc_fail(err, "this build runs on one rank only");
-	return 0;
-}
-
 /* The record of F with this name and kind, or NULL; more than one is an
  * error. */
 static int
@@ -128,6 +120,22 @@ load_bodies(project_stage *S, slc_err *err)
 	return 0;
 }
 
+/* The face weights of the solve (batty2007 §2.1): the open fraction of
+ * each face, from the solid level set and the rigid bodies' (binary with
+ * --weights binary).  Whatever else the fluid must not flow through
+ * closes its faces here. */
+static int
+face_weights(project_stage *S, slc_err *err)
+{
+	S->wx = slc_calloc(field_count(&S->m.u), sizeof *S->wx, err);
+	S->wy = S->wx ? slc_calloc(field_count(&S->m.v), sizeof *S->wy, err) : NULL;
+	S->wz = S->wy ? slc_calloc(field_count(&S->m.w), sizeof *S->wz, err) : NULL;
+	if (!S->wz)
+		return -1;
+	return rigid_weights(S->solid, S->phib, S->body, S->nbody, S->ni, S->nj, S->nk,
+			     S->o.binary, S->wx, S->wy, S->wz, err);
+}
+
 int
 project_stage_load(project_stage *S, slc_frame *F, const project_opts *o,
 		   slc_comm *comm, slc_err *err)
@@ -135,7 +143,7 @@ project_stage_load(project_stage *S, slc_frame *F, const project_opts *o,
 	memset(S, 0, sizeof *S);
 	S->F = F;
 	S->o = *o;
-	if (one_rank(comm, err))
+	if (slc_comm_serial(comm, err))
 		return -1;
 	if (load_scene(S, err) || load_velocity(S, err) ||
 	    cell_grid(S, "solid", 1, 0, &S->solid, err) ||
@@ -143,11 +151,7 @@ project_stage_load(project_stage *S, slc_frame *F, const project_opts *o,
 	    cell_grid(S, "solid_vel", 3, 0, &S->solid_vel, err) ||
 	    load_bodies(S, err))
 		goto fail;
-	S->wx = slc_calloc(field_count(&S->m.u), sizeof *S->wx, err);
-	S->wy = S->wx ? slc_calloc(field_count(&S->m.v), sizeof *S->wy, err) : NULL;
-	S->wz = S->wy ? slc_calloc(field_count(&S->m.w), sizeof *S->wz, err) : NULL;
-	if (!S->wz || rigid_weights(S->solid, S->phib, S->body, S->nbody, S->ni, S->nj,
-				    S->nk, o->binary, S->wx, S->wy, S->wz, err))
+	if (face_weights(S, err))
 		goto fail;
 	return 0;
 fail:
@@ -162,7 +166,7 @@ project_stage_solve(project_stage *S, project_stats *st, slc_comm *comm, slc_err
 	macgrid *m = &S->m;
 
 	memset(st, 0, sizeof *st);
-	if (one_rank(comm, err))
+	if (slc_comm_serial(comm, err))
 		return -1;
 	psys_in in = {.ni = S->ni, .nj = S->nj, .nk = S->nk, .dx = m->u.dx,
 		      .origin = m->u.origin, .rho = S->o.density,
@@ -261,7 +265,7 @@ fail:
 int
 project_stage_store(project_stage *S, slc_comm *comm, slc_err *err)
 {
-	if (one_rank(comm, err))
+	if (slc_comm_serial(comm, err))
 		return -1;
 	if (!S->solved)
 		return slc_fail(err, "nothing solved to store");
