@@ -2,6 +2,8 @@
  * (recfield.h). */
 #include "fluid/recfield.h"
 
+#include "core/gridplace.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,13 +12,9 @@
 static int
 like_rec(field *f, const slc_rec *r, slc_err *err)
 {
-	int d[3] = {r->grid.ni, r->grid.nj, r->grid.nk};
+	int32_t d[3];
 
-	/* field_alloc takes cell dims: one less on the staggered axis */
-	if (r->grid.stagger >= SLC_FACE_X && r->grid.stagger <= SLC_FACE_Z)
-		d[r->grid.stagger - SLC_FACE_X]--;
-	else if (r->grid.stagger == SLC_NODE)
-		d[0]--, d[1]--, d[2]--;
+	slc_grid_cells(&r->grid, d);    /* field_alloc takes cell dims */
 	return field_alloc(f, d[0], d[1], d[2], (int)r->grid.stagger, r->grid.origin,
 			   r->grid.dx, err);
 }

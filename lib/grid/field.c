@@ -59,9 +59,14 @@ field_count(const field *f)
 void
 field_cell_dims(const field *f, int *nci, int *ncj, int *nck)
 {
-	*nci = f->ni - (f->stagger == SLC_NODE || f->stagger == SLC_FACE_X);
-	*ncj = f->nj - (f->stagger == SLC_NODE || f->stagger == SLC_FACE_Y);
-	*nck = f->nk - (f->stagger == SLC_NODE || f->stagger == SLC_FACE_Z);
+	slc_grid g;
+	int32_t c[3];
+
+	field_grid(f, &g);
+	slc_grid_cells(&g, c);
+	*nci = c[0];
+	*ncj = c[1];
+	*nck = c[2];
 }
 
 void

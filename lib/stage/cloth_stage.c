@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/meta.h"
+#include "fluid/recfield.h"
 
 /* selle2008 table 6.1: the node mass when the record has none. */
 #define TABLE61_MASS 1e-6
@@ -145,26 +146,13 @@ constrain_pins(cloth_stage *s)
 }
 
 /* Body velocity fields, one per axis, from a cell-centred f32x3 grid
- * record. */
+ * record (recfield_vec3). */
 static int
 vel_fields(const slc_rec *r, field vb[3], slc_err *err)
 {
-	int nc[3] = {r->grid.ni, r->grid.nj, r->grid.nk};
-	const float *a = slc_rec_get(r, r->name, SLC_F32, 3, 0, err);
-
-	if (!a)
-		return slc_failctx(err, "record '%s': ", r->name);
 	if (r->grid.stagger != SLC_CELL)
 		return slc_fail(err, "record '%s': expected a cell-centred grid", r->name);
-	for (int c = 0; c < 3; c++) {
-		if (field_alloc(vb + c, nc[0], nc[1], nc[2], SLC_CELL,
-				r->grid.origin, r->grid.dx, err))
-			return slc_failctx(err, "record '%s': ", r->name);
-		size_t n = field_count(vb + c);
-		for (size_t i = 0; i < n; i++)
-			vb[c].a[i] = a[3 * i + (size_t)c];
-	}
-	return 0;
+	return recfield_vec3(r, vb, err);
 }
 
 /* The bodies: the grid level set o.solid (with NAME_vel), the ground
