@@ -85,3 +85,19 @@ assert 0.8 * top < c["max"] <= top * 1.0001 and -top * 1.0001 <= c["min"] < -0.8
 	[ ! "$P/frame-0005.slc" -nt "$T/stamp" ] && [ ! "$T/stamp" -nt "$P/frame-0005.slc" ]
 	cmp "$P/frame-0012.slc" "$T/last.slc"
 }
+
+@test "paddle: bakes of one directory at once never race on the settings stamp" {
+	O=$T/race
+	mkdir -p "$O"
+	for k in 1 2 3 4 5 6 7 8; do
+		pids=
+		for j in 1 2 3 4 5 6; do
+			bake OUT="$O" RATE="$k$j" "$O/settings" "$O/view" >/dev/null 2>&1 &
+			pids="$pids $!"
+		done
+		for p in $pids; do wait "$p" || fail "a bake of settings $k.* failed"; done
+	done
+	[ -s "$O/settings" ]
+	run ls -A "$O"
+	refute_output --partial tmp
+}

@@ -98,3 +98,19 @@ setup_file() {
 	read -r big inside total < <(slcgrid "$O/frame-0016.slc" inside temperature solid 0)
 	awk -v b="$big" -v i="$inside" 'BEGIN { exit !(b < 1e-6 && i < 1e-9) }'
 }
+
+@test "smoke: bakes of one directory at once never race on the settings stamp" {
+	O=$T/race
+	mkdir -p "$O"
+	for k in 1 2 3 4 5 6 7 8; do
+		pids=
+		for j in 1 2 3 4 5 6; do
+			bake OUT="$O" CONFINEMENT="$k.$j" "$O/settings" "$O/view" >/dev/null 2>&1 &
+			pids="$pids $!"
+		done
+		for p in $pids; do wait "$p" || fail "a bake of settings $k.* failed"; done
+	done
+	[ -s "$O/settings" ]
+	run ls -A "$O"
+	refute_output --partial tmp
+}
