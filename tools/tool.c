@@ -535,6 +535,12 @@ in_read(tool_in *in, slc_rec *r)
 	return rc;
 }
 
+void
+in_defer(tool_in *in)
+{
+	slc_reader_defer(in->rd, 1);
+}
+
 const char *
 in_label(const tool_in *in)
 {

@@ -46,7 +46,7 @@ build(slc_rec *r, int n)
 		t = slc_rec_add(r, "tet", SLC_U32, 4, SLC_PRIM, 1, &err);
 		for (q = 0; q < 4; q++)
 			t[q] = (uint32_t)q;
-		p[3] = 1;
+		p[3] = p[7] = p[11] = 1;        /* volume 1/6, positive */
 		slc_rec_add(r, "rank", SLC_I32, 1, SLC_PRIM, 1, &err);
 		break;
 	case 4:
