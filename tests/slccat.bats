@@ -54,8 +54,7 @@ mk() { "$ROOT/build/tests/gen_stream" "$@"; }
 	assert_failure 1
 	assert_output --regexp "^slccat: .*bad.slc: record [0-9]+"
 	[ ! -e "$T/out.slc" ]
-	ls "$T" | grep -v tmp >/dev/null
-	[ -z "$(ls "$T" | grep '\.tmp\.')" ]
+	[ -z "$(ls -A "$T" | grep '\.tmp\.')" ]
 	echo previous > "$T/out.slc"
 	run slccat -o "$T/out.slc" "$T/bad.slc"
 	assert_failure 1
@@ -84,7 +83,7 @@ mk() { "$ROOT/build/tests/gen_stream" "$@"; }
 	run slcinfo "$T/got.slc"
 	assert_success
 	assert_output --partial "mesh 'sphere'"
-	run ls "$T"
+	run ls -A "$T"
 	refute_output --partial ".tmp."  # no temp file left beside it
 }
 
@@ -117,4 +116,46 @@ PY
 	assert_success
 	assert_output --partial "0 unknown 'u'"
 	refute_output --partial "mesh 'tri'"
+}
+
+@test "slccat -o: a temp file left by kill -9 is removed by the next run, a live one is not" {
+	mk "$T/a.slc"
+	mkfifo "$T/in"
+	slccat -o "$T/out.slc" < "$T/in" &
+	pid=$!
+	exec 5> "$T/in"                 # slccat waits for input that never comes
+	for i in $(seq 50); do
+		ls -A "$T" | grep -q "^\.out\.slc\.tmp\.$pid\." && break
+		sleep 0.1
+	done
+	ls -A "$T" | grep -q "^\.out\.slc\.tmp\.$pid\.......$"
+	kill -9 "$pid"
+	wait "$pid" || true
+	exec 5>&-
+	ls -A "$T" | grep -q "^\.out\.slc\.tmp\.$pid\."      # kill -9 leaves it
+	: > "$T/.out.slc.tmp.$$.abcdef"                         # a live process's
+	: > "$T/.other.slc.tmp.999999999.abcdef"                # another output's
+	run slccat -o "$T/out.slc" "$T/a.slc"
+	assert_success
+	[ -z "$(ls -A "$T" | grep "^\.out\.slc\.tmp\.$pid\.")" ]
+	[ -e "$T/.out.slc.tmp.$$.abcdef" ]
+	[ -e "$T/.other.slc.tmp.999999999.abcdef" ]
+}
+
+@test "slccat passes a 256 MiB zlib record on with a few MiB of memory, byte for byte" {
+	"$ROOT/build/tests/gen_big" "$T/big.slc" 256
+	run /usr/bin/time -f "maxrss %M" slccat -o "$T/b.slc" "$T/big.slc"
+	assert_success
+	kb=$(echo "$output" | sed -n 's/^maxrss //p')
+	echo "slccat max RSS: $kb KiB"
+	[ "$kb" -lt 65536 ]                # the record decodes to 262144 KiB
+	size=$(stat -c %s "$T/big.slc")
+	cmp -n $((size - 68)) "$T/big.slc" "$T/b.slc"
+	run /usr/bin/time -f "maxrss %M" slccat --rename big=large "$T/big.slc" -o "$T/c.slc"
+	assert_success
+	kb=$(echo "$output" | sed -n 's/^maxrss //p')
+	[ "$kb" -lt 65536 ]
+	run slcinfo "$T/c.slc"
+	assert_success
+	assert_output --partial "grid 'large'"
 }

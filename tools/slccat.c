@@ -1,5 +1,8 @@
 /* slccat: concatenate sluice streams, keeping, dropping, renaming or
- * re-encoding records.  Records it does not change pass byte-identical. */
+ * re-encoding records.  Records it does not change pass byte-identical.
+ * A zlib record is checked in full but kept encoded (in_defer), so a
+ * record passed on or renamed costs its stored size, not its decoded
+ * size; only --reencode decodes. */
 #include <string.h>
 
 #include "tool.h"
@@ -38,12 +41,18 @@ cat(tool_out *o, const char *path, const char *from, const char *to)
 {
 	tool_in *in = in_open(path);
 	slc_rec r;
+	slc_err err;
 
+	in_defer(in);
 	while (in_read(in, &r)) {
 		int keep = (!only || slc_name_listed(r.name, only)) &&
 			   !(drop && slc_name_listed(r.name, drop)) &&
 			   (kind < 0 || (int)r.kind == kind);
 
+		/* a renamed record still encoded keeps its stored payload
+		 * (slc_write); --reencode decodes to encode it anew */
+		if (keep && reencode && slc_rec_decode(&r, &err))
+			die("%s: %s", in_label(in), err.msg);
 		if (keep && from && !strcmp(r.name, from)) {
 			strcpy(r.name, to);
 			out_write(o, &r);

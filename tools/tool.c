@@ -7,6 +7,7 @@
  */
 #include "tool.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -402,6 +403,64 @@ tool_parse(int argc, char **argv, const struct tool_info *info)
 
 /* --- atomic files ------------------------------------------------------ */
 
+/* The temp file of -o DIR/NAME is DIR/.NAME.tmp.PID.XXXXXX: hidden, next
+ * to the output (so rename is atomic), and naming the process that writes
+ * it.  die() and fatal signals remove it; only kill -9 (or a crash)
+ * leaves it behind, and the next run writing the same output removes
+ * every such file whose PID no longer runs.  A file of a live PID stays,
+ * even when that PID now belongs to another program (reuse can only keep
+ * a stale file longer, never remove a live one), and so do other users'
+ * files and anything not a regular file. */
+static void
+split_path(const char *path, char *dir, size_t dirlen, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash) {
+		snprintf(dir, dirlen, ".");
+		*base = path;
+	} else {
+		snprintf(dir, dirlen, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+		*base = slash + 1;
+	}
+}
+
+/* Remove the temp files that dead runs writing path left behind. */
+static void
+remove_stale_temps(const char *path)
+{
+	char dir[PATH_MAXLEN], prefix[PATH_MAXLEN], full[PATH_MAXLEN];
+	const char *base;
+	struct dirent *e;
+	DIR *d;
+
+	split_path(path, dir, sizeof dir, &base);
+	if ((size_t)snprintf(prefix, sizeof prefix, ".%s.tmp.", base) >= sizeof prefix ||
+	    !(d = opendir(dir)))
+		return;
+	while ((e = readdir(d))) {
+		size_t plen = strlen(prefix);
+		const char *p = e->d_name + plen;
+		char *end;
+		long pid;
+		struct stat st;
+
+		if (strncmp(e->d_name, prefix, plen))
+			continue;
+		errno = 0;
+		pid = strtol(p, &end, 10);
+		if (errno || end == p || pid <= 0 || *end != '.' || strlen(end + 1) != 6)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;       /* alive, or not ours to ask about */
+		if ((size_t)snprintf(full, sizeof full, "%s/%s", dir, e->d_name) >= sizeof full)
+			continue;
+		if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
+			unlink(full);
+	}
+	closedir(d);
+}
+
 FILE *
 plain_open(const char *path)
 {
@@ -414,7 +473,7 @@ plain_open(const char *path)
 		;
 	if (t == TEMP_MAX)
 		die("%s: too many outputs open", path);
-	if (strlen(path) + 16 > PATH_MAXLEN)
+	if (strlen(path) + 48 > PATH_MAXLEN)
 		die("%s: path too long", path);
 	snprintf(finals[t], PATH_MAXLEN, "%s", path);
 	{
@@ -429,7 +488,15 @@ plain_open(const char *path)
 			return f;
 		}
 	}
-	snprintf(temps[t], PATH_MAXLEN, "%s.tmp.XXXXXX", path);
+	remove_stale_temps(path);
+	{
+		char dir[PATH_MAXLEN];
+		const char *base;
+
+		split_path(path, dir, sizeof dir, &base);
+		snprintf(temps[t], PATH_MAXLEN, "%.*s.%s.tmp.%ld.XXXXXX", (int)(base - path), path,
+			 base, (long)getpid());
+	}
 	fd = mkstemp(temps[t]);
 	if (fd < 0) {
 		temps[t][0] = '\0';
@@ -533,6 +600,12 @@ in_read(tool_in *in, slc_rec *r)
 	if (rc < 0)
 		die("%s: %s", in->label, err.msg);
 	return rc;
+}
+
+void
+in_defer(tool_in *in)
+{
+	slc_reader_defer(in->rd, 1);
 }
 
 const char *

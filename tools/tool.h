@@ -96,6 +96,10 @@ tool_in *in_open(const char *path);
 /* Read the next record: 1, or 0 at the end.  Dies on damage with
  * "argv0: path: record N 'name' at byte B: ...". */
 int in_read(tool_in *in, slc_rec *r);
+/* Keep the zlib grid, particles and unknown-kind records of in encoded
+ * (slc_reader_defer): for a tool that passes records on unused.  The
+ * tool then calls slc_rec_decode on every record whose data it reads. */
+void in_defer(tool_in *in);
 /* The label used in messages ("<stdin>" or the path). */
 const char *in_label(const tool_in *in);
 void in_close(tool_in *in);

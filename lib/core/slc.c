@@ -22,6 +22,7 @@
 #define NCOMP_MAX 16
 #define PIPE_CHUNK ((size_t)1 << 20)  /* growth step when the size is unknown */
 #define ZCHUNK ((size_t)1 << 30)      /* bytes handed to zlib at once (uInt) */
+#define ZSCRATCH ((size_t)1 << 18)    /* decoded bytes checked at once, not kept */
 
 static const uint8_t magic[4] = { 'S', 'L', 'C', 'R' };
 
@@ -57,6 +58,7 @@ struct slc_reader {
 	int regular;
 	int seen_end;           /* the last record read was an end record */
 	int broken;             /* a previous error: refuse to go on */
+	int defer;              /* keep zlib records encoded (slc_reader_defer) */
 };
 
 struct slc_writer {
@@ -258,6 +260,8 @@ slc_rec_own(slc_rec *r, slc_err *err)
 	size_t bytes;
 	uint32_t c;
 
+	if (slc_rec_decode(r, err))
+		return -1;
 	for (c = 0; c < r->nchan; c++) {
 		slc_chan *ch = &r->chan[c];
 		void *copy;
@@ -287,6 +291,11 @@ slc_rec_copy(slc_rec *dst, const slc_rec *src, slc_err *err)
 	size_t bytes;
 	uint32_t c;
 
+	/* decoding changes how src is held, not what it is */
+	if (slc_rec_decode((slc_rec *)src, err)) {
+		slc_rec_init(dst, SLC_END, "");
+		return -1;
+	}
 	slc_rec_init(dst, src->kind, src->name);
 	dst->time = src->time;
 	dst->grid = src->grid;
@@ -348,6 +357,9 @@ slc_rec_add(slc_rec *r, const char *name, uint32_t type, uint32_t ncomp,
 
 	if (!name || !*name || strlen(name) > SLC_NAME_MAX)
 		return slc_fail(err, "bad channel name"), NULL;
+	/* a new channel changes the payload's layout */
+	if (slc_rec_decode(r, err))
+		return NULL;
 	if (slc_rec_find(r, name))
 		return slc_fail(err, "record '%s': duplicate channel '%s'", r->name,
 				name), NULL;
@@ -415,6 +427,9 @@ slc_rec_get(const slc_rec *r, const char *name, uint32_t type, uint32_t ncomp,
 	if (!c)
 		return slc_fail(err, "record '%s': no channel '%s'", r->name, name),
 		       NULL;
+	/* decoding changes how r is held, not what it is */
+	if (slc_rec_decode((slc_rec *)r, err))
+		return NULL;
 	if (c->type != type || c->ncomp != ncomp)
 		return slc_fail(err, "record '%s': channel '%s' is %s x%u, expected %s x%u",
 				r->name, name, slc_type_name(c->type), c->ncomp,
@@ -456,6 +471,8 @@ slc_rec_get_f64(const slc_rec *r, const char *name, uint32_t ncomp,
 	if (c->ncomp != ncomp)
 		return slc_fail(err, "record '%s': channel '%s' has %u components, expected %u",
 				r->name, name, c->ncomp, ncomp), NULL;
+	if (slc_rec_decode((slc_rec *)r, err))
+		return NULL;
 	if (c->count > SIZE_MAX || slc_mul((size_t)c->count, ncomp, &n))
 		return slc_fail(err, "record '%s': channel '%s' too large", r->name,
 				name), NULL;
@@ -469,19 +486,23 @@ slc_rec_get_f64(const slc_rec *r, const char *name, uint32_t ncomp,
 	return d;
 }
 
-void
+int
 slc_rec_remove(slc_rec *r, const char *name)
 {
 	slc_chan *c = slc_rec_find(r, name);
 	size_t at;
 
 	if (!c)
-		return;
+		return 0;
+	/* the payload's layout changes: the other channels need their data */
+	if (slc_rec_decode(r, NULL))
+		return -1;
 	if (c->owned)
 		free(c->data);
 	at = (size_t)(c - r->chan);
 	memmove(c, c + 1, (r->nchan - at - 1) * sizeof *c);
 	r->nchan--;
+	return 0;
 }
 
 int
@@ -547,6 +568,8 @@ slc_chan_first_nonfinite(const slc_chan *c, uint64_t *nnan, uint64_t *ninf)
 int
 slc_rec_check_finite(const slc_rec *r, long frame, slc_err *err)
 {
+	if (slc_rec_decode((slc_rec *)r, err))
+		return -1;
 	for (uint32_t c = 0; c < r->nchan; c++) {
 		const slc_chan *ch = &r->chan[c];
 		uint64_t nnan, ninf;
@@ -636,6 +659,56 @@ check_indices(const slc_rec *r, const char *name, uint32_t ncomp, uint64_t np,
 	return check_domain_counts(r, SLC_PRIM, c->count, "primitive", err);
 }
 
+/* Coordinate a (0..2) of point p of the position channel. */
+static double
+point_coord(const slc_chan *P, uint64_t p, int a)
+{
+	if (P->type == SLC_F64)
+		return ((const double *)P->data)[3 * p + (uint64_t)a];
+	return ((const float *)P->data)[3 * p + (uint64_t)a];
+}
+
+/* Tetrahedra have positive volume (formats/slc.md, "Kinds"): six times
+ * the signed volume ((P1-P0)x(P2-P0)).(P3-P0) > 0, NaN refused.  The one
+ * exception is a tet marked disabled: a record with a u8 prim channel
+ * SLC_TET_ALIVE may hold degenerate or inverted tets whose `alive` is 0
+ * (a deforming tet mesh that loses a tet keeps its topology). */
+static int
+check_tet_volumes(const slc_rec *r, slc_err *err)
+{
+	const slc_chan *P = slc_rec_find(r, "P"), *T = slc_rec_find(r, "tet");
+	const slc_chan *A = slc_rec_find(r, SLC_TET_ALIVE);
+	const uint32_t *tet = T->data;
+	const uint8_t *alive = NULL;
+	uint64_t t;
+
+	if (A && (A->type != SLC_U8 || A->ncomp != 1 || A->domain != SLC_PRIM))
+		return slc_fail(err, "channel '%s' is %s x%u %s, expected u8 x1 prim",
+				SLC_TET_ALIVE, slc_type_name(A->type), A->ncomp,
+				slc_domain_name(A->domain));
+	if (A)
+		alive = A->data;
+	for (t = 0; t < T->count; t++) {
+		double e[3][3], c[3], v6;
+		int a, k;
+
+		if (alive && !alive[t])
+			continue;
+		for (k = 0; k < 3; k++)
+			for (a = 0; a < 3; a++)
+				e[k][a] = point_coord(P, tet[4 * t + (uint64_t)k + 1], a) -
+					  point_coord(P, tet[4 * t], a);
+		c[0] = e[0][1] * e[1][2] - e[0][2] * e[1][1];
+		c[1] = e[0][2] * e[1][0] - e[0][0] * e[1][2];
+		c[2] = e[0][0] * e[1][1] - e[0][1] * e[1][0];
+		v6 = c[0] * e[2][0] + c[1] * e[2][1] + c[2] * e[2][2];
+		if (!(v6 > 0))
+			return slc_fail(err, "tet %llu has volume %g (must be > 0 unless its '%s' is 0)",
+					(unsigned long long)t, v6 / 6, SLC_TET_ALIVE);
+	}
+	return 0;
+}
+
 int
 slc_rec_validate(const slc_rec *r, slc_err *err)
 {
@@ -667,9 +740,9 @@ slc_rec_validate(const slc_rec *r, slc_err *err)
 			return -1;
 		return check_indices(r, "tri", 3, np, err);
 	case SLC_TETS:
-		if (check_positions(r, &np, err))
+		if (check_positions(r, &np, err) || check_indices(r, "tet", 4, np, err))
 			return -1;
-		return check_indices(r, "tet", 4, np, err);
+		return check_tet_volumes(r, err);
 	case SLC_PARTICLES:
 		return check_positions(r, &np, err);
 	case SLC_STRANDS:
@@ -775,6 +848,47 @@ encode_desc(const slc_rec *r, size_t *desc_len, size_t *raw_len, slc_err *err)
 	return d;
 }
 
+/* Is s (n bytes) strict UTF-8 without NUL (formats/slc.md,
+ * "Descriptor")?  RFC 3629: no overlong forms, no surrogates
+ * (U+D800..U+DFFF), nothing above U+10FFFF. */
+static int
+name_valid(const uint8_t *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		uint8_t b = s[i];
+		uint32_t cp, min;
+		size_t len, k;
+
+		if (b == 0)
+			return 0;
+		if (b < 0x80) {
+			i++;
+			continue;
+		}
+		if ((b & 0xe0) == 0xc0)
+			len = 2, cp = b & 0x1fu, min = 0x80;
+		else if ((b & 0xf0) == 0xe0)
+			len = 3, cp = b & 0x0fu, min = 0x800;
+		else if ((b & 0xf8) == 0xf0)
+			len = 4, cp = b & 0x07u, min = 0x10000;
+		else
+			return 0;       /* a continuation byte or 0xf8..0xff */
+		if (n - i < len)
+			return 0;
+		for (k = 1; k < len; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (s[i + k] & 0x3fu);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+		i += len;
+	}
+	return 1;
+}
+
 /* Parse a descriptor into r (channels without data).  Returns the raw
  * payload length it implies. */
 static int
@@ -791,8 +905,10 @@ decode_desc(slc_rec *r, const uint8_t *d, size_t len, size_t *raw_len,
 	nlen = get16(d);
 	at = 2;
 	NEED(nlen);
-	if (nlen > SLC_NAME_MAX || memchr(d + at, '\0', nlen))
-		return slc_fail(err, "bad record name");
+	if (nlen > SLC_NAME_MAX || !name_valid(d + at, nlen))
+		return slc_fail(err, "record name is not UTF-8 without NUL");
+	if (r->kind == SLC_END && nlen)
+		return slc_fail(err, "end record with a name (it has none)");
 	memcpy(r->name, d + at, nlen);
 	r->name[nlen] = '\0';
 	at += nlen;
@@ -827,6 +943,8 @@ decode_desc(slc_rec *r, const uint8_t *d, size_t len, size_t *raw_len,
 	at += 4;
 	if (nchan > SLC_CHAN_MAX)
 		return slc_fail(err, "%u channels, at most %d", nchan, SLC_CHAN_MAX);
+	if (r->kind == SLC_END && nchan)
+		return slc_fail(err, "end record with %u channels (it has none)", nchan);
 	if (nchan) {
 		r->chan = slc_calloc(nchan, sizeof *r->chan, err);
 		if (!r->chan)
@@ -840,8 +958,9 @@ decode_desc(slc_rec *r, const uint8_t *d, size_t len, size_t *raw_len,
 		cl = get16(d + at);
 		at += 2;
 		NEED(cl);
-		if (cl == 0 || cl > SLC_NAME_MAX || memchr(d + at, '\0', cl))
-			return slc_fail(err, "channel %u: bad name", c);
+		if (cl == 0 || cl > SLC_NAME_MAX || !name_valid(d + at, cl))
+			return slc_fail(err, "channel %u: name is not UTF-8 without NUL (%u bytes)",
+					c, cl);
 		memcpy(ch->name, d + at, cl);
 		ch->name[cl] = '\0';
 		at += cl;
@@ -887,6 +1006,12 @@ slc_reader_open(FILE *f, slc_err *err)
 			rd->size -= (uint64_t)pos;
 	}
 	return rd;
+}
+
+void
+slc_reader_defer(slc_reader *rd, int on)
+{
+	rd->defer = on;
 }
 
 void
@@ -968,36 +1093,110 @@ place_channels(slc_rec *r, uint8_t *payload, size_t raw_len, slc_err *err)
 					    raw_len, at);
 }
 
+/* Padding bytes of r's payload that fall in the decoded bytes p[0..len),
+ * which sit at payload offset off, must be zero. */
+static int
+check_pad_span(const slc_rec *r, size_t off, const uint8_t *p, size_t len,
+	       slc_err *err)
+{
+	size_t at = 0, bytes, q;
+	uint32_t c;
+
+	for (c = 0; c < r->nchan && at < off + len; c++) {
+		const slc_chan *ch = &r->chan[c];
+
+		chan_bytes(ch->type, ch->ncomp, ch->count, &bytes);
+		for (q = at + bytes; q < at + align_up(bytes); q++)
+			if (q >= off && q < off + len && p[q - off])
+				return slc_fail(err, "channel '%s': nonzero padding", ch->name);
+		at += align_up(bytes);
+	}
+	return 0;
+}
+
+/* Inflate the zlib payload src (n stored bytes, which start at byte base
+ * of the record) that must decode to exactly raw_len bytes and end
+ * exactly at the end of src.  Into dst when it is not NULL; else the
+ * decoded bytes go through a bounded scratch buffer and are dropped,
+ * their padding checked against pad_rec's channels: the check of a
+ * record whose decoded payload is not kept.  Every failure says what is
+ * wrong: damaged data (and where), a stream cut short, one that decodes
+ * to more or fewer bytes than raw_len, bytes after the stream's end.
+ * 0, or -1 with err. */
 static int
 inflate_payload(const uint8_t *src, size_t n, uint8_t *dst, size_t raw_len,
-		slc_err *err)
+		const slc_rec *pad_rec, size_t base, slc_err *err)
 {
+	uint8_t *scratch = NULL, extra;
+	size_t out = 0, in = 0;
 	z_stream z;
 	int ret;
 
+	if (!dst && !(scratch = malloc(ZSCRATCH)))
+		return slc_fail(err, "out of memory checking a zlib payload");
 	memset(&z, 0, sizeof z);
-	if (inflateInit(&z) != Z_OK)
+	if (inflateInit(&z) != Z_OK) {
+		free(scratch);
 		return slc_fail(err, "zlib init failed");
-	z.next_in = (Bytef *)src;
-	z.next_out = dst;
-	do {
-		size_t in_left = n - (size_t)((const uint8_t *)z.next_in - src);
-		size_t out_left = raw_len - (size_t)(z.next_out - dst);
+	}
+	for (;;) {
+		size_t given = n - in < ZCHUNK ? n - in : ZCHUNK, want;
 
-		z.avail_in = (uInt)(in_left < ZCHUNK ? in_left : ZCHUNK);
-		z.avail_out = (uInt)(out_left < ZCHUNK ? out_left : ZCHUNK);
+		z.next_in = (Bytef *)(src + in);
+		z.avail_in = (uInt)given;
+		if (out < raw_len) {
+			want = raw_len - out;
+			if (want > (dst ? ZCHUNK : ZSCRATCH))
+				want = dst ? ZCHUNK : ZSCRATCH;
+			z.next_out = dst ? dst + out : scratch;
+		} else {
+			/* room for one byte more than declared, to see it */
+			want = 1;
+			z.next_out = &extra;
+		}
+		z.avail_out = (uInt)want;
 		ret = inflate(&z, Z_NO_FLUSH);
-		if (ret == Z_BUF_ERROR && z.avail_in == 0 && z.avail_out == 0 &&
-		    in_left && out_left)
-			ret = Z_OK;
-	} while (ret == Z_OK);
+		in += given - z.avail_in;
+		want -= z.avail_out;
+		if (want && out >= raw_len) {
+			ret = slc_fail(err, "zlib stream decodes to more than the %zu bytes the header "
+				       "declares", raw_len);
+			break;
+		}
+		if (scratch && pad_rec && check_pad_span(pad_rec, out, scratch, want, err)) {
+			ret = -1;
+			break;
+		}
+		out += want;
+		if (ret == Z_STREAM_END) {
+			ret = 0;
+			break;
+		}
+		if (ret == Z_BUF_ERROR && in == n) {
+			ret = slc_fail(err, "zlib stream is cut short: the payload's %zu bytes end "
+				       "before the stream does (%zu of %zu bytes decoded)", n, out,
+				       raw_len);
+			break;
+		}
+		if (ret != Z_OK && ret != Z_BUF_ERROR) {
+			ret = slc_fail(err, "zlib stream is damaged at payload byte %zu (record byte "
+				       "%zu): %s", in, base + in,
+				       ret == Z_NEED_DICT ? "it needs a preset dictionary" :
+				       z.msg ? z.msg : "invalid data");
+			break;
+		}
+	}
 	inflateEnd(&z);
-	if (ret != Z_STREAM_END)
-		return slc_fail(err, "zlib payload is damaged (%s)", z.msg ? z.msg : "truncated");
-	if ((size_t)(z.next_out - dst) != raw_len ||
-	    (size_t)((const uint8_t *)z.next_in - src) != n)
-		return slc_fail(err, "zlib payload decodes to %zu bytes, header says %zu",
-				(size_t)(z.next_out - dst), raw_len);
+	free(scratch);
+	if (ret)
+		return -1;
+	if (out != raw_len)
+		return slc_fail(err, "zlib stream ends after %zu decoded bytes, the header declares %zu",
+				out, raw_len);
+	if (in != n)
+		return slc_fail(err, "%zu bytes after the end of the zlib stream, from payload byte "
+				"%zu (record byte %zu): the header's stored length is %zu, the stream "
+				"is %zu", n - in, in, base + in, n, in);
 	return 0;
 }
 
@@ -1078,6 +1277,9 @@ check_prefix(const slc_reader *rd, const struct prefix *h, uint64_t start,
 				(unsigned long long)h->stored_len,
 				(unsigned long long)h->raw_len,
 				(unsigned long long)SLC_PAYLOAD_MAX);
+	if (h->kind == SLC_END && (h->stored_len || h->raw_len))
+		return slc_fail(err, "end record with a payload of %llu bytes (it has none)",
+				(unsigned long long)h->stored_len);
 	if (h->enc == SLC_RAW && h->stored_len != h->raw_len)
 		return slc_fail(err, "raw payload stored as %llu bytes but %llu decoded",
 				(unsigned long long)h->stored_len,
@@ -1146,30 +1348,93 @@ check_crc(const uint8_t *buf, size_t n, slc_err *err)
 	return 0;
 }
 
+/* May a record of this kind be kept encoded after reading?  Only kinds
+ * whose reader rules (slc_rec_validate) read no channel values: grids and
+ * particles check counts only, unknown kinds nothing.  Meta, meshes,
+ * tets and strands are small next to grids, and their index and volume
+ * rules need the values, so they are decoded at once. */
+static int
+kind_defers(uint32_t kind)
+{
+	return kind == SLC_GRID || kind == SLC_PARTICLES || kind >= SLC_KIND_COUNT;
+}
+
+/* Where the payload of a record read from a stream starts in its stored
+ * bytes. */
+static size_t
+payload_base(const slc_rec *r)
+{
+	return PREFIX_LEN + get32(r->stored + PRE_DESC_LEN);
+}
+
 /* The payload of r (whose descriptor is decoded, raw_len the payload
  * length it implies) from its stored bytes: used in place when raw,
  * inflated when zlib; then the channels placed in it and the record
- * validated.  0, or -1 with err. */
+ * validated.  With defer, a zlib record of a kind_defers kind is checked
+ * by inflating it through a bounded buffer (decoded size, stream end,
+ * padding) and kept encoded: slc_rec_decode decodes it when it is used.
+ * 0, or -1 with err. */
 static int
-decode_payload(slc_rec *r, const struct prefix *h, size_t raw_len, slc_err *err)
+decode_payload(slc_rec *r, const struct prefix *h, size_t raw_len, int defer,
+	       slc_err *err)
 {
-	const uint8_t *stored = r->stored + PREFIX_LEN + h->desc_len;
+	size_t base = PREFIX_LEN + h->desc_len;
+	const uint8_t *stored = r->stored + base;
 
 	if (raw_len != h->raw_len)
 		return slc_fail(err, "payload of %llu bytes, channels need %zu",
 				(unsigned long long)h->raw_len, raw_len);
 	r->encoding = h->enc;
 	if (h->enc == SLC_RAW) {
-		r->payload = r->stored + PREFIX_LEN + h->desc_len;
+		r->payload = r->stored + base;
+	} else if (defer && kind_defers(r->kind)) {
+		if (inflate_payload(stored, (size_t)h->stored_len, NULL, raw_len, r, base, err))
+			return -1;
+		r->encoded = 1;
+		return slc_rec_validate(r, err);
 	} else {
 		r->payload = slc_malloc(raw_len ? raw_len : 1, 1, NULL);
 		if (!r->payload)
 			return slc_fail(err, "out of memory decoding %zu bytes", raw_len);
-		if (inflate_payload(stored, (size_t)h->stored_len, r->payload, raw_len, err))
+		if (inflate_payload(stored, (size_t)h->stored_len, r->payload, raw_len, NULL,
+				    base, err))
 			return -1;
 	}
 	if (place_channels(r, r->payload, raw_len, err) || slc_rec_validate(r, err))
 		return -1;
+	return 0;
+}
+
+int
+slc_rec_decode(slc_rec *r, slc_err *err)
+{
+	size_t base, raw_len = 0, bytes;
+	uint8_t *payload;
+	uint32_t c;
+
+	if (!r->encoded)
+		return 0;
+	for (c = 0; c < r->nchan; c++) {
+		chan_bytes(r->chan[c].type, r->chan[c].ncomp, r->chan[c].count, &bytes);
+		raw_len += align_up(bytes);
+	}
+	base = payload_base(r);
+	payload = slc_malloc(raw_len ? raw_len : 1, 1, NULL);
+	if (!payload)
+		return slc_fail(err, "record '%s': out of memory decoding %zu bytes", r->name,
+				raw_len);
+	/* the stored bytes passed this check when read; it cannot fail on
+	 * them but is not skipped */
+	if (inflate_payload(r->stored + base, r->stored_len - base - CRC_LEN, payload, raw_len,
+			    NULL, base, err) ||
+	    place_channels(r, payload, raw_len, err)) {
+		for (c = 0; c < r->nchan; c++)
+			r->chan[c].data = NULL;
+		free(payload);
+		return slc_failctx(err, "record '%s': ", r->name);
+	}
+	r->payload = payload;
+	r->encoded = 0;
 	return 0;
 }
 
@@ -1207,7 +1472,7 @@ read_one(slc_reader *rd, slc_rec *r, slc_err *err)
 		if (check_crc(r->stored, total, err) ||
 		    decode_desc(r, r->stored + PREFIX_LEN, h.desc_len, &raw_len, err))
 			return fail_at(rd, start, err);
-		if (decode_payload(r, &h, raw_len, err))
+		if (decode_payload(r, &h, raw_len, rd->defer, err))
 			return fail_named(rd, start, r, err);
 		rd->index++;
 		rd->broken = 0;
@@ -1370,7 +1635,14 @@ write_record(slc_writer *w, const slc_rec *r, int level, slc_err *err)
 	desc = encode_desc(r, &desc_len, &raw_len, err);
 	if (!desc)
 		return -1;
-	if (level > 0) {
+	if (r->encoded) {
+		/* still as read: its stored zlib payload goes out as it is,
+		 * whatever the level (renaming a record costs no decoding) */
+		size_t base = payload_base(r);
+
+		z_len = r->stored_len - base - CRC_LEN;
+		level = 1;
+	} else if (level > 0) {
 		z = deflate_payload(r, level, raw_len, &z_len, err);
 		if (!z)
 			goto out;
@@ -1388,7 +1660,10 @@ write_record(slc_writer *w, const slc_rec *r, int level, slc_err *err)
 	if (put_bytes(w, pre, PREFIX_LEN, &crc, err) ||
 	    put_bytes(w, desc, desc_len, &crc, err))
 		goto out;
-	if (level > 0) {
+	if (r->encoded) {
+		if (put_bytes(w, r->stored + payload_base(r), z_len, &crc, err))
+			goto out;
+	} else if (level > 0) {
 		if (put_bytes(w, z, z_len, &crc, err))
 			goto out;
 	} else {

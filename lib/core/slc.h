@@ -10,6 +10,15 @@
  * Ownership: a record owns its channels' memory; slc_rec_free() releases it.
  * A record read from a stream also keeps its exact stored bytes so that a
  * filter can pass it on unchanged with slc_write_raw().
+ *
+ * Still-encoded records: a reader told to (slc_reader_defer) checks a
+ * zlib grid, particles or unknown-kind record completely but keeps only
+ * its stored bytes, so that passing a record through costs its stored
+ * size, not its decoded size.  Such a record has `encoded` set and every
+ * channel's data NULL until slc_rec_decode(); the functions below that
+ * read or change channel data and take an slc_err decode it first (only
+ * memory can fail), slc_rec_find() does not.  Readers not told to defer
+ * return decoded records only.
  */
 #ifndef SLC_SLC_H
 #define SLC_SLC_H
@@ -39,6 +48,10 @@ enum slc_kind {
 	SLC_STRANDS = 6,    /* "P" point, "offset" strand u32 (nstrands+1) */
 	SLC_KIND_COUNT
 };
+
+/* The u8 prim channel of a tets record that marks a disabled tet with 0;
+ * only such a tet may have zero or negative volume (formats/slc.md). */
+#define SLC_TET_ALIVE "alive"
 
 enum slc_type {
 	SLC_U8 = 1, SLC_I32 = 2, SLC_U32 = 3, SLC_F32 = 4, SLC_F64 = 5,
@@ -96,6 +109,7 @@ typedef struct slc_rec {
 	uint8_t *kblock;    /* kind block bytes of an unknown kind */
 	uint32_t kblock_len;
 	uint32_t encoding;  /* encoding as read */
+	int encoded;        /* still encoded: channel data NULL (slc_rec_decode) */
 } slc_rec;
 
 typedef struct slc_reader slc_reader;
@@ -113,6 +127,13 @@ const char *slc_stagger_name(uint32_t stagger);
 /* Start an empty record of the given kind and name (truncated to
  * SLC_NAME_MAX).  Never fails. */
 void slc_rec_init(slc_rec *r, uint32_t kind, const char *name);
+
+/* Decode a still-encoded record (r->encoded) in place, so that its
+ * channels' data are set; no-op for any other.  The stored bytes were
+ * checked when read, so only memory can fail: 0, or -1 with err, r then
+ * unchanged.  Every code path that reads channel data of a record from a
+ * deferring reader calls this (or a function below that does) first. */
+int slc_rec_decode(slc_rec *r, slc_err *err);
 
 /* Release everything the record owns and leave it empty (kind SLC_END). */
 void slc_rec_free(slc_rec *r);
@@ -152,8 +173,9 @@ void *slc_rec_get(const slc_rec *r, const char *name, uint32_t type,
 double *slc_rec_get_f64(const slc_rec *r, const char *name, uint32_t ncomp,
 			uint64_t *count, slc_err *err);
 
-/* Remove a channel by name (no-op if absent). */
-void slc_rec_remove(slc_rec *r, const char *name);
+/* Remove a channel by name (no-op if absent).  0, or -1 when r is still
+ * encoded and decoding it ran out of memory (r unchanged). */
+int slc_rec_remove(slc_rec *r, const char *name);
 
 /* Set up a grid record: kind SLC_GRID, placement g, one zeroed float
  * channel `name` with ncomp components.  Returns the data or NULL. */
@@ -186,6 +208,13 @@ int slc_rec_check_finite(const slc_rec *r, long frame, slc_err *err);
 slc_reader *slc_reader_open(FILE *f, slc_err *err);
 void slc_reader_close(slc_reader *rd);
 
+/* From the next record on, keep zlib grid, particles and unknown-kind
+ * records encoded (on != 0) after checking them in full: a record that
+ * is passed through unused never costs its decoded size.  The caller
+ * then decodes (slc_rec_decode) every such record whose channel data it
+ * reads.  Off by default. */
+void slc_reader_defer(slc_reader *rd, int on);
+
 /* Read the next record into r (which must be empty or freed).  Returns 1
  * for a record, 0 at the end of the stream (an end record followed by end
  * of file; an end record followed by another stream continues, so that
@@ -211,7 +240,9 @@ slc_writer *slc_writer_open(FILE *f, int level, slc_err *err);
 int slc_write(slc_writer *w, const slc_rec *r, slc_err *err);
 
 /* Write a record read by slc_read exactly as it was stored (byte
- * identical), for records the tool did not change; falls back to slc_write for records built in memory. */
+ * identical), for records the tool did not change; falls back to slc_write for records built in memory.
+ * slc_write of a still-encoded record (renamed, say) writes its stored
+ * zlib payload as it is under the new descriptor, whatever the level. */
 int slc_write_raw(slc_writer *w, const slc_rec *r, slc_err *err);
 
 /* Write the end record and flush; the writer is freed.  Returns -1 if any

@@ -1,6 +1,7 @@
 /* test_slc.c: the stream format round-trips every record kind byte for
  * byte, and rejects every single-byte flip, every truncation and every
  * lying size. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -46,7 +47,7 @@ build(slc_rec *r, int n)
 		t = slc_rec_add(r, "tet", SLC_U32, 4, SLC_PRIM, 1, &err);
 		for (q = 0; q < 4; q++)
 			t[q] = (uint32_t)q;
-		p[3] = 1;
+		p[3] = p[7] = p[11] = 1;        /* volume 1/6, positive */
 		slc_rec_add(r, "rank", SLC_I32, 1, SLC_PRIM, 1, &err);
 		break;
 	case 4:
@@ -130,6 +131,389 @@ read_all(const char *buf, size_t len, char **copy, size_t *copylen, slc_err *err
 	slc_reader_close(rd);
 	fclose(f);
 	return rc;
+}
+
+
+/* A record built byte by byte into out (room for it assumed): prefix,
+ * descriptor (padded here), stored payload, crc.  Returns its length. */
+static size_t
+make_rec(unsigned char *out, uint32_t kind, uint32_t enc, const void *desc,
+	 size_t dlen, const void *payload, uint64_t stored, uint64_t raw)
+{
+	uint32_t desc_len = (uint32_t)((dlen + 7) / 8 * 8), crc;
+	size_t n;
+
+	memset(out, 0, 48 + desc_len);
+	memcpy(out, "SLCR\1\0\0\0", 8);
+	memcpy(out + 8, &kind, 4);
+	memcpy(out + 12, &enc, 4);
+	memcpy(out + 24, &desc_len, 4);
+	memcpy(out + 32, &stored, 8);
+	memcpy(out + 40, &raw, 8);
+	memcpy(out + 48, desc, dlen);
+	memcpy(out + 48 + desc_len, payload, (size_t)stored);
+	n = 48 + desc_len + (size_t)stored;
+	crc = (uint32_t)crc32(0, out, (uInt)n);
+	memcpy(out + n, &crc, 4);
+	return n + 4;
+}
+
+/* The end record of an empty name, no channels, no payload. */
+static size_t
+end_rec(unsigned char *out)
+{
+	static const unsigned char d[10];
+
+	return make_rec(out, SLC_END, SLC_RAW, d, sizeof d, "", 0, 0);
+}
+
+/* Read one record from buf: 1, or -1 with err; with defer the reader
+ * keeps zlib records encoded. */
+static int
+read_one_rec(const void *buf, size_t len, int defer, slc_rec *r, slc_err *err)
+{
+	FILE *f = fmemopen((void *)buf, len, "rb");
+	slc_reader *rd = slc_reader_open(f, err);
+	int rc;
+
+	slc_reader_defer(rd, defer);
+	rc = slc_read(rd, r, err);
+	slc_reader_close(rd);
+	fclose(f);
+	return rc;
+}
+
+/* A particles record of one point whose second channel is named cname
+ * (len bytes), then an end record. */
+static size_t
+named_particles(unsigned char *out, const char *rname, size_t rlen, const char *cname,
+		size_t clen)
+{
+	unsigned char d[600], pay[32] = { 0 };
+	size_t at = 0, n;
+	uint64_t one = 1;
+
+	memcpy(d + at, &(uint16_t){ (uint16_t)rlen }, 2);
+	memcpy(d + at + 2, rname, rlen);
+	at += 2 + rlen;
+	memset(d + at, 0, 4);                        /* kind block length */
+	memcpy(d + at + 4, &(uint32_t){ 2 }, 4);     /* channels */
+	at += 8;
+	memcpy(d + at, &(uint16_t){ 1 }, 2);
+	memcpy(d + at + 2, "P\4\3\1\0", 5);          /* f32 x3 point */
+	memcpy(d + at + 7, &one, 8);
+	at += 15;
+	memcpy(d + at, &(uint16_t){ (uint16_t)clen }, 2);
+	memcpy(d + at + 2, cname, clen);
+	memcpy(d + at + 2 + clen, "\1\1\1\0", 4);    /* u8 x1 point */
+	memcpy(d + at + 6 + clen, &one, 8);
+	at += 14 + clen;
+	n = make_rec(out, SLC_PARTICLES, SLC_RAW, d, at, pay, 24, 24);
+	return n + end_rec(out + n);
+}
+
+/* Names: strict UTF-8 without NUL, for records and channels. */
+static void
+test_names(void)
+{
+	static const struct { const char *s; size_t n; int ok; const char *what; } t[] = {
+		{ "abc", 3, 1, "ASCII" },
+		{ "\xc3\xa9t\xc3\xa9", 5, 1, "two-byte UTF-8" },
+		{ "\xf0\x9f\x8c\x8a", 4, 1, "four-byte UTF-8 (U+1F30A)" },
+		{ "a\0b", 3, 0, "a NUL" },
+		{ "\xff", 1, 0, "byte 0xff" },
+		{ "\x80", 1, 0, "a lone continuation byte" },
+		{ "\xc3", 1, 0, "a cut sequence" },
+		{ "\xc0\xae", 2, 0, "an overlong '.'" },
+		{ "\xe0\x80\xaf", 3, 0, "an overlong three-byte '/'" },
+		{ "\xed\xa0\x80", 3, 0, "a surrogate (U+D800)" },
+		{ "\xf4\x90\x80\x80", 4, 0, "U+110000" },
+		{ "\xf8\x88\x80\x80\x80", 5, 0, "a five-byte form" },
+	};
+	unsigned char buf[1024];
+	slc_rec r;
+	slc_err err;
+	size_t q, n;
+	int rc;
+
+	for (q = 0; q < sizeof t / sizeof *t; q++) {
+		n = named_particles(buf, t[q].s, t[q].n, "ok", 2);
+		rc = read_one_rec(buf, n, 0, &r, &err);
+		CHECK(t[q].ok ? rc == 1 : rc < 0 && strstr(err.msg, "record name is not UTF-8"),
+		      "record name, %s: %s", t[q].what, rc < 0 ? err.msg : "accepted");
+		slc_rec_free(&r);
+		n = named_particles(buf, "p", 1, t[q].s, t[q].n);
+		rc = read_one_rec(buf, n, 0, &r, &err);
+		CHECK(t[q].ok ? rc == 1 : rc < 0 && strstr(err.msg, "name is not UTF-8"),
+		      "channel name, %s: %s", t[q].what, rc < 0 ? err.msg : "accepted");
+		slc_rec_free(&r);
+	}
+}
+
+/* The end record has no name, no channels and no payload. */
+static void
+test_end_record(void)
+{
+	unsigned char buf[512], d[64] = { 0 }, z[8] = { 0 };
+	slc_rec r;
+	slc_err err;
+	size_t n, m;
+	int rc;
+
+	/* a good particles record first, so that the end record is record 1 */
+	n = named_particles(buf, "p", 1, "ok", 2);
+	m = n - (48 + 16 + 4);                  /* where its end record starts */
+	d[0] = 1;
+	d[2] = 'x';                             /* name "x" */
+	n = m + make_rec(buf + m, SLC_END, SLC_RAW, d, 11, "", 0, 0);
+	n += end_rec(buf + n);
+	{
+		FILE *f = fmemopen(buf, n, "rb");
+		slc_reader *rd = slc_reader_open(f, &err);
+
+		rc = slc_read(rd, &r, &err);
+		slc_rec_free(&r);
+		rc = slc_read(rd, &r, &err);
+		slc_reader_close(rd);
+		fclose(f);
+	}
+	CHECK(rc < 0 && strstr(err.msg, "end record with a name"), "end record with a name: %s",
+	      rc < 0 ? err.msg : "accepted");
+	/* one channel: u16 1, "c", u8 x1 detail, count 0 */
+	memset(d, 0, sizeof d);
+	d[6] = 1;
+	d[10] = 1;
+	d[12] = 'c';
+	d[13] = 1;
+	d[14] = 1;
+	n = m + make_rec(buf + m, SLC_END, SLC_RAW, d, 25, "", 0, 0);
+	{
+		FILE *f = fmemopen(buf, n, "rb");
+		slc_reader *rd = slc_reader_open(f, &err);
+
+		slc_read(rd, &r, &err);
+		slc_rec_free(&r);
+		rc = slc_read(rd, &r, &err);
+		slc_reader_close(rd);
+		fclose(f);
+	}
+	CHECK(rc < 0 && strstr(err.msg, "end record with 1 channels"),
+	      "end record with a channel: %s", rc < 0 ? err.msg : "accepted");
+	memset(d, 0, sizeof d);
+	n = m + make_rec(buf + m, SLC_END, SLC_RAW, d, 10, z, 8, 8);
+	{
+		FILE *f = fmemopen(buf, n, "rb");
+		slc_reader *rd = slc_reader_open(f, &err);
+
+		slc_read(rd, &r, &err);
+		slc_rec_free(&r);
+		rc = slc_read(rd, &r, &err);
+		slc_reader_close(rd);
+		fclose(f);
+	}
+	CHECK(rc < 0 && strstr(err.msg, "end record with a payload of 8 bytes"),
+	      "end record with a payload: %s", rc < 0 ? err.msg : "accepted");
+}
+
+/* Tets: volume > 0, unless the tet's u8 prim 'alive' is 0. */
+static void
+test_tets(void)
+{
+	slc_rec r, back;
+	slc_err err;
+	float *p;
+	uint32_t *t;
+	uint8_t *alive;
+	char *a;
+	size_t alen;
+	int q, rc;
+
+	slc_rec_init(&r, SLC_TETS, "kdsm");
+	p = slc_rec_add(&r, "P", SLC_F32, 3, SLC_POINT, 4, &err);
+	t = slc_rec_add(&r, "tet", SLC_U32, 4, SLC_PRIM, 2, &err);
+	for (q = 0; q < 4; q++)
+		t[q] = (uint32_t)q;
+	t[4] = 0, t[5] = 2, t[6] = 1, t[7] = 3;     /* the same tet inverted */
+	p[3] = p[7] = p[11] = 1;
+	CHECK(slc_rec_validate(&r, &err) < 0 && strstr(err.msg, "tet 1 has volume -0.166667"),
+	      "inverted tet refused: %s", err.msg);
+	t[4] = 0, t[5] = 1, t[6] = 2, t[7] = 2;     /* flat */
+	CHECK(slc_rec_validate(&r, &err) < 0 && strstr(err.msg, "tet 1 has volume 0"),
+	      "flat tet refused: %s", err.msg);
+	p[11] = NAN;
+	CHECK(slc_rec_validate(&r, &err) < 0 && strstr(err.msg, "tet 0"),
+	      "tet with a NaN corner refused: %s", err.msg);
+	p[11] = 1;
+	alive = slc_rec_add(&r, "alive", SLC_U8, 1, SLC_PRIM, 2, &err);
+	alive[0] = alive[1] = 1;
+	CHECK(slc_rec_validate(&r, &err) < 0, "flat tet with alive 1 refused: %s", err.msg);
+	alive[1] = 0;
+	CHECK(slc_rec_validate(&r, &err) == 0, "flat tet with alive 0 accepted");
+	alive[0] = 0;
+	p[11] = -1;
+	CHECK(slc_rec_validate(&r, &err) == 0, "inverted tet with alive 0 accepted");
+	p[11] = 1;
+	alive[0] = 1;
+	/* through a stream: a corner moved after writing is refused on reading */
+	alen = write_all(&r, 1, 0, &a);
+	CHECK(alen > 0, "tets with a disabled flat tet written");
+	CHECK(read_one_rec(a, alen, 0, &back, &err) == 1, "and read back");
+	slc_rec_free(&back);
+	{
+		float m = -1;
+		size_t at;
+
+		/* P is the first array of the payload: corner 3's z is float 11 */
+		memcpy(&at, &(size_t){ 48 + *(uint32_t *)(a + 24) + 11 * sizeof m }, sizeof at);
+		memcpy(a + at, &m, sizeof m);
+		fix_crc(a);
+		rc = read_one_rec(a, alen, 0, &back, &err);
+		CHECK(rc < 0 && strstr(err.msg, "tet 0 has volume"),
+		      "inverted tet in a stream refused: %s", rc < 0 ? err.msg : "accepted");
+		slc_rec_free(&back);
+	}
+	free(a);
+	slc_rec_remove(&r, "alive");
+	slc_rec_add(&r, "alive", SLC_F32, 1, SLC_PRIM, 2, &err);
+	CHECK(slc_rec_validate(&r, &err) < 0 && strstr(err.msg, "expected u8 x1 prim"),
+	      "an f32 'alive' refused: %s", err.msg);
+	slc_rec_free(&r);
+}
+
+/* A zlib particles record whose payload is the zlib stream of raw bytes
+ * (n of them) with extra bytes after it; returns the stream length. */
+static size_t
+zlib_particles(unsigned char *out, const unsigned char *raw, size_t n, uint64_t raw_len,
+	       size_t cut, const char *extra, size_t nextra)
+{
+	unsigned char d[64] = { 0 }, z[256];
+	uLongf zlen = sizeof z;
+	size_t at = 0, m;
+
+	compress2(z, &zlen, raw, n, 6);
+	zlen -= cut;
+	memcpy(z + zlen, extra, nextra);
+	d[0] = 1;
+	d[2] = 'p';
+	at = 3 + 4;
+	d[at] = 1;                                   /* one channel */
+	at += 4;
+	d[at] = 1;
+	d[at + 2] = 'P';
+	memcpy(d + at + 3, "\4\3\1\0", 4);
+	memcpy(d + at + 7, &(uint64_t){ 2 }, 8);
+	at += 15;
+	m = make_rec(out, SLC_PARTICLES, SLC_ZLIB, d, at, z, zlen + nextra, raw_len);
+	return m + end_rec(out + m);
+}
+
+/* Every way a zlib payload can disagree with its header, in words. */
+static void
+test_zlib_messages(void)
+{
+	unsigned char raw[32] = { 0 }, buf[1024];
+	slc_rec r;
+	slc_err err;
+	size_t n;
+	int rc, defer;
+
+	for (defer = 0; defer <= 1; defer++) {
+		n = zlib_particles(buf, raw, 24, 24, 0, "xyz", 3);
+		rc = read_one_rec(buf, n, defer, &r, &err);
+		CHECK(rc < 0 && strstr(err.msg, "3 bytes after the end of the zlib stream") &&
+		      strstr(err.msg, "payload byte") && !strstr(err.msg, "header says 24"),
+		      "defer %d: trailing bytes named: %s", defer, rc < 0 ? err.msg : "accepted");
+		slc_rec_free(&r);
+		n = zlib_particles(buf, raw, 24, 24, 4, "", 0);
+		rc = read_one_rec(buf, n, defer, &r, &err);
+		CHECK(rc < 0 && strstr(err.msg, "cut short"), "defer %d: cut stream named: %s",
+		      defer, rc < 0 ? err.msg : "accepted");
+		slc_rec_free(&r);
+		n = zlib_particles(buf, raw, 32, 24, 0, "", 0);
+		rc = read_one_rec(buf, n, defer, &r, &err);
+		CHECK(rc < 0 && strstr(err.msg, "more than the 24 bytes"),
+		      "defer %d: long stream named: %s", defer, rc < 0 ? err.msg : "accepted");
+		slc_rec_free(&r);
+		n = zlib_particles(buf, raw, 24, 24, 0, "", 0);
+		buf[48 + 32 + 3] ^= 0x40;       /* inside the deflate data */
+		{
+			uint32_t crc = (uint32_t)crc32(0, buf, (uInt)(n - 68 - 4));
+
+			memcpy(buf + n - 68 - 4, &crc, 4);
+		}
+		rc = read_one_rec(buf, n, defer, &r, &err);
+		CHECK(rc < 0 && (strstr(err.msg, "damaged at payload byte") ||
+				 strstr(err.msg, "decodes to more") || strstr(err.msg, "ends after")),
+		      "defer %d: damaged stream named: %s", defer, rc < 0 ? err.msg : "accepted");
+		slc_rec_free(&r);
+		n = zlib_particles(buf, raw, 24, 24, 0, "", 0);
+		rc = read_one_rec(buf, n, defer, &r, &err);
+		CHECK(rc == 1 && r.encoded == defer, "defer %d: a good zlib record read, %s", defer,
+		      defer ? "kept encoded" : "decoded");
+		slc_rec_free(&r);
+	}
+}
+
+/* A deferred record: checked in full, passed on byte for byte and
+ * renamed without decoding, decoded on use. */
+static void
+test_defer(void)
+{
+	slc_grid g = { 5, 4, 3, SLC_CELL, { 0, 1, 2 }, 0.5 };
+	slc_rec r, back;
+	slc_err err;
+	float *f;
+	char *a, *b = NULL, *c = NULL;
+	size_t alen, blen, clen;
+	int q;
+
+	f = slc_grid_new(&r, "phi", &g, 1, &err);
+	for (q = 0; q < 60; q++)
+		f[q] = (float)q / 8;
+	slc_rec_add(&r, "odd", SLC_U8, 3, SLC_SAMPLE, 60, &err);   /* 180 bytes, padded */
+	alen = write_all(&r, 1, 6, &a);
+	CHECK(read_one_rec(a, alen, 1, &back, &err) == 1 && back.encoded &&
+	      back.chan[0].data == NULL, "zlib grid kept encoded");
+	{
+		FILE *o = open_memstream(&b, &blen);
+		slc_writer *w = slc_writer_open(o, 0, &err);
+
+		slc_write_raw(w, &back, &err);
+		strcpy(back.name, "psi");
+		CHECK(slc_write(w, &back, &err) == 0, "renamed encoded record written");
+		slc_writer_close(w, &err);
+		fclose(o);
+	}
+	CHECK(blen > alen - 68 && !memcmp(a, b, alen - 68), "passed on byte for byte");
+	CHECK(slc_rec_get(&back, "phi", SLC_F32, 1, 60, &err) &&
+	      ((float *)back.chan[0].data)[59] == 59.0f / 8 && !back.encoded,
+	      "slc_rec_get decodes on use");
+	slc_rec_free(&back);
+	{
+		FILE *i = fmemopen(b, blen, "rb");
+		slc_reader *rd = slc_reader_open(i, &err);
+		slc_rec s;
+
+		slc_rec_free(&back);
+		CHECK(slc_read(rd, &back, &err) == 1 && slc_read(rd, &s, &err) == 1 &&
+		      !strcmp(s.name, "psi") && s.encoding == SLC_ZLIB &&
+		      ((float *)s.chan[0].data)[7] == 7.0f / 8,
+		      "the renamed record reads back with its values");
+		slc_rec_free(&s);
+		slc_rec_free(&back);
+		slc_reader_close(rd);
+		fclose(i);
+	}
+	CHECK(read_one_rec(a, alen, 1, &back, &err) == 1 && slc_rec_decode(&back, &err) == 0 &&
+	      back.chan[1].data && slc_rec_decode(&back, &err) == 0,
+	      "slc_rec_decode decodes, twice is a no-op");
+	clen = write_all(&back, 1, 6, &c);
+	CHECK(clen == alen && !memcmp(a, c, alen), "decoded and re-encoded: identical bytes");
+	slc_rec_free(&back);
+	slc_rec_free(&r);
+	free(a);
+	free(b);
+	free(c);
 }
 
 int
@@ -342,5 +726,10 @@ main(void)
 	}
 	for (q = 0; q < NKIND; q++)
 		slc_rec_free(&recs[q]);
+	test_names();
+	test_end_record();
+	test_tets();
+	test_zlib_messages();
+	test_defer();
 	return ctest_done();
 }
