@@ -160,7 +160,7 @@ static const struct tool_opt opts[] = {
 	{"iso", 0, OPT_DOUBLE, &iso, "CELLS", "level sets at phi = CELLS cells (surfaces, slice contours), e.g. 1 for a thin shell's unsigned distance (default 0)", 0, 0, 0},
 	{"smooth", 0, OPT_FLAG, &smooth, NULL, "smooth-shade meshes (default flat)", 0, 0, 0},
 	{"radius", 0, OPT_DOUBLE, &radius, "R", "particle radius without a radius channel (default 0.4% of the view)", 0, 0, &opt_nonneg},
-	{"hair-color", 0, OPT_FUNC, hair_color, "COLOR", "strands without a Cd channel: #rrggbb or r,g,b in 0..1 (default brown for every strands record)", 0, parse_color, 0},
+	{"hair-color", 0, OPT_FUNC, hair_color, "COLOR", "strands without a Cd channel: #rrggbb or r,g,b in 0..1 (default brown)", 0, parse_color, 0},
 	{"hair-width", 0, OPT_DOUBLE, &hair_width, "W", "strand ribbon width, m, at least a pixel (default the particle radius)", 0, 0, &opt_nonneg},
 	{"light", 0, OPT_VEC3, light, "X,Y,Z", "direction towards the light (default -0.4,1,0.6)", 0, 0, 0},
 	{"sigma", 0, OPT_DOUBLE, &sigma, "S", "smoke extinction per unit density, 1/m (default 10)", 0, 0, &opt_nonneg},

@@ -153,6 +153,24 @@ test_picture(void)
 	CHECK(red > 20 && green > 20, "Cd per strand: %d red and %d green pixels", red, green);
 	rimage_free(&im);
 
+	/* Cd per point: red at the strand's left end, blue at its right */
+	const float cdp[] = {1, 0, 0, 0.5f, 0, 0.5f, 0, 0, 1};
+	st.cd = cdp;
+	st.cd_point = 1;
+	st.spec = 0;
+	rimage_alloc(&im, W, H, bg, NULL);
+	raster_strands(&im, &c, P, 5, off, 1, &st, &err);
+	{
+		size_t pl = (size_t)lrint(sx0 + 2) + (size_t)W * (size_t)sy0;
+		size_t pr = (size_t)lrint(sx1 - 2) + (size_t)W * (size_t)sy0;
+		CHECK(im.rgb[3 * pl] > 4 * im.rgb[3 * pl + 2] && im.rgb[3 * pr + 2] > 4 * im.rgb[3 * pr],
+		      "Cd per point: red end %.3f/%.3f, blue end %.3f/%.3f", im.rgb[3 * pl],
+		      im.rgb[3 * pl + 2], im.rgb[3 * pr], im.rgb[3 * pr + 2]);
+	}
+	rimage_free(&im);
+	st.cd_point = 0;
+	st.spec = 0.25;
+
 	/* bad input */
 	const uint32_t bad[] = {0, 6};
 	st.cd = NULL;
