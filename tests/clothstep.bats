@@ -123,6 +123,42 @@ ytop() { slcconv -r cloth "$1" -o "$T/top.obj" && awk '/^v / { if (n++ == 0 || $
 	awk -v y="$output" 'BEGIN { exit !(y > 0.12) }'
 }
 
+# minphi FILE CY R: the least signed distance of the cloth's points to the
+# sphere of radius R centred at 0,CY,0
+minphi() { slcconv -r cloth "$1" -o "$T/mp.obj" && awk -v cy="$2" -v r="$3" '/^v / { d = sqrt($2^2 + ($3 - cy)^2 + $4^2) - r; if (n++ == 0 || d < m) m = d } END { printf "%.6f\n", m }' "$T/mp.obj"; }
+
+@test "solid_next: a body keyed at both ends of the frame (selle2008 7.5.1), no cloth point inside at the end" {
+	# a sphere of radius 0.2 keyed at y = 0 (t = 0) and y = 0.1 (t = 1/24)
+	# with no velocity grids, under a still sheet at y = 0.25 (no
+	# gravity).  With the second key the cloth ends outside the end
+	# sphere (within a tenth of a cell, dx = 0.0375, of the sampled
+	# sphere); with the first key alone the body never moves and the
+	# sphere's top ends 0.05 above the sheet.
+	box=--box=-0.6,-0.3,-0.6,0.6,0.9,0.6
+	mkprim cloth --res 16 --size 0.8 --center 0,0.25,0 > "$T/c.slc"
+	mkprim sphere --radius 0.2 --center 0,0,0 | mklevelset --res 32 "$box" |
+		slccat --drop sphere > "$T/k0.slc"
+	mkprim sphere --radius 0.2 --center 0,0.1,0 --time 0.041666666666666667 |
+		mklevelset --name solid_next --res 32 "$box" | slccat --drop sphere > "$T/k1.slc"
+	cat "$T/c.slc" "$T/k0.slc" "$T/k1.slc" | clothstep --gravity 0,0,0 > "$T/two.slc"
+	cat "$T/c.slc" "$T/k0.slc" | clothstep --gravity 0,0,0 > "$T/one.slc"
+	run minphi "$T/two.slc" 0.1 0.2
+	echo "two keys: $output"
+	awk -v m="$output" 'BEGIN { exit !(m > -0.1 * 0.0375) }'
+	run minphi "$T/one.slc" 0.1 0.2
+	echo "one key: $output"
+	awk -v m="$output" 'BEGIN { exit !(m < -0.04) }'
+	# the keys pass through; a next key before the frame's end is refused
+	run sh -c "slcinfo '$T/two.slc' | grep -c \"grid 'solid\""
+	assert_output "2"
+	mkprim sphere --radius 0.2 --center 0,0.1,0 --time 0.02 |
+		mklevelset --name solid_next --res 32 "$box" | slccat --drop sphere > "$T/k2.slc"
+	run sh -c "cat '$T/c.slc' '$T/k0.slc' '$T/k2.slc' | clothstep -o '$T/bad.slc'"
+	assert_failure 1
+	assert_output --partial "solid_next"
+	[ ! -e "$T/bad.slc" ]
+}
+
 @test "scripted points reach their goal positions exactly, the sheet follows" {
 	# a hand-made goal channel (through ascii PLY, whose consecutive
 	# goal_0..2 properties read back as channel goal x3): the two pinned

@@ -169,6 +169,86 @@ PY
 	assert_output --partial "offset       u32 x1 strand 21"
 }
 
+@test "mkprim hair --curl: a helix of the radius and pitch asked, equal segments, same bytes by seed" {
+	mkprim hair --strands 12 --segments 48 --length 0.3 --curl 0.01,0.025 --seed 5 \
+		--center 0,1,0 > "$T/a.slc"
+	mkprim hair --strands 12 --segments 48 --length 0.3 --curl 0.01,0.025 --seed 5 \
+		--center 0,1,0 > "$T/b.slc"
+	mkprim hair --strands 12 --segments 48 --length 0.3 --curl 0.01,0.025 --seed 6 \
+		--center 0,1,0 > "$T/c.slc"
+	cmp "$T/a.slc" "$T/b.slc"
+	run cmp -s "$T/a.slc" "$T/c.slc"
+	assert_failure
+	python3 "$ROOT/tests/slcrec.py" "$T/a.slc" hair hair > "$T/s.txt"
+	python3 - "$T/s.txt" <<'PY'
+import math, sys
+R, pitch, L, c = 0.01, 0.025, 0.3, (0, 1, 0)
+rise = pitch / (2 * math.pi)
+lines = open(sys.argv[1]).read().split("\n")[:-1]
+assert len(lines) == 12, len(lines)
+def sub(a, b): return [a[k] - b[k] for k in range(3)]
+def dot(a, b): return sum(a[k] * b[k] for k in range(3))
+def norm(a): return math.sqrt(dot(a, a))
+for line in lines:
+    v = [float(x) for x in line.split()]
+    p = [v[3 * i:3 * i + 3] for i in range(len(v) // 3)]
+    assert len(p) == 49, len(p)
+    n = sub(p[0], c)
+    assert abs(norm(n) - 0.1) < 1e-6, norm(n)
+    n = [x / norm(n) for x in n]
+    seg = [norm(sub(p[i + 1], p[i])) for i in range(48)]
+    assert max(seg) - min(seg) < 2e-6, (min(seg), max(seg))
+    # across n the points lie on a circle of radius R (circumradius of
+    # every projected triple two steps apart)
+    q = [sub(x, [dot(sub(x, p[0]), n) * nk for nk in n]) for x in p]
+    for i in range(0, 44):
+        a, b, d = q[i], q[i + 2], q[i + 4]
+        ab, bd, da = norm(sub(a, b)), norm(sub(b, d)), norm(sub(d, a))
+        e1, e2 = sub(b, a), sub(d, a)
+        cr = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+              e1[0] * e2[1] - e1[1] * e2[0]]
+        rc = ab * bd * da / (2 * norm(cr))
+        assert abs(rc - R) < 0.01 * R, rc
+    # rising along n by pitch a turn: the arclength L is L / (2 pi
+    # sqrt(R^2 + rise^2)) turns
+    ax = dot(sub(p[-1], p[0]), n)
+    want = pitch * L / (2 * math.pi * math.hypot(R, rise))
+    assert abs(ax - want) < 1e-5, (ax, want)
+PY
+}
+
+@test "mkprim hair --cap, --length-jitter: roots on the sphere within the cap, lengths spread" {
+	mkprim hair --strands 400 --segments 3 --cap 30 --length 0.2 --length-jitter 0.3 \
+		--radius 0.1 --center 0,1,0 > "$T/h.slc"
+	python3 "$ROOT/tests/slcrec.py" "$T/h.slc" hair hair > "$T/s.txt"
+	python3 - "$T/s.txt" <<'PY'
+import math, sys
+lines = open(sys.argv[1]).read().split("\n")[:-1]
+assert len(lines) == 400
+ys, lens = [], []
+for line in lines:
+    v = [float(x) for x in line.split()]
+    r = [v[0], v[1] - 1, v[2]]
+    rr = math.sqrt(sum(x * x for x in r))
+    assert abs(rr - 0.1) < 1e-6, rr
+    ys.append(r[1] / rr)
+    seg = [math.dist(v[3 * i:3 * i + 3], v[3 * i + 3:3 * i + 6]) for i in range(3)]
+    assert max(seg) - min(seg) < 1e-6, seg
+    lens.append(sum(seg))
+cmin = math.cos(math.radians(30))
+assert min(ys) >= cmin - 1e-6, min(ys)
+assert min(ys) < cmin + 0.01, min(ys)                # the cap is filled to its edge
+assert min(lens) >= 0.2 * 0.7 - 1e-6 and max(lens) <= 0.2 * 1.3 + 1e-6, (min(lens), max(lens))
+assert max(lens) - min(lens) > 0.1, (min(lens), max(lens))
+PY
+	for args in "--cap 0" "--cap 181" "--curl 0.01,0" "--curl 0.01" "--length-jitter 1" \
+		    "--length-jitter -0.1"; do
+		run mkprim hair $args
+		assert_failure 2
+		assert_output --regexp "^mkprim: --"
+	done
+}
+
 @test "mkprim pool: scene, u, v, w and phi negative in the water" {
 	run sh -c "mkprim pool --box 1,0.5,1 --res 16 --depth 0.2 --drop-center 0.5,0.35,0.5 --drop-radius 0.1 | slcinfo --json"
 	assert_success

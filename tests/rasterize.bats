@@ -387,3 +387,71 @@ bbox_near() {
 	read -r n x0 y0 x1 y1 < <(probe "$T/p.png" bbox 0,0,0)
 	[ "$n" -gt 500 ]
 }
+
+# A strands stream: strands given as "x,y,z x,y,z ..." arguments, optional
+# per-strand Cd "r,g,b;r,g,b;...": strands_slc FILE CD STRAND...
+strands_slc() {
+	python3 - "$@" <<'PY'
+import os, sys
+sys.path.insert(0, os.environ["ROOT"] + "/tests")
+import slcrec
+out, cd, strands = sys.argv[1], sys.argv[2], sys.argv[3:]
+P, off = [], [0]
+for s in strands:
+    for p in s.split():
+        P += [float(v) for v in p.split(",")]
+    off.append(len(P) // 3)
+extra = []
+if cd:
+    extra = [("Cd", 4, 3, 3, [float(v) for c in cd.split(";") for v in c.split(",")])]
+open(out, "wb").write(slcrec.strands_record("hair", P, off, extra) + slcrec.END)
+PY
+}
+
+@test "strands: a ribbon where the camera puts it, as wide as --hair-width; same bytes twice" {
+	strands_slc "$T/h.slc" "" "0.2,0.5,0.5 0.5,0.5,0.5 0.8,0.5,0.5"
+	rasterize "${CAM[@]}" --hair-width 0.04 -o "$T/h.png" "$T/h.slc"
+	rasterize "${CAM[@]}" --hair-width 0.04 -o "$T/h2.png" "$T/h.slc"
+	cmp "$T/h.png" "$T/h2.png"
+	OMP_NUM_THREADS=1 rasterize "${CAM[@]}" --hair-width 0.04 -o "$T/h1.png" "$T/h.slc"
+	cmp "$T/h.png" "$T/h1.png"
+	# the segment's ends seen from 2.5 m, grown by the half width 0.02 m
+	# (2.2 px at 109.9 px/m) on every side
+	exp=$(printf '0.18 0.48 0.5\n0.82 0.52 0.5\n' | proj_bbox 0.5,0.5,3 0.5,0.5,0.5 0,1,0 40 200 200)
+	bbox_near "$T/h.png" 0,0,0 "$exp" 1
+	rasterize "${CAM[@]}" --hair-width 0.1 -o "$T/w.png" "$T/h.slc"
+	read -r n1 _ < <(probe "$T/h.png" bbox 0,0,0)
+	read -r n2 _ < <(probe "$T/w.png" bbox 0,0,0)
+	echo "pixels: width 0.04: $n1, width 0.1: $n2"
+	[ "$n2" -gt $((2 * n1)) ]
+}
+
+@test "strands: Kajiya-Kay, darker along the light than across it; Cd and --hair-color" {
+	strands_slc "$T/x.slc" "" "0.2,0.5,0.5 0.8,0.5,0.5"
+	strands_slc "$T/y.slc" "" "0.5,0.2,0.5 0.5,0.8,0.5"
+	rasterize "${CAM[@]}" --light 1,0,0 --hair-width 0.05 -o "$T/x.png" "$T/x.slc"
+	rasterize "${CAM[@]}" --light 1,0,0 --hair-width 0.05 -o "$T/y.png" "$T/y.slc"
+	read -r xr xg xb < <(probe "$T/x.png" pixel 100 100)
+	read -r yr yg yb < <(probe "$T/y.png" pixel 100 100)
+	echo "along the light $xr $xg $xb, across it $yr $yg $yb"
+	[ "$xr" -gt 0 ] && [ "$yr" -gt $((2 * xr)) ]
+	strands_slc "$T/c.slc" "1,0,0;0,0,1" "0.2,0.4,0.5 0.8,0.4,0.5" "0.2,0.6,0.5 0.8,0.6,0.5"
+	rasterize "${CAM[@]}" --hair-width 0.05 -o "$T/c.png" "$T/c.slc"
+	run probe "$T/c.png" pixel 100 111
+	echo "$output"
+	read -r r g b <<<"$output"
+	[ "$r" -gt 50 ] && [ "$g" -lt "$r" ] && [ "$b" -lt "$r" ]
+	run probe "$T/c.png" pixel 100 89
+	read -r r g b <<<"$output"
+	[ "$b" -gt 50 ] && [ "$r" -lt "$b" ] && [ "$g" -lt "$b" ]
+	rasterize "${CAM[@]}" --hair-width 0.05 --hair-color 0,1,0 -o "$T/g.png" "$T/x.slc"
+	read -r r g b < <(probe "$T/g.png" pixel 100 100)
+	[ "$g" -gt 50 ] && [ "$r" -lt "$g" ] && [ "$b" -lt "$g" ]
+	run rasterize --hair-color 2,0,0 "$T/x.slc"
+	assert_failure 2
+	strands_slc "$T/bad.slc" "1,0,0" "0.2,0.4,0.5 0.8,0.4,0.5" "0.2,0.6,0.5 0.8,0.6,0.5"
+	run rasterize -o "$T/bad.png" "$T/bad.slc"
+	assert_failure 1
+	assert_output --partial "Cd"
+	[ ! -e "$T/bad.png" ]
+}

@@ -48,8 +48,9 @@ static const struct tool_info tinfo = {
 	"The cloth is a mesh record with P and tri and optional v, rest, mass and pinned\n"
 	"(u8, 1 = pinned) channels, plus goal (positions at the end of the frame of\n"
 	"pinned points that are scripted to move).  Bodies: the grid level set --solid\n"
-	"(the body at the record's time, moved by its velocity grid NAME_vel), and the\n"
-	"analytic --ground and --sphere.",
+	"(the body at the record's time, moved by its velocity grid NAME_vel; with a next\n"
+	"key NAME_next and NAME_next_vel at or after the frame's end, interpolated both ways\n"
+	"in time between the keys), and the analytic --ground and --sphere.",
 	opts
 };
 

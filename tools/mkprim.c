@@ -57,7 +57,10 @@ static const struct tool_opt opts[] = {
 	  pin_modes, 0, 0 },
 	NUM("strands", PP_STRANDS, "N", "hair: number of strands (200)"),
 	NUM("segments", PP_SEGMENTS, "N", "hair: segments per strand (16)"),
-	NUM("length", PP_LENGTH, "L", "hair: strand length (0.3)"),
+	NUM("length", PP_LENGTH, "L", "hair: strand length along the hair (0.3)"),
+	NUM("length-jitter", PP_JITTER, "F", "hair: lengths uniform in L(1-F)..L(1+F), 0 <= F < 1 (0)"),
+	NUM("curl", PP_CURL, "R,PITCH", "hair: helical strands of radius R rising PITCH a turn (straight)"),
+	NUM("cap", PP_CAP, "DEG", "hair: roots within DEG of the scalp's top, 0 < DEG <= 180 (75)"),
 	NUM("count", PP_COUNT, "N", "cloth: sheets scattered in --box around --center, turned at random (1)"),
 	NUM("seed", PP_SEED, "N", "hair: seed of the root placement; cloth: of the scatter; >= 0 (1)"),
 	NUM("box", PP_BOX, "X,Y,Z", "pool, smoke: domain size (1,1,1; smoke 1,2,1); cloth: scatter box (1,1,1)"),
@@ -108,7 +111,7 @@ emit(slc_rec *r, void *arg, slc_err *err)
 
 /* Options whose every number must be > 0. */
 static const char positive[] = " radius size radii res height density strands count blades "
-	"segments length box dx drop-radius dt fps ";
+	"segments length box dx drop-radius dt fps curl cap ";
 
 /* Check the count, wholeness and sign of the numbers of option o. */
 static void

@@ -1,8 +1,8 @@
 /* rasterize: one frame (a sluice stream) in, one PNG picture out.
  *
  * A 3D view of the frame (level sets ray-marched and shaded, smoke
- * volume-rendered, meshes rasterized with a z-buffer, particles and
- * strands as splats, all composited by depth; liquid and smoke evaluated
+ * volume-rendered, meshes rasterized with a z-buffer, particles as
+ * splats, strands as Kajiya-Kay shaded ribbons, all composited by depth; liquid and smoke evaluated
  * one-sidedly next to thin shells, selle2008 thesis §4.6), or with --slice, slices of
  * one grid through a colour map side by side.  The same input and options
  * give the same bytes.
@@ -17,6 +17,7 @@
 #include "core/meta.h"
 #include "io/pngio.h"
 #include "render/raster.h"
+#include "render/colormap.h"
 #include "render/render.h"
 
 #define SLICE_MAX 16            /* --slice given at most this often */
@@ -28,6 +29,7 @@ static double eye[3], target[3], up[3] = {0, 1, 0}, light[3] = {-0.4, 1, 0.6};
 static double fov = 40, radius, sigma = 10, albedo = 0.9, ambient = 0.15;
 static double bg[3] = {0.12, 0.13, 0.15}, range[2], shell_eps = 0.01;
 static double view[3] = {0.55, 0.45, 1}, iso;
+static double hair_color[3] = {-1, -1, -1}, hair_width;
 static struct size size = {640, 480};
 static slice_spec slices[SLICE_MAX];
 static long aa = 1;
@@ -158,6 +160,8 @@ static const struct tool_opt opts[] = {
 	{"iso", 0, OPT_DOUBLE, &iso, "CELLS", "level sets at phi = CELLS cells (surfaces, slice contours), e.g. 1 for a thin shell's unsigned distance (default 0)", 0, 0, 0},
 	{"smooth", 0, OPT_FLAG, &smooth, NULL, "smooth-shade meshes (default flat)", 0, 0, 0},
 	{"radius", 0, OPT_DOUBLE, &radius, "R", "particle radius without a radius channel (default 0.4% of the view)", 0, 0, &opt_nonneg},
+	{"hair-color", 0, OPT_FUNC, hair_color, "COLOR", "strands without a Cd channel: #rrggbb or r,g,b in 0..1 (default brown)", 0, parse_color, 0},
+	{"hair-width", 0, OPT_DOUBLE, &hair_width, "W", "strand ribbon width, m, at least a pixel (default the particle radius)", 0, 0, &opt_nonneg},
 	{"light", 0, OPT_VEC3, light, "X,Y,Z", "direction towards the light (default -0.4,1,0.6)", 0, 0, 0},
 	{"sigma", 0, OPT_DOUBLE, &sigma, "S", "smoke extinction per unit density, 1/m (default 10)", 0, 0, &opt_nonneg},
 	{"albedo", 0, OPT_DOUBLE, &albedo, "A", "smoke scattering albedo 0..1 (default 0.9)", 0, 0, &unit_range},
@@ -196,6 +200,10 @@ draw_scene(rimage *im, const slc_frame *F, const char *label)
 	so.shell_eps = shell_eps;
 	so.iso = iso;
 	memcpy(so.light, light, sizeof light);
+	so.hair_width = hair_width;
+	so.hair_rgb_set = hair_color[0] >= 0;
+	for (a = 0; a < 3 && so.hair_rgb_set; a++)
+		so.hair_rgb[a] = srgb_to_linear(hair_color[a]);
 	so.smoke.sigma = sigma;
 	so.smoke.albedo = albedo;
 	so.smoke.ambient = ambient;

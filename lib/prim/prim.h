@@ -5,7 +5,7 @@
  * consistently outward-oriented where the shape is closed.  Cloth
  * (prim_cloth.c): a rectangular sheet with the herring-bone triangulation
  * (selle2008 thesis §5.2), lumped masses and pinned vertices.  Hair
- * (prim_hair.c): straight strands rooted on a spherical scalp.  Grids
+ * (prim_hair.c): straight or curly strands rooted on a spherical scalp.  Grids
  * (prim_grid.c): the exact signed distance of a pool plus a drop, and a
  * smoke source.  prim_rec.c turns them into stream records.
  *
@@ -128,24 +128,48 @@ int prim_cloth_scatter(prim_cloth *cl, size_t count, const double box[3],
 
 /* --- hair ------------------------------------------------------------- */
 
-/* Angle from the +y pole within which roots are placed (degrees): the
- * upper part of the scalp sphere. */
+/* Default angle from the +y pole within which roots are placed (degrees):
+ * the upper part of the scalp sphere. */
 #define PRIM_SCALP_CAP_DEG 75.0
 
-/* Straight strands: nstrands roots drawn uniformly by area on the cap of
- * the sphere (radius, c) within PRIM_SCALP_CAP_DEG of +y, from a
- * pseudo-random sequence fixed by `seed`; each strand runs along the
- * outward normal for `length`, in nseg equal segments (nseg+1 points).
- * Strand s owns points [s*(nseg+1), (s+1)*(nseg+1)).  P is owned by the
- * struct.  0 or -1 with err. */
+/* What a head of hair is made from; prim_hair_spec_default fills it. */
+typedef struct prim_hair_spec {
+	size_t nstrands;        /* strands (200) */
+	int nseg;               /* segments per strand, 1..PRIM_RES_MAX (16) */
+	double length;          /* mean strand length along the hair, m (0.3) */
+	double jitter;          /* strand s is length (1 + jitter (2u - 1)) long,
+				   u uniform on [0, 1): 0 <= jitter < 1 (0) */
+	double radius;          /* scalp sphere radius, m (0.1) */
+	double c[3];            /* its centre (0,0,0) */
+	double cap_deg;         /* roots within this polar angle of +y,
+				   (0, 180] (PRIM_SCALP_CAP_DEG) */
+	double curl_r;          /* helix radius, m; 0: straight strands (0) */
+	double curl_pitch;      /* helix rise per turn along the normal, m,
+				   > 0 when curl_r > 0 */
+	uint64_t seed;          /* of the pseudo-random sequence (1) */
+} prim_hair_spec;
+
+/* The defaults above. */
+void prim_hair_spec_default(prim_hair_spec *sp);
+
+/* Strands: sp->nstrands roots drawn uniformly by area on the cap of the
+ * scalp sphere (radius, c) within cap_deg of +y, from a pseudo-random
+ * sequence fixed by seed (lib/core/rng.h).  Each strand leaves its root
+ * along the outward normal n: straight along n, or, with curl_r > 0, a
+ * right-handed helix of radius curl_r and pitch curl_pitch whose axis is
+ * parallel to n at distance curl_r from the root (at a random turn about
+ * it), rising along n.  nseg + 1 points per strand, root first, equally
+ * spaced in arclength (all segments of a strand have one length: a helix
+ * is the same everywhere), so a curl needs no more points.  Strand s owns
+ * points [s*(nseg+1), (s+1)*(nseg+1)).  P is owned by the struct.  0 or
+ * -1 with err (a value out of range, too many points, out of memory). */
 typedef struct prim_hair {
 	size_t nstrands;
 	int nseg;
 	double *P;
 } prim_hair;
 
-int prim_hair_make(prim_hair *h, size_t nstrands, int nseg, double length,
-		   double radius, const double c[3], uint64_t seed, slc_err *err);
+int prim_hair_make(prim_hair *h, const prim_hair_spec *sp, slc_err *err);
 void prim_hair_free(prim_hair *h);
 
 /* --- grids ------------------------------------------------------------ */

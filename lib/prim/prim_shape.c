@@ -211,25 +211,49 @@ make_cloth(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
 	return rc ? -1 : 0;
 }
 
+/* The hair of the checked values (prim_hair_spec). */
+static void
+hair_spec(const prim_spec *s, prim_hair_spec *sp)
+{
+	prim_hair_spec_default(sp);
+	sp->nstrands = (size_t)V(s, PP_STRANDS);
+	sp->nseg = (int)fmin(V(s, PP_SEGMENTS), INT32_MAX);
+	sp->length = V(s, PP_LENGTH);
+	sp->jitter = V(s, PP_JITTER);
+	sp->radius = V(s, PP_RADIUS);
+	memcpy(sp->c, s->p[PP_CENTER].v, sizeof sp->c);
+	sp->cap_deg = V(s, PP_CAP);
+	if (s->p[PP_CURL].n) {
+		sp->curl_r = s->p[PP_CURL].v[0];
+		sp->curl_pitch = s->p[PP_CURL].v[1];
+	}
+	sp->seed = (uint64_t)V(s, PP_SEED);
+}
+
 static int
 check_hair(prim_spec *s, slc_err *err)
 {
 	if (V(s, PP_SEED) < 0 || V(s, PP_STRANDS) > 1e7)
 		return slc_fail(err, "--seed %g, --strands %g: expected a seed >= 0 and at "
 				"most 1e7 strands", V(s, PP_SEED), V(s, PP_STRANDS));
+	if (V(s, PP_CAP) > 180)
+		return slc_fail(err, "--cap: %g, expected 0 < DEG <= 180", V(s, PP_CAP));
+	if (!(V(s, PP_JITTER) >= 0 && V(s, PP_JITTER) < 1))
+		return slc_fail(err, "--length-jitter: %g, expected 0 <= F < 1",
+				V(s, PP_JITTER));
 	return 0;
 }
 
 static int
 make_hair(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
 {
+	prim_hair_spec sp;
 	prim_hair h;
 	slc_rec r;
 	int rc;
 
-	if (prim_hair_make(&h, (size_t)V(s, PP_STRANDS),
-			   (int)fmin(V(s, PP_SEGMENTS), INT32_MAX), V(s, PP_LENGTH),
-			   V(s, PP_RADIUS), s->p[PP_CENTER].v, (uint64_t)V(s, PP_SEED), err))
+	hair_spec(s, &sp);
+	if (prim_hair_make(&h, &sp, err))
 		return -1;
 	rc = prim_hair_rec(&h, s->name ? s->name : "hair", V(s, PP_TIME),
 			   s->p[PP_VELOCITY].v, &r, err);
@@ -251,8 +275,9 @@ static const prim_shape shapes[] = {
 	  MESH_OPT " rate=", check_paddle, make_paddle },
 	{ "cloth", "size=1 res=32 density=0.1 pin=none center=0,0,0 velocity=0,0,0 "
 	  "count=1 seed=1 box=1,1,1", MESH_OPT, check_cloth, make_cloth },
-	{ "hair", "strands=200 segments=16 length=0.3 seed=1 radius=0.1 center=0,0,0 "
-	  "velocity=0,0,0", MESH_OPT, check_hair, make_hair },
+	{ "hair", "strands=200 segments=16 length=0.3 length-jitter=0 cap=75 seed=1 "
+	  "radius=0.1 center=0,0,0 velocity=0,0,0", MESH_OPT " curl=", check_hair,
+	  make_hair },
 };
 
 const prim_shape *

@@ -14,7 +14,7 @@ enum prim_param {
 	PP_SEGMENTS, PP_LENGTH, PP_COUNT, PP_SEED, PP_BOX, PP_ORIGIN, PP_DX,
 	PP_DEPTH, PP_DROP_CENTER, PP_DROP_RADIUS, PP_SRC_DENSITY,
 	PP_TEMPERATURE, PP_DT, PP_FPS, PP_GRAVITY, PP_SPIN, PP_STOP, PP_TIME,
-	PP_COUNT_
+	PP_CURL, PP_CAP, PP_JITTER, PP_COUNT_
 };
 
 /* One parameter: 1..3 numbers; n = 0 while neither given nor defaulted. */

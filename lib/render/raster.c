@@ -1,5 +1,5 @@
 /* raster.c: the picture buffer, shading, and z-buffer rasterization of
- * triangle meshes and sphere splats (see raster.h). */
+ * triangle meshes, sphere splats and strand ribbons (see raster.h). */
 #include "render/raster.h"
 
 #include <math.h>
@@ -509,53 +509,214 @@ raster_spheres(rimage *im, const camera *cam, const float *P, size_t n,
 	return 0;
 }
 
+/* --- strands ---------------------------------------------------------- */
+
+void
+shade_hair(const strand_style *st, const double albedo[3], const double T[3],
+	   const double E[3], float c[3])
+{
+	double tl = dot3(T, st->light), te = dot3(T, E);
+	double sl = sqrt(fmax(0, 1 - tl * tl)), se = sqrt(fmax(0, 1 - te * te));
+	double k = st->ambient + (1 - st->ambient) * sl;
+	/* cos of the angle from E to the reflected cone (T.R = -T.L) */
+	double cone = sl * se - tl * te, hi = 0;
+	int a;
+
+	if (cone > 0 && st->spec > 0)
+		hi = st->spec * pow(cone, st->shine);
+	for (a = 0; a < 3; a++)
+		c[a] = (float)(albedo[a] * k + hi);
+}
+
+/* A segment after projection: picture points, reciprocal view depths,
+ * half widths in pixels, unit tangents and colours at both ends. */
+typedef struct sseg {
+	double sx[2], sy[2], iz[2], hw[2];
+	float T[2][3], c[2][3];
+} sseg;
+
+static void
+draw_segs_band(rimage *im, const camera *cam, const sseg *sg,
+	       const size_t *idx, size_t nidx, int row0, int row1,
+	       const strand_style *st)
+{
+	for (size_t q = 0; q < nidx; q++) {
+		const sseg *g = &sg[idx[q]];
+		double dx = g->sx[1] - g->sx[0], dy = g->sy[1] - g->sy[0];
+		double l2 = dx * dx + dy * dy, hm = fmax(g->hw[0], g->hw[1]);
+		int x0 = (int)fmax(0, floor(fmin(g->sx[0], g->sx[1]) - hm));
+		int x1 = (int)fmin(im->w - 1, ceil(fmax(g->sx[0], g->sx[1]) + hm));
+		int y0 = (int)fmax(row0, floor(fmin(g->sy[0], g->sy[1]) - hm));
+		int y1 = (int)fmin(row1 - 1, ceil(fmax(g->sy[0], g->sy[1]) + hm));
+
+		for (int y = y0; y <= y1; y++)
+			for (int x = x0; x <= x1; x++) {
+				double px = x + 0.5, py = y + 0.5, t = 0, ex, ey, iz, z, w;
+				double T[3], E[3], o[3], alb[3];
+				size_t p = (size_t)x + (size_t)im->w * y;
+
+				/* nearest point of the segment on the picture */
+				if (l2 > 0)
+					t = fmin(1, fmax(0, ((px - g->sx[0]) * dx +
+							     (py - g->sy[0]) * dy) / l2));
+				ex = px - (g->sx[0] + t * dx);
+				ey = py - (g->sy[0] + t * dy);
+				if (ex * ex + ey * ey > pow(g->hw[0] + t * (g->hw[1] - g->hw[0]), 2))
+					continue;
+				/* 1/z is linear along the picture; w is the
+				 * fraction along the segment in space */
+				iz = (1 - t) * g->iz[0] + t * g->iz[1];
+				z = 1 / iz;
+				if (!(z < im->z[p]))
+					continue;
+				w = t * g->iz[1] / iz;
+				for (int a = 0; a < 3; a++) {
+					T[a] = (1 - w) * g->T[0][a] + w * g->T[1][a];
+					alb[a] = (1 - w) * g->c[0][a] + w * g->c[1][a];
+				}
+				normalize3(T);
+				camera_ray(cam, px, py, o, E);
+				for (int a = 0; a < 3; a++)
+					E[a] = -E[a];
+				im->z[p] = (float)z;
+				shade_hair(st, alb, T, E, im->rgb + 3 * p);
+			}
+	}
+}
+
+/* Unit tangent at point k of the strand of points k0..k1-1: the central
+ * difference, one-sided at the ends; 0 for a one-point strand. */
+static void
+strand_tangent(const float *P, size_t k0, size_t k1, size_t k, double T[3])
+{
+	size_t a = k > k0 ? k - 1 : k, b = k + 1 < k1 ? k + 1 : k;
+
+	for (int c = 0; c < 3; c++)
+		T[c] = (double)P[3 * b + c] - P[3 * a + c];
+	normalize3(T);
+}
+
+/* The end of a segment at world point x with tangent T and colour c into
+ * end e of g; the point is in front of the near plane. */
+static void
+sseg_end(const camera *cam, const strand_style *st, const double x[3],
+	 const double T[3], const double c[3], sseg *g, int e)
+{
+	double z;
+
+	camera_project(cam, x, &g->sx[e], &g->sy[e], &z);
+	g->iz[e] = 1 / z;
+	g->hw[e] = fmax(0.5 * STRAND_MIN_PX, camera_pixels(cam, 0.5 * st->width, z));
+	for (int a = 0; a < 3; a++) {
+		g->T[e][a] = (float)T[a];
+		g->c[e][a] = (float)c[a];
+	}
+}
+
+/* The colour of point k of strand s. */
+static void
+strand_color(const strand_style *st, size_t s, size_t k, double c[3])
+{
+	for (int a = 0; a < 3; a++)
+		c[a] = st->cd ? st->cd[3 * (st->cd_point ? k : s) + a] : st->albedo[a];
+}
+
+/* Project segment (ka, kb) of strand s (kb = ka for a dot), clipped to
+ * the near plane, into g; 0 when nothing of it is in front. */
+static int
+sseg_make(const camera *cam, const strand_style *st, const float *P,
+	  size_t k0, size_t k1, size_t s, size_t ka, size_t kb, sseg *g)
+{
+	double x[2][3], T[2][3], c[2][3], z[2];
+	size_t kk[2] = {ka, kb};
+
+	for (int e = 0; e < 2; e++) {
+		for (int a = 0; a < 3; a++)
+			x[e][a] = P[3 * kk[e] + a];
+		strand_tangent(P, k0, k1, kk[e], T[e]);
+		strand_color(st, s, kk[e], c[e]);
+		z[e] = camera_depth(cam, x[e]);
+	}
+	if (!(z[0] >= CAMERA_NEAR) && !(z[1] >= CAMERA_NEAR))
+		return 0;
+	for (int e = 0; e < 2; e++)
+		if (!(z[e] >= CAMERA_NEAR)) {
+			/* move this end along the segment onto the near plane */
+			double f = (CAMERA_NEAR - z[e]) / (z[1 - e] - z[e]);
+			for (int a = 0; a < 3; a++) {
+				x[e][a] += f * (x[1 - e][a] - x[e][a]);
+				T[e][a] += f * (T[1 - e][a] - T[e][a]);
+				c[e][a] += f * (c[1 - e][a] - c[e][a]);
+			}
+		}
+	for (int e = 0; e < 2; e++)
+		sseg_end(cam, st, x[e], T[e], c[e], g, e);
+	return 1;
+}
+
 int
 raster_strands(rimage *im, const camera *cam, const float *P, size_t np,
-	       const uint32_t *offset, size_t nstrand, double r,
-	       const shade_style *st, slc_err *err)
+	       const uint32_t *offset, size_t nstrand, const strand_style *st,
+	       slc_err *err)
 {
-	size_t s, n = 0, cap = 0, k;
-	float *pts = NULL;
-	int pass, rc;
+	size_t s, n = 0, k;
+	sseg *sg = NULL;
+	int *y0 = NULL, *y1 = NULL, band, rc = -1;
+	bands b;
 
-	if (!(r > 0))
-		return slc_fail(err, "strand radius %g must be positive", r);
+	if (!(st->width > 0))
+		return slc_fail(err, "strand width %g must be positive", st->width);
 	for (s = 0; s < nstrand; s++)
 		if (offset[s] > offset[s + 1] || offset[s + 1] > np)
 			return slc_fail(err, "strand %zu: offsets %u..%u out of order or past %zu points",
 					s, offset[s], offset[s + 1], np);
-	/* count, then fill: spheres at the points and between them */
-	for (pass = 0; pass < 2; pass++) {
-		n = 0;
-		for (s = 0; s < nstrand; s++)
-			for (k = offset[s]; k < offset[s + 1]; k++) {
-				const float *a = P + 3 * k, *b = a + 3;
-				double len = 0;
-				int m, c, steps = 1;
+	/* a strand of m >= 2 points has m - 1 segments, of one point a dot:
+	 * at most np in all */
+	sg = slc_calloc(np ? np : 1, sizeof *sg, err);
+	y0 = sg ? slc_calloc(np ? np : 1, sizeof *y0, err) : NULL;
+	y1 = y0 ? slc_calloc(np ? np : 1, sizeof *y1, err) : NULL;
+	if (!y1)
+		goto out;
+	for (s = 0; s < nstrand; s++) {
+		size_t k0 = offset[s], k1 = offset[s + 1];
 
-				if (k + 1 < offset[s + 1]) {
-					for (c = 0; c < 3; c++)
-						len += ((double)b[c] - a[c]) * ((double)b[c] - a[c]);
-					steps = (int)fmin(1e6, ceil(sqrt(len) / r));
-					if (steps < 1)
-						steps = 1;
-				} else {
-					steps = 1;
-					b = a;
-				}
-				for (m = 0; m < steps; m++, n++)
-					if (pass)
-						for (c = 0; c < 3; c++)
-							pts[3 * n + c] = (float)(a[c] + (b[c] - a[c]) * (double)m / steps);
+		for (k = k0; k < k1; k++) {
+			sseg *g = &sg[n];
+			double hm, mny, mxy, mnx, mxx;
+
+			if (k + 1 == k1 && k1 - k0 > 1)
+				break;
+			if (!sseg_make(cam, st, P, k0, k1, s, k, k1 - k0 > 1 ? k + 1 : k, g))
+				continue;
+			hm = fmax(g->hw[0], g->hw[1]);
+			mnx = fmin(g->sx[0], g->sx[1]) - hm;
+			mxx = fmax(g->sx[0], g->sx[1]) + hm;
+			mny = fmin(g->sy[0], g->sy[1]) - hm;
+			mxy = fmax(g->sy[0], g->sy[1]) + hm;
+			y0[n] = 1, y1[n] = 0;
+			if (isfinite(mny) && isfinite(mxy) && mxx >= 0 && mnx <= im->w &&
+			    mxy >= 0 && mny <= im->h) {
+				y0[n] = (int)fmax(0, floor(mny));
+				y1[n] = (int)fmin(im->h - 1, ceil(mxy));
 			}
-		if (!pass) {
-			cap = n;
-			pts = slc_calloc(cap ? cap : 1, 3 * sizeof *pts, err);
-			if (!pts)
-				return -1;
+			n++;
 		}
 	}
-	rc = raster_spheres(im, cam, pts, n, NULL, r, st, err);
-	free(pts);
+	if (bands_build(&b, im->h, n, y0, y1, err))
+		goto out;
+#pragma omp parallel for schedule(dynamic, 1)
+	for (band = 0; band < b.nband; band++) {
+		int r0 = band * RASTER_BAND, r1 = r0 + RASTER_BAND;
+
+		draw_segs_band(im, cam, sg, b.idx + b.start[band],
+			       b.start[band + 1] - b.start[band], r0,
+			       r1 < im->h ? r1 : im->h, st);
+	}
+	bands_free(&b);
+	rc = 0;
+out:
+	free(sg);
+	free(y0);
+	free(y1);
 	return rc;
 }

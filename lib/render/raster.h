@@ -1,6 +1,6 @@
 /* raster.h: the picture being drawn (linear colour plus a z-buffer),
  * shading, and the rasterizers for opaque primitives: triangle meshes
- * with a z-buffer and particles as sphere splats.
+ * with a z-buffer, particles as sphere splats and strands as ribbons.
  *
  * Every drawing function keeps the nearer of what is there and what it
  * draws, by view depth (camera.h), so records drawn in any order and by
@@ -67,12 +67,44 @@ int raster_spheres(rimage *im, const camera *cam, const float *P, size_t n,
 		   const float *radii, double r0, const shade_style *st,
 		   slc_err *err);
 
-/* Draw strands (hair) as chains of spheres of radius r: nstrand strands,
- * strand s running through points offset[s] .. offset[s+1]-1 of P, with
- * spheres at most r apart along every segment.  -1 with err on a bad
- * offset table or out of memory. */
+/* How strands (hair) are drawn: ribbons facing the camera, shaded with
+ * the Kajiya-Kay model of a thin cylinder (Kajiya and Kay 1989, the
+ * reflectance selle2008 thesis §7.6 renders hair with). */
+typedef struct strand_style {
+	double albedo[3];   /* linear RGB reflectance when cd is NULL */
+	const float *cd;    /* linear RGB 0..1 per strand (cd_point 0) or per
+			       point (cd_point 1), or NULL */
+	int cd_point;
+	double light[3];    /* unit direction from the hair to the light */
+	double ambient;     /* fraction of albedo seen without light, 0..1 */
+	double width;       /* ribbon width, metres; never drawn narrower than
+			       STRAND_MIN_PX pixels */
+	double spec;        /* weight of the white highlight, >= 0 */
+	double shine;       /* its Phong-like exponent, > 0 */
+} strand_style;
+
+/* Narrowest ribbon drawn, pixels: thinner hair would fall between pixel
+ * centres and vanish. */
+#define STRAND_MIN_PX 1.0
+
+/* Kajiya-Kay shading of a hair with unit tangent T seen from unit
+ * direction E (towards the eye) in colour albedo: diffuse
+ * albedo (ambient + (1 - ambient) sin(T, L)), plus the highlight
+ * spec max(0, sin(T, L) sin(T, E) - (T.L)(T.E))^shine, largest where E
+ * lies on the cone of light reflected by the cylinder (T.E = -T.L).
+ * The sign of T does not matter.  Linear RGB into c. */
+void shade_hair(const strand_style *st, const double albedo[3],
+		const double T[3], const double E[3], float c[3]);
+
+/* Draw strands: nstrand strands, strand s running through points
+ * offset[s] .. offset[s+1]-1 of P, each segment a ribbon st->width wide
+ * with round ends (so joints close), its tangent interpolated between
+ * the points' (central differences along the strand) and shaded by
+ * shade_hair; a one-point strand is a dot.  Segments crossing the near
+ * plane are clipped.  -1 with err on a bad offset table or out of
+ * memory. */
 int raster_strands(rimage *im, const camera *cam, const float *P, size_t np,
-		   const uint32_t *offset, size_t nstrand, double r,
-		   const shade_style *st, slc_err *err);
+		   const uint32_t *offset, size_t nstrand, const strand_style *st,
+		   slc_err *err);
 
 #endif

@@ -163,6 +163,9 @@ typedef struct scene_opts {
 				 * zero level set; > 0 thickens a thin shell
 				 * given by an unsigned distance) */
 	double light[3];        /* unit direction towards the light */
+	double hair_width;      /* strand ribbon width, m; 0: the splat radius */
+	int hair_rgb_set;       /* strands without a Cd channel take hair_rgb */
+	double hair_rgb[3];     /* linear RGB reflectance of strands */
 	volume_style smoke;     /* sigma, albedo, color, intensity, ambient;
 				 * light is taken from light above */
 } scene_opts;
@@ -178,7 +181,9 @@ typedef struct scene_opts {
 int scene_bounds(const slc_frame *F, const scene_opts *so, double lo[3],
 		 double hi[3], slc_err *err);
 
-/* Draw the records of the frame F: meshes, particles and strands first,
+/* Draw the records of the frame F: meshes, particles and strands
+ * (Kajiya-Kay ribbons coloured by a Cd channel, f32 x3 linear RGB per
+ * strand or per point, else so->hair_rgb, else by name) first,
  * then level sets (one-sidedly next to the meshes with so->one_sided),
  * then smoke; each with the depth test.  diag is the scene's diagonal
  * (for the default splat radius).  Other records are ignored.  0, or -1

@@ -11,6 +11,11 @@
 #define SCENE_AMBIENT 0.25
 /* Default splat radius as a fraction of the scene's diagonal. */
 #define SCENE_RADIUS_FRACTION 0.004
+/* Kajiya-Kay highlight of hair: its weight and exponent.  Neither the
+ * model (Kajiya and Kay 1989) nor selle2008 §7.6 fixes them: a soft white
+ * sheen that leaves the hair's colour dominant. */
+#define HAIR_SPEC 0.25
+#define HAIR_SHINE 32
 
 enum { ITEM_NONE, ITEM_LEVELSET, ITEM_DENSITY, ITEM_MESH, ITEM_PARTICLES,
        ITEM_STRANDS };
@@ -174,9 +179,39 @@ albedo_for(const slc_rec *r, int item, double c[3])
 	memcpy(c, s, 3 * sizeof *c);
 }
 
+/* Strands of record r (points P, offsets off) as Kajiya-Kay ribbons
+ * so->hair_width wide (0: r0, the splat radius), in the record's Cd
+ * (f32 x3, linear, per strand or per point), else so->hair_rgb when set,
+ * else the albedo of the record's name. */
+static int
+draw_strands(rimage *im, const camera *cam, const slc_rec *r, const float *P,
+	     size_t np, const uint32_t *off, size_t ns, const shade_style *st,
+	     const scene_opts *so, double r0, slc_err *err)
+{
+	const slc_chan *cd = slc_rec_find(r, "Cd");
+	strand_style hs;
+
+	memset(&hs, 0, sizeof hs);
+	memcpy(hs.albedo, so->hair_rgb_set ? so->hair_rgb : st->albedo, sizeof hs.albedo);
+	memcpy(hs.light, st->light, sizeof hs.light);
+	hs.ambient = st->ambient;
+	hs.width = so->hair_width > 0 ? so->hair_width : r0;
+	hs.spec = HAIR_SPEC;
+	hs.shine = HAIR_SHINE;
+	if (cd) {
+		if (cd->type != SLC_F32 || cd->ncomp != 3 ||
+		    !((cd->domain == SLC_STRAND && cd->count == ns) ||
+		      (cd->domain == SLC_POINT && cd->count == np)))
+			return slc_fail(err, "channel 'Cd' must be f32x3 per strand or per point");
+		hs.cd = cd->data;
+		hs.cd_point = cd->domain == SLC_POINT;
+	}
+	return raster_strands(im, cam, P, np, off, ns, &hs, err);
+}
+
 static int
 draw_points(rimage *im, const camera *cam, const slc_rec *r, int item,
-	    const shade_style *st, double r0, slc_err *err)
+	    const shade_style *st, const scene_opts *so, double r0, slc_err *err)
 {
 	size_t np = 0;
 	float *P = points(r, &np, err);
@@ -207,8 +242,8 @@ draw_points(rimage *im, const camera *cam, const slc_rec *r, int item,
 		if (off && c->count < 1)
 			rc = slc_fail(err, "empty strand offset table");
 		else if (off)
-			rc = raster_strands(im, cam, P, np, off, c->count - 1,
-					    0.5 * r0, st, err);
+			rc = draw_strands(im, cam, r, P, np, off, c->count - 1, st, so,
+					  r0, err);
 	}
 	free(P);
 	return rc;
@@ -269,7 +304,7 @@ scene_draw(rimage *im, const camera *cam, const slc_frame *F,
 			st.ambient = SCENE_AMBIENT;
 			st.smooth = so->smooth;
 			if (pass == 0 && item >= ITEM_MESH) {
-				rc = draw_points(im, cam, r, item, &st, r0, err);
+				rc = draw_points(im, cam, r, item, &st, so, r0, err);
 			} else if (pass == 1 && item == ITEM_LEVELSET) {
 				field f;
 				oneside os, *osp = NULL;

@@ -78,6 +78,7 @@ typedef struct cloth_stage {
 	const uint8_t *pin;     /* the record's 'pinned' channel, or NULL */
 	cloth c;
 	field phi, vb[3];       /* the solid's level set and velocity */
+	field phi_next, vb_next[3];  /* its next key, when given */
 	cloth_body bodies[3];   /* solid, ground, sphere: nb of them */
 	int nb;
 	cloth_stage_figures fig;
@@ -85,7 +86,9 @@ typedef struct cloth_stage {
 
 /* Find in F the cloth mesh record o->cloth, the scene record (fps, frame,
  * gravity) and the bodies (grid level set o->solid with its f32x3 cell
- * grid NAME_vel, o->ground, o->sphere), and set the cloth up, its pinned
+ * grid NAME_vel, and when given its next key NAME_next with NAME_next_vel
+ * at or after the frame's end, interpolated both ways in time between
+ * the keys; o->ground, o->sphere), and set the cloth up, its pinned
  * points constrained to reach their goal (or stay) over the frame.  s is
  * set up even on failure, so that cloth_stage_free is always called.  0,
  * or -1 with err naming the record ("no mesh record 'cloth'", "record

@@ -305,22 +305,46 @@ test_cloth(void)
 	}
 }
 
+/* A hair spec of ns strands of nseg segments on the scalp (r, c). */
+static prim_hair_spec
+hair_of(size_t ns, int nseg, double len, double r, const double c[3],
+	uint64_t seed)
+{
+	prim_hair_spec sp;
+
+	prim_hair_spec_default(&sp);
+	sp.nstrands = ns;
+	sp.nseg = nseg;
+	sp.length = len;
+	sp.radius = r;
+	memcpy(sp.c, c, sizeof sp.c);
+	sp.seed = seed;
+	return sp;
+}
+
+static double
+dist(const double *a, const double *b)
+{
+	return hypot(hypot(a[0] - b[0], a[1] - b[1]), a[2] - b[2]);
+}
+
 static void
 test_hair(void)
 {
 	const double c[3] = { 0, 1.5, 0 }, r = 0.1, len = 0.3;
+	prim_hair_spec sp = hair_of(50, 8, len, r, c, 7);
 	prim_hair a, b, e;
 	size_t s, bad = 0;
 
-	CHECK(prim_hair_make(&a, 50, 8, len, r, c, 7, NULL) == 0, "hair builds");
-	prim_hair_make(&b, 50, 8, len, r, c, 7, NULL);
-	prim_hair_make(&e, 50, 8, len, r, c, 8, NULL);
+	CHECK(prim_hair_make(&a, &sp, NULL) == 0, "hair builds");
+	prim_hair_make(&b, &sp, NULL);
+	sp.seed = 8;
+	prim_hair_make(&e, &sp, NULL);
 	CHECK(!memcmp(a.P, b.P, 50 * 9 * 3 * sizeof *a.P), "hair: same seed, same strands");
 	CHECK(memcmp(a.P, e.P, 50 * 9 * 3 * sizeof *a.P), "hair: other seed, other strands");
 	for (s = 0; s < 50; s++) {
 		const double *root = a.P + 3 * 9 * s, *tip = root + 3 * 8;
-		double rr = hypot(hypot(root[0] - c[0], root[1] - c[1]), root[2] - c[2]);
-		double l = hypot(hypot(tip[0] - root[0], tip[1] - root[1]), tip[2] - root[2]);
+		double rr = dist(root, c), l = dist(tip, root);
 		double cosang = (root[1] - c[1]) / rr;
 
 		bad += fabs(rr - r) > 1e-12 || fabs(l - len) > 1e-12 ||
@@ -334,7 +358,8 @@ test_hair(void)
 		double cmin = cos(PRIM_SCALP_CAP_DEG * M_PI / 180), my = 0, mcos = 0, sigma;
 		prim_hair u;
 
-		prim_hair_make(&u, ns, 1, len, r, c, 11, NULL);
+		sp = hair_of(ns, 1, len, r, c, 11);
+		prim_hair_make(&u, &sp, NULL);
 		for (s = 0; s < ns; s++) {
 			const double *root = u.P + 3 * 2 * s;
 
@@ -350,6 +375,141 @@ test_hair(void)
 	prim_hair_free(&a);
 	prim_hair_free(&b);
 	prim_hair_free(&e);
+}
+
+/* The scalp cap: a 30 degree cap holds every root within 30 degrees of
+ * the top, and they fill it evenly by area (the cap's mean height). */
+static void
+test_hair_cap(void)
+{
+	const double c[3] = { 0.2, 0, -0.1 }, r = 0.12;
+	const size_t ns = 20000;
+	prim_hair_spec sp = hair_of(ns, 1, 0.1, r, c, 5);
+	double cmin = cos(30 * M_PI / 180), lowest = 1, my = 0, sigma;
+	prim_hair h;
+	size_t s, off = 0;
+
+	sp.cap_deg = 30;
+	CHECK(prim_hair_make(&h, &sp, NULL) == 0, "hair on a 30 degree cap builds");
+	for (s = 0; s < ns; s++) {
+		const double *root = h.P + 3 * 2 * s;
+		double y = (root[1] - c[1]) / r;
+
+		off += fabs(dist(root, c) - r) > 1e-12;
+		lowest = fmin(lowest, y);
+		my += y / ns;
+	}
+	sigma = (1 - cmin) / sqrt(12.0 * ns);
+	CHECK(off == 0 && lowest >= cmin - 1e-12 && lowest < cmin + 1e-3,
+	      "cap: roots on the sphere (%zu off), the lowest at cos %.5f (cap edge %.5f)",
+	      off, lowest, cmin);
+	CHECK(fabs(my - (1 + cmin) / 2) < 5 * sigma, "cap: even by area (mean height %.5f, "
+	      "expected %.5f)", my, (1 + cmin) / 2);
+	prim_hair_free(&h);
+	sp.cap_deg = 181;
+	CHECK(prim_hair_make(&h, &sp, NULL) == -1, "cap of 181 degrees rejected");
+}
+
+/* Length jitter: every strand straight along its normal with equal
+ * segments, lengths spread over L(1 +- F) with mean L. */
+static void
+test_hair_jitter(void)
+{
+	const double c[3] = { 0, 0, 0 }, r = 0.1, len = 0.2, F = 0.25;
+	const size_t ns = 4000;
+	prim_hair_spec sp = hair_of(ns, 5, len, r, c, 9);
+	double lo = 1e9, hi = 0, mean = 0;
+	size_t s, bad = 0;
+	prim_hair h;
+
+	sp.jitter = F;
+	CHECK(prim_hair_make(&h, &sp, NULL) == 0, "jittered hair builds");
+	for (s = 0; s < ns; s++) {
+		const double *p = h.P + 3 * 6 * s;
+		double l = dist(p + 15, p), seg = dist(p + 3, p);
+
+		for (int q = 1; q < 5; q++)
+			bad += fabs(dist(p + 3 * q + 3, p + 3 * q) - seg) > 1e-12;
+		bad += fabs(l - 5 * seg) > 1e-12;   /* straight */
+		lo = fmin(lo, l), hi = fmax(hi, l), mean += l / ns;
+	}
+	CHECK(bad == 0 && lo >= len * (1 - F) - 1e-12 && hi <= len * (1 + F) + 1e-12 &&
+	      lo < len * (1 - F) + 0.01 * len && hi > len * (1 + F) - 0.01 * len &&
+	      fabs(mean - len) < 5 * 2 * F * len / sqrt(12.0 * ns),
+	      "jitter: straight, equal segments (%zu bad), lengths %.4f..%.4f mean %.4f",
+	      bad, lo, hi, mean);
+	prim_hair_free(&h);
+}
+
+/* Curly hair: a helix of the radius and pitch asked for, about the root
+ * normal, equal segments, length along the hair as asked. */
+static void
+test_hair_curl(void)
+{
+	const double c[3] = { 0, 1, 0 }, r = 0.1, len = 0.3, R = 0.01, pitch = 0.02;
+	const int nseg = 60;
+	prim_hair_spec sp = hair_of(30, nseg, len, r, c, 4);
+	double rise = pitch / (2 * M_PI), cc = sqrt(R * R + rise * rise);
+	double worst_r = 0, worst_seg = 0, worst_ax = 0, worst_len = 0;
+	size_t s;
+	prim_hair h, h2;
+
+	sp.curl_r = R;
+	sp.curl_pitch = pitch;
+	CHECK(prim_hair_make(&h, &sp, NULL) == 0, "curly hair builds");
+	prim_hair_make(&h2, &sp, NULL);
+	CHECK(!memcmp(h.P, h2.P, 30 * (nseg + 1) * 3 * sizeof *h.P), "curly: same seed, same strands");
+	for (s = 0; s < 30; s++) {
+		const double *p = h.P + 3 * (nseg + 1) * s;
+		double n[3], seg0 = dist(p + 3, p), arc = 0;
+
+		for (int k = 0; k < 3; k++)
+			n[k] = (p[k] - c[k]) / r;
+		for (int q = 0; q < nseg; q++) {
+			double d = dist(p + 3 * q + 3, p + 3 * q);
+			worst_seg = fmax(worst_seg, fabs(d - seg0));
+			arc += d;
+		}
+		/* chords of a helix: arc of the curve is nseg times the step
+		 * in angle times cc; the chord is a little shorter */
+		double dth = len / nseg / cc;
+		double chord = sqrt(pow(2 * R * sin(dth / 2), 2) + pow(rise * dth, 2));
+		worst_len = fmax(worst_len, fabs(arc - nseg * chord));
+		/* in the plane across n consecutive points lie on a circle of
+		 * radius R: the circumradius of each projected triple */
+		for (int q = 0; q + 2 <= nseg; q++) {
+			double u[3][3], ab, bc, ca, cr[3], area2;
+			for (int m = 0; m < 3; m++) {
+				const double *x = p + 3 * (q + m);
+				double h_ = (x[0] - p[0]) * n[0] + (x[1] - p[1]) * n[1] +
+					    (x[2] - p[2]) * n[2];
+				for (int k = 0; k < 3; k++)
+					u[m][k] = x[k] - h_ * n[k];
+			}
+			ab = dist(u[0], u[1]), bc = dist(u[1], u[2]), ca = dist(u[2], u[0]);
+			double e1[3], e2[3];
+			for (int k = 0; k < 3; k++)
+				e1[k] = u[1][k] - u[0][k], e2[k] = u[2][k] - u[0][k];
+			cr[0] = e1[1] * e2[2] - e1[2] * e2[1];
+			cr[1] = e1[2] * e2[0] - e1[0] * e2[2];
+			cr[2] = e1[0] * e2[1] - e1[1] * e2[0];
+			area2 = sqrt(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]);
+			worst_r = fmax(worst_r, fabs(ab * bc * ca / (2 * area2) - R));
+		}
+		/* rise along n: pitch per turn, the turns being len / (2 pi cc) */
+		const double *tip = p + 3 * nseg;
+		double ax = (tip[0] - p[0]) * n[0] + (tip[1] - p[1]) * n[1] + (tip[2] - p[2]) * n[2];
+		worst_ax = fmax(worst_ax, fabs(ax - pitch * len / (2 * M_PI * cc)));
+	}
+	CHECK(worst_seg < 1e-12, "curly: equal segments (%.2g)", worst_seg);
+	CHECK(worst_r < 1e-9, "curly: helix radius R (worst %.2g)", worst_r);
+	CHECK(worst_ax < 1e-12, "curly: rise PITCH a turn along the root normal (worst %.2g)",
+	      worst_ax);
+	CHECK(worst_len < 1e-12, "curly: %d equal chords of the helix (%.2g)", nseg, worst_len);
+	prim_hair_free(&h);
+	prim_hair_free(&h2);
+	sp.curl_pitch = 0;
+	CHECK(prim_hair_make(&h, &sp, NULL) == -1, "curl without pitch rejected");
 }
 
 /* Pool: phi < 0 exactly in the water; |grad phi| = 1 off the kinks; phi
@@ -501,7 +661,8 @@ test_records(void)
 	      "cloth record is valid, with rest, mass and pinned");
 	slc_rec_free(&r);
 	prim_cloth_free(&cl);
-	prim_hair_make(&h, 10, 4, 0.2, 0.1, c, 1, NULL);
+	prim_hair_spec sp = hair_of(10, 4, 0.2, 0.1, c, 1);
+	prim_hair_make(&h, &sp, NULL);
 	CHECK(prim_hair_rec(&h, "hair", 0, c, &r, &err) == 0 && slc_rec_validate(&r, &err) == 0,
 	      "strands record is valid");
 	slc_rec_free(&r);
@@ -517,6 +678,9 @@ main(void)
 	test_cup();
 	test_cloth();
 	test_hair();
+	test_hair_cap();
+	test_hair_jitter();
+	test_hair_curl();
 	test_pool();
 	test_grid_place();
 	test_smoke();
