@@ -452,6 +452,49 @@ test_twist(void)
 	free(P);
 }
 
+/* One step per frame at 24 fps with stiff springs: finite, energy never
+ * rises; the same with explicit springs blows up. */
+static void
+test_big_steps(void)
+{
+	const int M = 10;
+	const double o[3] = {0, 0, 0}, d[3] = {1, 0, 0};
+	slc_err err;
+
+	for (int impl = 1; impl >= 0; impl--) {
+		hair_params par;
+		hair h;
+		double *P = straight(M, 0.02, o, d);
+		hair_params_default(&par);
+		par.k.k_edge = 100;
+		par.k.k_bend = par.k.k_tors = par.k.k_alt = 1;
+		par.steps = par.max_steps = 1;
+		par.mp.implicit_springs = impl;
+		one(&h, M + 1, P, NULL, &par);
+		pin_root(&h, zero3, 0, o, d, 1 / FPS);
+		double e = hair_energy(&h), rise = 0;
+		int finite = 1;
+		for (int f = 0; f < 48; f++) {
+			hair_advance(&h, f / FPS, 1 / FPS, NULL, 0, &err);
+			double e1 = hair_energy(&h);
+			if (!isfinite(e1))
+				finite = 0;
+			if (e1 - e > rise)
+				rise = e1 - e;
+			e = e1;
+		}
+		if (impl)
+			CHECK(finite && rise <= 1e-12, "one step a frame, "
+			      "implicit springs: finite, energy rises by at most "
+			      "%.3g J in a frame", rise);
+		else
+			CHECK(!finite || rise > 1e-6, "one step a frame, explicit "
+			      "springs: blows up (energy rises by %.3g J)", rise);
+		hair_free(&h);
+		free(P);
+	}
+}
+
 int
 main(void)
 {
@@ -461,5 +504,6 @@ main(void)
 	test_jerk();
 	test_pendulum();
 	test_twist();
+	test_big_steps();
 	return ctest_done();
 }
