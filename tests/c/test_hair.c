@@ -2,7 +2,7 @@
  * particles and springs of fig. 7.2, rest shapes that stay put and their
  * mirror images that do not, hanging strands against the analytic stretch
  * and the strain limit, a jerked root with and without limiting, the
- * pendulum period, torsion driven from the root, curls under gravity, and
+ * pendulum period, torsion driven from the root, and
  * stability at one step per frame. */
 #include <math.h>
 #include <stdlib.h>
