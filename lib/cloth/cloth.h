@@ -8,6 +8,9 @@
  * normal (§6.6), and the outer collision loop of §6.3 with history-based
  * self-repulsions (§6.4) and robust self-collisions (collide_self.h).
  *
+ * The particles, springs and the step itself are the mesh-free
+ * masspring.h; the cloth adds its mesh (springs from its edges and
+ * triangle pairs, normals for the wind) and the self-interactions.
  * State is double precision, particle i at x[3i..3i+2]; particles are
  * either free, or constrained (pinned or scripted) to a given velocity.
  */
@@ -18,8 +21,8 @@
 #include <stdint.h>
 
 #include "cloth/cloth_mesh.h"
-#include "cloth/cloth_sys.h"
 #include "cloth/collide_body.h"
+#include "cloth/masspring.h"
 #include "core/err.h"
 #include "cloth/spring.h"
 
@@ -60,20 +63,11 @@ typedef struct cloth_stats {
 typedef struct cloth {
 	cloth_params par;
 	cloth_mesh mesh;
-	spring_set spr;
-	cloth_sys sys;          /* M - h D in blocks (cloth_sys.h) */
+	masspring ms;           /* particles, springs, system, the step */
+	/* views of ms's arrays (owned by ms), for the collision code */
 	size_t np;
-	double *x, *v, *m;      /* 3np, 3np, np (owned) */
-	uint8_t *fixed;         /* np: 1 = velocity prescribed by vfix */
-	double *vfix;           /* 3np */
-	/* work */
-	double *x0, *vn, *vs, *vh, *xt, *F, *b, *r, *z, *p, *q;
-	double *diag;           /* 9np: inverse diagonal blocks of M - h D */
-	double *acc;            /* 3np: acceleration of the last step, for
-				   the first CG guess of the next */
-	double *cN, *cvB, *cmu; /* per particle contact normal, body vel, mu */
-	uint8_t *contact;
-	double *nrm, *area;
+	double *x, *v, *m;      /* 3np, 3np, np */
+	uint8_t *fixed;         /* np: 1 = velocity prescribed */
 	struct collide_self *cs;
 	cloth_stats st;
 } cloth;

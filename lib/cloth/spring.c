@@ -147,21 +147,52 @@ spring_free(spring_set *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* Per-spring value, or the uniform one when the list has none. */
+static double
+list_val(const double *a, size_t i, double uniform)
+{
+	return a ? a[i] : uniform;
+}
+
 int
-spring_build(spring_set *s, const cloth_mesh *m, const double *xrest,
-	     const spring_params *p, slc_err *err)
+spring_build_lists(spring_set *s, const spring_lists *l, const double *xrest,
+		   slc_err *err)
 {
 	size_t ns, i;
+	const size_t pstride = l->pair_stride ? l->pair_stride : 2;
 
 	memset(s, 0, sizeof *s);
-	s->np = m->np;
-	s->nedge = m->ne;
-	s->nbend = m->nb;
-	s->nalt = p->altitude ? m->nb : 0;
-	s->compress_scale = p->compress_scale;
+	s->np = l->np;
+	s->nedge = l->nedge;
+	s->nbend = l->npair;
+	s->nalt = l->ntet;
+	s->compress_scale = l->compress_scale;
+	if (s->nedge > SIZE_MAX / 8 || s->nbend > SIZE_MAX / 8 ||
+	    s->nalt > SIZE_MAX / 8)
+		return slc_fail(err, "too many springs");
 	ns = s->ns = s->nedge + s->nbend + s->nalt;
 	if (ns > UINT32_MAX / 4)
 		return slc_fail(err, "too many springs (%zu)", ns);
+	for (i = 0; i < 2 * l->nedge; i++)
+		if (l->edge[i] >= l->np)
+			return slc_fail(err, "spring point %u out of range",
+					l->edge[i]);
+	for (i = 0; i < l->npair; i++)
+		for (size_t c = 0; c < 2; c++)
+			if (l->pair[pstride * i + c] >= l->np)
+				return slc_fail(err, "spring point %u out of "
+						"range", l->pair[pstride * i + c]);
+	for (i = 0; i < 4 * l->ntet; i++)
+		if (l->tet[i] >= l->np)
+			return slc_fail(err, "spring point %u out of range",
+					l->tet[i]);
+	for (i = 0; l->tet_norm && i < l->ntet; i++)
+		if (l->tet_norm[i] >= l->npair)
+			return slc_fail(err, "altitude normaliser %u out of range",
+					l->tet_norm[i]);
+	if (!l->tet_norm && l->ntet > l->npair)
+		return slc_fail(err, "%zu tetrahedra without normalisers",
+				l->ntet);
 	s->idx = slc_calloc(4 * ns + 1, sizeof *s->idx, err);
 	s->npart = slc_calloc(ns + 1, 1, err);
 	s->k = slc_calloc(ns + 1, sizeof *s->k, err);
@@ -176,7 +207,7 @@ spring_build(spring_set *s, const cloth_mesh *m, const double *xrest,
 	s->fe = slc_calloc(ns + 1, sizeof *s->fe, err);
 	s->c = slc_calloc(ns + 1, sizeof *s->c, err);
 	s->g = slc_calloc(ns + 1, sizeof *s->g, err);
-	s->inc_off = slc_calloc(m->np + 1, sizeof *s->inc_off, err);
+	s->inc_off = slc_calloc(l->np + 1, sizeof *s->inc_off, err);
 	if (!s->idx || !s->npart || !s->k || !s->L || !s->l0 || !s->xi ||
 	    !s->l0alt || !s->alpha || !s->n || !s->l || !s->K || !s->fe ||
 	    !s->c || !s->g || !s->inc_off) {
@@ -184,7 +215,7 @@ spring_build(spring_set *s, const cloth_mesh *m, const double *xrest,
 		return -1;
 	}
 	for (i = 0; i < s->nedge; i++) {
-		uint32_t a = m->edge[2 * i], b = m->edge[2 * i + 1];
+		uint32_t a = l->edge[2 * i], b = l->edge[2 * i + 1];
 		double d[3];
 		s->idx[4 * i] = a;
 		s->idx[4 * i + 1] = b;
@@ -192,8 +223,8 @@ spring_build(spring_set *s, const cloth_mesh *m, const double *xrest,
 		s->npart[i] = 2;
 		v3sub(xrest + 3 * b, xrest + 3 * a, d);
 		s->l0[i] = s->L[i] = v3norm(d);
-		s->k[i] = p->E_e;
-		s->xi[i] = p->xi_e;
+		s->k[i] = list_val(l->edge_k, i, l->k_e);
+		s->xi[i] = list_val(l->edge_xi, i, l->xi_e);
 		if (!(s->L[i] > 0)) {
 			spring_free(s);
 			return slc_fail(err, "edge %u-%u has zero rest length",
@@ -202,36 +233,36 @@ spring_build(spring_set *s, const cloth_mesh *m, const double *xrest,
 	}
 	for (size_t j = 0; j < s->nbend; j++) {
 		size_t q = s->nedge + j;
-		const uint32_t *b = m->bend + 4 * j;
+		const uint32_t *b = l->pair + pstride * j;
 		double d[3];
-		s->idx[4 * q] = b[2];
-		s->idx[4 * q + 1] = b[3];
-		s->idx[4 * q + 2] = s->idx[4 * q + 3] = b[2];
+		s->idx[4 * q] = b[0];
+		s->idx[4 * q + 1] = b[1];
+		s->idx[4 * q + 2] = s->idx[4 * q + 3] = b[0];
 		s->npart[q] = 2;
-		v3sub(xrest + 3 * b[3], xrest + 3 * b[2], d);
+		v3sub(xrest + 3 * b[1], xrest + 3 * b[0], d);
 		s->l0[q] = s->L[q] = v3norm(d);
-		s->k[q] = p->E_b;
-		s->xi[q] = p->xi_b;
+		s->k[q] = list_val(l->pair_k, j, l->k_p);
+		s->xi[q] = list_val(l->pair_xi, j, l->xi_p);
 		if (!(s->L[q] > 0)) {
 			spring_free(s);
 			return slc_fail(err, "bending pair %u-%u has zero rest "
-					"length", b[2], b[3]);
+					"length", b[0], b[1]);
 		}
 	}
 	for (size_t j = 0; j < s->nalt; j++) {
 		size_t q = s->nedge + s->nbend + j;
-		const uint32_t *b = m->bend + 4 * j;
+		const uint32_t *b = l->tet + 4 * j;
 		const double *pt[4];
 		for (int c = 0; c < 4; c++) {
 			s->idx[4 * q + c] = b[c];
 			pt[c] = xrest + 3 * b[c];
 		}
 		s->npart[q] = 4;
-		/* the altitude is normalised by the rest length of the
-		 * bending spring of the same pair */
-		s->L[q] = s->L[s->nedge + j];
-		s->k[q] = p->E_b;
-		s->xi[q] = p->xi_b;
+		/* the altitude is normalised by the rest length of a two-point
+		 * spring on the same tetrahedron */
+		s->L[q] = s->L[s->nedge + (l->tet_norm ? l->tet_norm[j] : j)];
+		s->k[q] = list_val(l->tet_k, j, l->k_t);
+		s->xi[q] = list_val(l->tet_xi, j, l->xi_t);
 		for (int c = 0; c < 7; c++) {
 			double cr[3], uu, vv, n[3], al[4];
 			double c2 = alt_cross(pt, c, cr, &uu, &vv);
@@ -247,15 +278,15 @@ spring_build(spring_set *s, const cloth_mesh *m, const double *xrest,
 	for (i = 0; i < ns; i++)
 		for (int c = 0; c < s->npart[i]; c++)
 			s->inc_off[s->idx[4 * i + c] + 1]++;
-	for (i = 0; i < m->np; i++)
+	for (i = 0; i < l->np; i++)
 		s->inc_off[i + 1] += s->inc_off[i];
-	s->inc = slc_calloc(s->inc_off[m->np] + 1, sizeof *s->inc, err);
+	s->inc = slc_calloc(s->inc_off[l->np] + 1, sizeof *s->inc, err);
 	if (!s->inc) {
 		spring_free(s);
 		return -1;
 	}
 	{
-		size_t *fill = slc_calloc(m->np + 1, sizeof *fill, err);
+		size_t *fill = slc_calloc(l->np + 1, sizeof *fill, err);
 		if (!fill) {
 			spring_free(s);
 			return -1;
@@ -269,6 +300,27 @@ spring_build(spring_set *s, const cloth_mesh *m, const double *xrest,
 		free(fill);
 	}
 	return 0;
+}
+
+int
+spring_build(spring_set *s, const cloth_mesh *m, const double *xrest,
+	     const spring_params *p, slc_err *err)
+{
+	/* §5.3.3-5.3.4: the bending pair is the opposite vertices of two
+	 * triangles sharing an edge, the tetrahedron all four */
+	spring_lists l = {
+		.np = m->np,
+		.nedge = m->ne, .edge = m->edge,
+		.k_e = p->E_e, .xi_e = p->xi_e,
+		.npair = m->nb, .pair = m->bend ? m->bend + 2 : NULL,
+		.pair_stride = 4,
+		.k_p = p->E_b, .xi_p = p->xi_b,
+		.ntet = p->altitude ? m->nb : 0, .tet = m->bend,
+		.k_t = p->E_b, .xi_t = p->xi_b,
+		.compress_scale = p->compress_scale,
+	};
+
+	return spring_build_lists(s, &l, xrest, err);
 }
 
 void

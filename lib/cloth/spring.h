@@ -44,7 +44,8 @@ void spring_params_default(spring_params *p);
 
 typedef struct spring_set {
 	size_t ns, np;
-	size_t nedge, nbend, nalt;  /* springs are stored edges, bends, alts */
+	size_t nedge, nbend, nalt;  /* springs are stored edges, two-point
+				       pairs (bends), alts */
 	uint32_t *idx;          /* 4*ns particles (unused slots repeat idx[0]) */
 	uint8_t *npart;         /* 2 or 4 */
 	double *k;              /* stiffness, N */
@@ -67,10 +68,44 @@ typedef struct spring_set {
 	uint32_t *inc;
 } spring_set;
 
+/* The springs of a mass-spring body without its mesh: edge springs,
+ * other two-point springs (cloth bending, hair bending and torsion) and
+ * tetrahedra carrying one altitude spring each (§5.3.4).  A per-spring
+ * array left NULL takes the uniform value after it. */
+typedef struct spring_lists {
+	size_t np;              /* particles */
+	size_t nedge;
+	const uint32_t *edge;   /* 2*nedge particle pairs */
+	const double *edge_k, *edge_xi;
+	double k_e, xi_e;
+	size_t npair;
+	const uint32_t *pair;   /* npair particle pairs, pair_stride apart */
+	size_t pair_stride;     /* 0: 2 (cloth's bends: 4, in its bend list) */
+	const double *pair_k, *pair_xi;
+	double k_p, xi_p;
+	size_t ntet;
+	const uint32_t *tet;    /* 4*ntet particles of each tetrahedron */
+	const uint32_t *tet_norm; /* ntet (NULL: tet j, pair j): the pair whose rest length
+				     normalises the altitude (cloth: the bend
+				     across the same edge; hair: the torsion
+				     spring of the same four particles) */
+	const double *tet_k, *tet_xi;
+	double k_t, xi_t;
+	double compress_scale;  /* biphasic edge factor (§5.3.2); 1: linear */
+} spring_lists;
+
+/* Build the springs of the lists l with rest state from xrest (3*np):
+ * rest lengths of the two-point springs, signed rest altitudes of the
+ * seven candidates of every tetrahedron.  Stored edges first, then
+ * pairs, then altitude springs, in list order.  Fails on an index out of
+ * range or a zero rest length.  0 / -1. */
+int spring_build_lists(spring_set *s, const spring_lists *l,
+		       const double *xrest, slc_err *err);
+
 /* Build edge springs on every mesh edge, bending springs between the
  * opposite vertices of every pair of triangles sharing an edge and (if
  * p->altitude) an altitude spring on each such pair, with rest state from
- * xrest (3*np).  0 / -1. */
+ * xrest (3*np): spring_build_lists on the mesh's lists.  0 / -1. */
 int spring_build(spring_set *s, const cloth_mesh *m, const double *xrest,
 		 const spring_params *p, slc_err *err);
 

@@ -344,8 +344,8 @@ test_damping_along(void)
 	cloth c;
 	CHECK(cloth_init(&c, np, nt, tri, x, v, NULL, m, &par, &err) == 0,
 	      "spinning sheet");
-	spring_linearize(&c.spr, c.x, c.m, 0);
-	spring_damp_force(&c.spr, v, F);
+	spring_linearize(&c.ms.spr, c.x, c.m, 0);
+	spring_damp_force(&c.ms.spr, v, F);
 	double frot = 0, fstr = 0, vmax = 0;
 	for (size_t k = 0; k < 3 * np; k++) {
 		frot = fmax(frot, fabs(F[k]));
@@ -356,7 +356,7 @@ test_damping_along(void)
 	double *vs = calloc(3 * np, sizeof *vs);
 	for (size_t k = 0; k < 3 * np; k++)
 		vs[k] = 2 * x[k];
-	spring_damp_force(&c.spr, vs, F);
+	spring_damp_force(&c.ms.spr, vs, F);
 	for (size_t k = 0; k < 3 * np; k++)
 		fstr = fmax(fstr, fabs(F[k]));
 	CHECK(frot < 1e-12 * fstr && fstr > 0, "no damping force in a rigid "

@@ -1,0 +1,530 @@
+/* masspring.c: particles, springs and the Newmark time step with body
+ * collisions and friction (selle2008 thesis §5.4, §5.5, §6.2, §6.5,
+ * §7.4); see masspring.h. */
+#include "cloth/masspring.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cloth/cloth_vec.h"
+
+/* Blocks of the fixed partition used for dot products, so that sums do
+ * not depend on the number of threads. */
+#define DOT_BLOCKS 64
+
+void
+masspring_free(masspring *ms)
+{
+	spring_free(&ms->spr);
+	cloth_sys_free(&ms->sys);
+	free(ms->x); free(ms->v); free(ms->m); free(ms->fixed); free(ms->vfix);
+	free(ms->x0); free(ms->vn); free(ms->vs); free(ms->vh); free(ms->xt);
+	free(ms->F); free(ms->b); free(ms->r); free(ms->z); free(ms->p);
+	free(ms->q); free(ms->diag); free(ms->cN); free(ms->cvB); free(ms->cmu);
+	free(ms->acc);
+	free(ms->contact); free(ms->nrm); free(ms->area);
+	memset(ms, 0, sizeof *ms);
+}
+
+int
+masspring_init(masspring *ms, size_t np, const double *x, const double *v,
+	       const double *m, spring_set *spr, const masspring_params *par,
+	       slc_err *err)
+{
+	size_t n3;
+
+	memset(ms, 0, sizeof *ms);
+	ms->spr = *spr;
+	memset(spr, 0, sizeof *spr);
+	ms->par = *par;
+	ms->np = np;
+	if (slc_mul(np, 3, &n3)) {
+		masspring_free(ms);
+		return slc_fail(err, "point count overflows");
+	}
+	if (cloth_sys_build(&ms->sys, &ms->spr, err)) {
+		masspring_free(ms);
+		return -1;
+	}
+	double **vec[] = { &ms->x, &ms->v, &ms->vfix, &ms->x0, &ms->vn,
+		&ms->vs, &ms->vh, &ms->xt, &ms->F, &ms->b, &ms->r, &ms->z,
+		&ms->p, &ms->q, &ms->cN, &ms->cvB, &ms->nrm, &ms->acc };
+	for (size_t k = 0; k < sizeof vec / sizeof *vec; k++)
+		if (!(*vec[k] = slc_calloc(n3 + 1, sizeof(double), err))) {
+			masspring_free(ms);
+			return -1;
+		}
+	size_t n9;
+	if (slc_mul(np, 9, &n9)) {
+		masspring_free(ms);
+		return slc_fail(err, "point count overflows");
+	}
+	if (!(ms->diag = slc_calloc(n9 + 1, sizeof *ms->diag, err))) {
+		masspring_free(ms);
+		return slc_failctx(err, "preconditioner blocks: ");
+	}
+	ms->m = slc_calloc(np + 1, sizeof *ms->m, err);
+	ms->area = slc_calloc(np + 1, sizeof *ms->area, err);
+	ms->cmu = slc_calloc(np + 1, sizeof *ms->cmu, err);
+	ms->fixed = slc_calloc(np + 1, 1, err);
+	ms->contact = slc_calloc(np + 1, 1, err);
+	if (!ms->m || !ms->area || !ms->cmu || !ms->fixed || !ms->contact) {
+		masspring_free(ms);
+		return -1;
+	}
+	memcpy(ms->x, x, n3 * sizeof *x);
+	if (v)
+		memcpy(ms->v, v, n3 * sizeof *v);
+	memcpy(ms->m, m, np * sizeof *m);
+	for (size_t i = 0; i < np; i++)
+		memcpy(ms->acc + 3 * i, par->g, sizeof par->g);
+	return 0;
+}
+
+void
+masspring_constrain(masspring *ms, size_t i, const double vel[3])
+{
+	ms->fixed[i] = 1;
+	memcpy(ms->vfix + 3 * i, vel, 3 * sizeof *vel);
+	memcpy(ms->v + 3 * i, vel, 3 * sizeof *vel);
+}
+
+/* Deterministic dot product over a fixed block partition. */
+static double
+dot(const double *a, const double *b, size_t n)
+{
+	double part[DOT_BLOCKS], s = 0;
+
+#pragma omp parallel for schedule(static) if (n > CLOTH_OMP_MIN)
+	for (int k = 0; k < DOT_BLOCKS; k++) {
+		size_t lo = n * (size_t)k / DOT_BLOCKS;
+		size_t hi = n * (size_t)(k + 1) / DOT_BLOCKS;
+		double t = 0;
+		for (size_t i = lo; i < hi; i++)
+			t += a[i] * b[i];
+		part[k] = t;
+	}
+	for (int k = 0; k < DOT_BLOCKS; k++)
+		s += part[k];
+	return s;
+}
+
+/* The projection P of §6.5 on one particle: zero for a constrained
+ * particle, I - N N^T for a particle in contact (when use_contact). */
+static inline void
+project(const masspring *ms, size_t i, double *a, int use_contact)
+{
+	if (ms->fixed[i]) {
+		a[0] = a[1] = a[2] = 0;
+	} else if (use_contact && ms->contact[i]) {
+		const double *N = ms->cN + 3 * i;
+		v3axpy(-v3dot(a, N), N, a);
+	}
+}
+
+/* Wind drag coefficient of particle i, kg/s: linear drag along the
+ * normal (§6.6) or, with wind_iso, along the whole relative velocity. */
+static inline double
+wind_coef(const masspring *ms, size_t i)
+{
+	return ms->par.wind_drag * ms->area[i];
+}
+
+/* F = velocity-independent forces at the current linearization: springs,
+ * gravity, and the wind part of the drag. */
+static void
+forces(masspring *ms, double *F)
+{
+	const ptrdiff_t np = (ptrdiff_t)ms->np;
+
+	memset(F, 0, 3 * ms->np * sizeof *F);
+	spring_force(&ms->spr, F);
+#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = 0; i < np; i++) {
+		v3axpy(ms->m[i], ms->par.g, F + 3 * i);
+		if (ms->par.wind_drag > 0 && ms->par.wind_iso) {
+			v3axpy(wind_coef(ms, (size_t)i), ms->par.wind, F + 3 * i);
+		} else if (ms->par.wind_drag > 0) {
+			const double *n = ms->nrm + 3 * i;
+			v3axpy(wind_coef(ms, (size_t)i) * v3dot(ms->par.wind, n), n,
+			       F + 3 * i);
+		}
+	}
+}
+
+/* F += damping forces at velocity v: springs and wind drag. */
+static void
+damp_force(masspring *ms, const double *v, double *F)
+{
+	const ptrdiff_t np = (ptrdiff_t)ms->np;
+
+	spring_damp_force(&ms->spr, v, F);
+	if (ms->par.wind_drag > 0) {
+#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
+		for (ptrdiff_t i = 0; i < np; i++) {
+			const double *n = ms->nrm + 3 * i;
+			if (ms->par.wind_iso)
+				v3axpy(-wind_coef(ms, (size_t)i), v + 3 * i,
+				       F + 3 * i);
+			else
+				v3axpy(-wind_coef(ms, (size_t)i) *
+				       v3dot(v + 3 * i, n), n, F + 3 * i);
+		}
+	}
+}
+
+/* Whether the isotropic drag adds to the diagonal of M - h D (the
+ * normal drag is in the blocks of D already). */
+static int
+iso_drag(const masspring *ms)
+{
+	return ms->par.wind_drag > 0 && ms->par.wind_iso;
+}
+
+/* y = (M - h D) v, the backward Euler operator of a half step h. */
+static void
+apply_A(masspring *ms, double h, const double *v, double *y)
+{
+	const ptrdiff_t np = (ptrdiff_t)ms->np;
+
+	cloth_sys_apply(&ms->sys, ms->m, h, v, y);
+	if (!iso_drag(ms))
+		return;
+#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = 0; i < np; i++)
+		v3axpy(h * wind_coef(ms, (size_t)i), v + 3 * i, y + 3 * i);
+}
+
+/* Invert the symmetric positive definite 3x3 block B (row-major) in
+ * place, by cofactors. */
+static inline void
+inv3_sym(double *B)
+{
+	double a = B[0], b = B[1], c = B[2], d = B[4], e = B[5], f = B[8];
+	double A0 = d * f - e * e, A1 = c * e - b * f, A2 = b * e - c * d;
+	double det = a * A0 + b * A1 + c * A2, id = 1 / det;
+
+	B[0] = A0 * id;
+	B[1] = B[3] = A1 * id;
+	B[2] = B[6] = A2 * id;
+	B[4] = (a * f - c * c) * id;
+	B[5] = B[7] = (b * c - a * e) * id;
+	B[8] = (a * d - b * b) * id;
+}
+
+/* z = P B^{-1} r on particle i: the block-Jacobi preconditioner. */
+static inline void
+precond(const masspring *ms, size_t i, const double *r, double *z, int use_contact)
+{
+	const double *B = ms->diag + 9 * i, *ri = r + 3 * i;
+	double *zi = z + 3 * i;
+
+	for (int k = 0; k < 3; k++)
+		zi[k] = B[3 * k] * ri[0] + B[3 * k + 1] * ri[1] + B[3 * k + 2] * ri[2];
+	project(ms, i, zi, use_contact);
+}
+
+/* Solve (M - h D) v = rhs by preconditioned CG projected onto the free
+ * velocities (constrained particles keep vfix, particles in contact keep
+ * their initial normal velocity when use_contact).  v holds the initial
+ * guess on entry.  Block-Jacobi preconditioner: the 3x3 diagonal block of
+ * each particle, which holds the direction of its stiff springs (a
+ * diagonal preconditioner sees only their axis-aligned parts).  CG stops
+ * when every residual over its particle's mass (the velocity the
+ * unbalanced impulse would give a free particle, m/s) is below
+ * par.cg_tol. */
+static void
+cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
+{
+	const ptrdiff_t np = (ptrdiff_t)ms->np, n3 = 3 * np;
+	double *r = ms->r, *z = ms->z, *p = ms->p, *q = ms->q, *d = ms->diag;
+	double rz, tol = ms->par.cg_tol;
+
+#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = 0; i < np; i++) {
+		double *B = d + 9 * i;
+		const double *Dii = ms->sys.D + SYS_BLK * ms->sys.dpos[i];
+		static const int up[9] = {0, 1, 2, 1, 3, 4, 2, 4, 5};
+		double mi = ms->m[i];
+		if (iso_drag(ms))
+			mi += h * wind_coef(ms, (size_t)i);
+		for (int k = 0; k < 9; k++)
+			B[k] = (k % 4 ? 0 : mi) - h * Dii[up[k]];
+		inv3_sym(B);
+		if (ms->fixed[i])
+			memcpy(v + 3 * i, ms->vfix + 3 * i, 3 * sizeof *v);
+	}
+	apply_A(ms, h, v, q);
+#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = 0; i < np; i++) {
+		for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++)
+			r[k] = rhs[k] - q[k];
+		project(ms, (size_t)i, r + 3 * i, use_contact);
+		precond(ms, (size_t)i, r, z, use_contact);
+		memcpy(p + 3 * i, z + 3 * i, 3 * sizeof *p);
+	}
+	rz = dot(r, z, (size_t)n3);
+	ms->st.cg_solves++;
+	for (int it = 0;; it++) {
+		double rmax = 0;
+#pragma omp parallel for schedule(static) reduction(max:rmax) if (np > CLOTH_OMP_MIN)
+		for (ptrdiff_t k = 0; k < n3; k++) {
+			double e = fabs(r[k]) / ms->m[k / 3];
+			if (e > rmax)
+				rmax = e;
+		}
+		if (rmax <= tol)
+			break;
+		/* a capped solve is kept (the step stays stable, only less
+		 * damped than asked) but counted, so that the tool can say so */
+		if (it == ms->par.cg_max) {
+			ms->st.cg_capped++;
+			if (rmax > ms->st.cg_worst)
+				ms->st.cg_worst = rmax;
+			break;
+		}
+		ms->st.cg_iters++;
+		apply_A(ms, h, p, q);
+#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
+		for (ptrdiff_t i = 0; i < np; i++)
+			project(ms, (size_t)i, q + 3 * i, use_contact);
+		double pq = dot(p, q, (size_t)n3);
+		if (!(pq > 0))
+			break;
+		double al = rz / pq;
+#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
+		for (ptrdiff_t i = 0; i < np; i++) {
+			for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++) {
+				v[k] += al * p[k];
+				r[k] -= al * q[k];
+			}
+			precond(ms, (size_t)i, r, z, use_contact);
+		}
+		double rz1 = dot(r, z, (size_t)n3);
+		double be = rz1 / rz;
+		rz = rz1;
+#pragma omp parallel for schedule(static) if (n3 > CLOTH_OMP_MIN)
+		for (ptrdiff_t k = 0; k < n3; k++)
+			p[k] = z[k] + be * p[k];
+	}
+}
+
+/* Linearize springs (and the owner's wind normals and areas) at
+ * positions x for a half step whose implicit spring time is tau. */
+static void
+linearize(masspring *ms, const double *x, double tau)
+{
+	spring_linearize(&ms->spr, x, ms->m, ms->par.implicit_springs ? tau : 0);
+	if (ms->par.wind_drag > 0 && !ms->par.wind_iso && ms->hk.wind_frame)
+		ms->hk.wind_frame(ms->hk.ctx, x, ms->nrm, ms->area);
+	cloth_sys_assemble(&ms->sys, &ms->spr,
+			   ms->par.wind_iso ? 0 : ms->par.wind_drag, ms->area,
+			   ms->nrm);
+}
+
+/* Step B.4 for particle i (§6.5): find where the level set changes sign
+ * along the step, x^c = x^n + theta dt v~^{n+1/2}, then move for the rest
+ * of the step with v_*^{n+1/2} = Gamma(v~^{n+1/2}); v_*^n = Gamma(v^n). */
+static void
+body_collide(masspring *ms, size_t i, double t1, double dt,
+	     const cloth_body *bodies, int nb)
+{
+	double *x = ms->x + 3 * i, *vs = ms->vs + 3 * i;
+	const double *x0 = ms->x0 + 3 * i, *vh = ms->vh + 3 * i;
+
+	for (int k = 0; k < nb; k++) {
+		const cloth_body *b = bodies + k;
+		double phi1, N[3], vB[3], phi0, N0[3], vB0[3];
+		body_eval(b, t1, x, &phi1, N, vB);
+		if (phi1 >= 0)
+			continue;
+		/* phi(x^n) with the time n+1 body, plus dt v_BN for a moving
+		 * body */
+		body_eval(b, t1, x0, &phi0, N0, vB0);
+		phi0 += dt * v3dot(vB, N);
+		double theta = phi0 > 0 ? phi0 / (phi0 - phi1) : 0;
+		if (theta > 1)
+			theta = 1;
+		double vsh[3], xc[3];
+		body_gamma(vh, N, vB, b->mu, vsh);
+		for (int d = 0; d < 3; d++) {
+			xc[d] = x0[d] + theta * dt * vh[d];
+			x[d] = xc[d] + (1 - theta) * dt * vsh[d];
+		}
+		body_gamma(vs, N, vB, b->mu, vs);
+		/* the linearization can leave a point inside a curved or
+		 * moving body: project it out along the normal (Bridson's
+		 * position update, the §6.5 starting point) */
+		double phi2, N2[3], vB2[3];
+		body_eval(b, t1, x, &phi2, N2, vB2);
+		if (phi2 < 0)
+			v3axpy(-phi2, N2, x);
+		ms->contact[i] = 1;
+		memcpy(ms->cN + 3 * i, N, sizeof N);
+		memcpy(ms->cvB + 3 * i, vB, sizeof vB);
+		ms->cmu[i] = b->mu;
+		ms->st.body_contacts++;
+	}
+}
+
+/* §7.4 "backward Euler ... for increased stability": one solve
+ * (M - dt D) v^{n+1} = M v^n + dt F(x^n), the springs implicit at
+ * x^n + dt v^{n+1}; the limiter and the self-repulsions act on it before
+ * it moves the points, body collisions apply Gamma to it. */
+static void
+step_be(masspring *ms, double t, double dt, const cloth_body *bodies, int nb)
+{
+	const size_t np = ms->np, n3 = 3 * np;
+	double *x = ms->x, *v = ms->v;
+
+	linearize(ms, x, dt);
+	forces(ms, ms->F);
+	for (size_t k = 0; k < n3; k++) {
+		ms->b[k] = ms->m[k / 3] * ms->vn[k] + dt * ms->F[k];
+		ms->vh[k] = ms->vn[k] + dt * ms->acc[k];
+	}
+	cg_solve(ms, dt, ms->b, ms->vh, 0);
+	/* the velocity the next step starts from, before the limiter */
+	memcpy(ms->vs, ms->vh, n3 * sizeof *v);
+	if (ms->hk.limit)
+		ms->hk.limit(ms->hk.ctx, ms, dt);
+	if (ms->hk.repulse)
+		ms->hk.repulse(ms->hk.ctx, x, ms->vh, dt, 1);
+	memset(ms->contact, 0, np);
+	for (size_t k = 0; k < n3; k++)
+		x[k] = ms->x0[k] + dt * ms->vh[k];
+	for (size_t i = 0; i < np; i++)
+		if (!ms->fixed[i])
+			body_collide(ms, i, t + dt, dt, bodies, nb);
+	/* body_collide left Gamma(v^{n+1}) in vs for points in contact */
+	for (size_t i = 0; i < np; i++)
+		memcpy(v + 3 * i, ms->fixed[i] ? ms->vfix + 3 * i :
+		       ms->vs + 3 * i, 3 * sizeof *v);
+	if (ms->hk.repulse)
+		ms->hk.repulse(ms->hk.ctx, x, v, dt, 0);
+	for (size_t k = 0; k < n3; k++)
+		ms->acc[k] = (v[k] - ms->vn[k]) / dt;
+}
+
+void
+masspring_step(masspring *ms, double t, double dt, const cloth_body *bodies,
+	       int nb)
+{
+	const size_t np = ms->np, n3 = 3 * np;
+	const double h = dt / 2;
+	double *x = ms->x, *v = ms->v;
+
+	ms->st.steps++;
+	memcpy(ms->x0, x, n3 * sizeof *x);
+	memcpy(ms->vn, v, n3 * sizeof *v);
+	for (size_t i = 0; i < np; i++)
+		if (ms->fixed[i])
+			memcpy(ms->vn + 3 * i, ms->vfix + 3 * i, 3 * sizeof *v);
+	if (ms->par.backward_euler) {
+		step_be(ms, t, dt, bodies, nb);
+		return;
+	}
+
+	/* B.1: v~^{n+1/2} = v^n + dt/2 a(x^n, v~^{n+1/2}); §5.5: the springs
+	 * are implicit in the position x^n + dt v~^{n+1/2} that B.3 makes */
+	linearize(ms, x, dt);
+	forces(ms, ms->F);
+	for (size_t k = 0; k < n3; k++)
+		ms->b[k] = ms->m[k / 3] * ms->vn[k] + h * ms->F[k];
+	/* first guess: the last step's acceleration over the half step (in
+	 * a free fall the answer; at rest no change) */
+	for (size_t k = 0; k < n3; k++)
+		ms->vh[k] = ms->vn[k] + h * ms->acc[k];
+	cg_solve(ms, h, ms->b, ms->vh, 0);
+
+	/* §7.4.1: strain limiting on the position-update velocity only */
+	if (ms->hk.limit)
+		ms->hk.limit(ms->hk.ctx, ms, dt);
+
+	/* B.2: self-repulsions change the velocity that moves the points */
+	if (ms->hk.repulse)
+		ms->hk.repulse(ms->hk.ctx, x, ms->vh, dt, 1);
+
+	/* B.3, B.4: x~^{n+1} = x^n + dt v~^{n+1/2}, then body collisions */
+	memcpy(ms->vs, ms->vn, n3 * sizeof *v);
+	memset(ms->contact, 0, np);
+	for (size_t k = 0; k < n3; k++)
+		x[k] = ms->x0[k] + dt * ms->vh[k];
+	for (size_t i = 0; i < np; i++)
+		if (!ms->fixed[i])
+			body_collide(ms, i, t + dt, dt, bodies, nb);
+
+	/* B.5: v^{n+1/2} = v_*^n + dt/2 a(x^{n+1/2}, v^{n+1/2}) with the
+	 * normal velocity of particles in contact held by the projection;
+	 * §5.5 again, implicit at the end of this half step (without it, a
+	 * stiff spring against a contact constraint is explicit) */
+	for (size_t k = 0; k < n3; k++)
+		ms->xt[k] = 0.5 * (ms->x0[k] + x[k]);
+	linearize(ms, ms->xt, h);
+	forces(ms, ms->F);
+	for (size_t k = 0; k < n3; k++)
+		ms->b[k] = ms->m[k / 3] * ms->vs[k] + h * ms->F[k];
+	/* initial guess: the first half step's velocity (still in ms->vh),
+	 * with the held normal velocity of points in contact */
+	for (size_t i = 0; i < np; i++)
+		if (ms->contact[i]) {
+			const double *N = ms->cN + 3 * i;
+			double *g = ms->vh + 3 * i;
+			v3axpy(v3dot(ms->vs + 3 * i, N) - v3dot(g, N), N, g);
+		}
+	cg_solve(ms, h, ms->b, ms->vh, 1);
+
+	/* B.6, B.7: extrapolate; for particles in contact use the forces
+	 * without the projection (v~_NP) and apply Gamma, which restores the
+	 * normal velocity and adds the friction the projection left out */
+	memcpy(ms->q, ms->F, n3 * sizeof *v);
+	damp_force(ms, ms->vh, ms->q);
+	for (size_t i = 0; i < np; i++) {
+		double *vi = v + 3 * i;
+		if (ms->fixed[i]) {
+			memcpy(vi, ms->vfix + 3 * i, 3 * sizeof *v);
+			continue;
+		}
+		if (!ms->contact[i]) {
+			for (int d = 0; d < 3; d++)
+				vi[d] = 2 * ms->vh[3 * i + d] - ms->vs[3 * i + d];
+			continue;
+		}
+		double vnp[3];
+		const double *N = ms->cN + 3 * i;
+		for (int d = 0; d < 3; d++)
+			vnp[d] = ms->vs[3 * i + d] + 2 * h / ms->m[i] *
+				ms->q[3 * i + d];
+		/* The unprojected forces may pull a point off the body; that
+		 * pull is explicit here (the projected solve held the normal
+		 * velocity), so with stiff springs it would be unstable.  A
+		 * point leaves the body only through the next unconstrained
+		 * solve (B.1): here the normal velocity is at most the held
+		 * one, and only its inward part feeds the friction of Gamma. */
+		double vnN = v3dot(vnp, N), vpN = v3dot(ms->vs + 3 * i, N);
+		if (vnN > vpN)
+			v3axpy(vpN - vnN, N, vnp);
+		body_gamma(vnp, N, ms->cvB + 3 * i, ms->cmu[i], vi);
+	}
+
+	/* B.8: inelastic self-repulsion and friction on the final velocity */
+	if (ms->hk.repulse)
+		ms->hk.repulse(ms->hk.ctx, x, v, dt, 0);
+	for (size_t k = 0; k < n3; k++)
+		ms->acc[k] = (v[k] - ms->vn[k]) / dt;
+}
+
+double
+masspring_energy(masspring *ms)
+{
+	double e = 0;
+
+	spring_linearize(&ms->spr, ms->x, ms->m, 0);
+	e = spring_energy(&ms->spr);
+	for (size_t i = 0; i < ms->np; i++)
+		e += 0.5 * ms->m[i] * v3dot(ms->v + 3 * i, ms->v + 3 * i) -
+			ms->m[i] * v3dot(ms->par.g, ms->x + 3 * i);
+	return e;
+}
+

@@ -1,0 +1,292 @@
+/* hair.c: hair strands on the mass-spring body, with strain limiting and
+ * adaptive steps (selle2008 thesis ch. 7; see hair.h). */
+#include "hair/hair.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cloth/cloth_vec.h"
+#include "hair/hair_limit.h"
+
+/* SPEC defaults: the thesis gives no hair values (notes §1 items 4, 6, 14,
+ * 15).  Gravity as table 6.1.  Edge stiffness: a spring (§5.3.2, F = k
+ * strain) of about 1 N keeps a strand's own weight to a strain near 1e-5
+ * while leaving CG fast; strain limiting, not stiffness, holds the length
+ * (§7.4.1).  Bend, torsion and altitude 1e-4 N: the bending stiffness EI
+ * of a 70 micron hair (E about 3 GPa, EI about 3.5e-9 N m^2) over a
+ * spring acting across about a centimetre. */
+#define HAIR_G 9.8
+#define HAIR_K_EDGE 1.0
+#define HAIR_K_SOFT 1e-4
+#define HAIR_XI_EDGE 15.0       /* table 6.1's cloth values */
+#define HAIR_XI_SOFT 8.0
+/* 70 micron hair of 1300 kg/m^3: 5e-6 kg per metre */
+#define HAIR_DENSITY 5e-6
+#define HAIR_STRAIN 0.1         /* §7.4.1 quotes 10% for cloth */
+#define HAIR_CG_TOL 1e-5        /* m/s: strands are cheap, keep it tight */
+#define HAIR_CG_MAX 1000
+#define HAIR_STEPS 8
+#define HAIR_MAX_STEPS 10000
+#define HAIR_COURANT 0.5        /* §7.6 "Courant condition" */
+#define HAIR_STRAIN_STEP 0.01   /* §7.6 "strain rate" */
+
+void
+hair_params_default(hair_params *p)
+{
+	memset(p, 0, sizeof *p);
+	p->mp.g[1] = -HAIR_G;
+	p->mp.cg_tol = HAIR_CG_TOL;
+	p->mp.cg_max = HAIR_CG_MAX;
+	p->mp.implicit_springs = 1;
+	p->mp.wind_iso = 1;
+	p->k.k_edge = HAIR_K_EDGE;
+	p->k.xi_edge = HAIR_XI_EDGE;
+	p->k.k_bend = p->k.k_tors = p->k.k_alt = HAIR_K_SOFT;
+	p->k.xi_bend = p->k.xi_tors = p->k.xi_alt = HAIR_XI_SOFT;
+	p->subdivide = HAIR_SUB_AUTO;
+	p->density = HAIR_DENSITY;
+	p->strain = HAIR_STRAIN;
+	p->steps = HAIR_STEPS;
+	p->max_steps = HAIR_MAX_STEPS;
+	p->courant = HAIR_COURANT;
+	p->strain_step = HAIR_STRAIN_STEP;
+}
+
+void
+hair_free(hair *h)
+{
+	hair_topo_free(&h->topo);
+	masspring_free(&h->ms);
+	free(h->seg_l0);
+	free(h->tri_l0);
+	free(h->rest);
+	memset(h, 0, sizeof *h);
+}
+
+/* §7.4 step 2, the masspring hook after B.1. */
+static void
+hair_limit_hook(void *ctx, masspring *ms, double dt)
+{
+	hair *h = ctx;
+
+	h->st.limited += hair_limit(&h->topo, ms->x0, ms->vh, ms->fixed,
+				    h->seg_l0, h->tri_l0, h->par.strain, dt);
+}
+
+/* Distance between particles a and b of x. */
+static double
+dist(const double *x, uint32_t a, uint32_t b)
+{
+	double d[3];
+
+	v3sub(x + 3 * b, x + 3 * a, d);
+	return v3norm(d);
+}
+
+int
+hair_init(hair *h, size_t nstrands, const uint32_t *offset, size_t naxis,
+	  const double *P, const double *v, const double *rest,
+	  const double *mass, const double *kscale, const hair_virt *virt,
+	  const hair_params *par, slc_err *err)
+{
+	uint32_t *vseg = NULL;
+	size_t nvirt = 0;
+	double *x = NULL, *vel = NULL, *m = NULL;
+	spring_set spr;
+
+	memset(h, 0, sizeof *h);
+	h->par = *par;
+	if (!rest)
+		rest = P;
+	if (nstrands < 1 || offset[0] != 0 || offset[nstrands] != naxis)
+		return slc_fail(err, "strand offsets do not run from 0 to %zu",
+				naxis);
+	for (size_t s = 0; s < nstrands; s++)
+		if (offset[s + 1] < offset[s] + 2)
+			return slc_fail(err, "strand %zu has %d points, expected "
+					">= 2", s, (int)offset[s + 1] -
+					(int)offset[s]);
+	if (virt) {
+		nvirt = virt->nvirt;
+		if (hair_topo_build(&h->topo, nstrands, offset, naxis, virt->seg,
+				    nvirt, &par->k, kscale, err))
+			return -1;
+	} else {
+		if (hair_choose(nstrands, offset, naxis, rest, par->subdivide,
+				&vseg, &nvirt, err))
+			return -1;
+		int rc = hair_topo_build(&h->topo, nstrands, offset, naxis, vseg,
+					 nvirt, &par->k, kscale, err);
+		free(vseg);
+		if (rc)
+			return -1;
+	}
+	const size_t np = h->topo.np;
+	h->rest = slc_calloc(3 * np + 1, sizeof *h->rest, err);
+	x = slc_calloc(3 * np + 1, sizeof *x, err);
+	vel = slc_calloc(3 * np + 1, sizeof *vel, err);
+	m = slc_calloc(np + 1, sizeof *m, err);
+	h->seg_l0 = slc_calloc(naxis + 1, sizeof *h->seg_l0, err);
+	h->tri_l0 = slc_calloc(nvirt + 1, sizeof *h->tri_l0, err);
+	if (!h->rest || !x || !vel || !m || !h->seg_l0 || !h->tri_l0)
+		goto fail;
+	double *vr = h->rest + 3 * naxis;
+	memcpy(h->rest, rest, 3 * naxis * sizeof *rest);
+	if (virt && virt->rest)
+		memcpy(vr, virt->rest, 3 * nvirt * sizeof *vr);
+	else
+		hair_virt_rest(&h->topo, rest, vr);
+	memcpy(x, P, 3 * naxis * sizeof *P);
+	if (virt && virt->P)
+		memcpy(x + 3 * naxis, virt->P, 3 * nvirt * sizeof *x);
+	else
+		hair_virt_place(&h->topo, rest, vr, P, x + 3 * naxis);
+	if (v)
+		memcpy(vel, v, 3 * naxis * sizeof *v);
+	if (virt && virt->v)
+		memcpy(vel + 3 * naxis, virt->v, 3 * nvirt * sizeof *vel);
+	/* notes §1 item 14 (SPEC): a strand's mass split equally over its
+	 * particles */
+	for (size_t s = 0; s < nstrands; s++) {
+		double len = 0;
+		const hair_topo *t = &h->topo;
+		for (uint32_t i = offset[s]; i + 1 < offset[s + 1]; i++)
+			len += dist(h->rest, i, i + 1);
+		size_t n = offset[s + 1] - offset[s] + t->voff[s + 1] - t->voff[s];
+		for (uint32_t i = offset[s]; i < offset[s + 1]; i++)
+			m[i] = mass ? mass[i] : par->density * len / (double)n;
+		for (uint32_t k = t->voff[s]; k < t->voff[s + 1]; k++)
+			m[naxis + k] = virt && virt->mass ? virt->mass[k] :
+				mass ? 0.5 * (mass[t->virt_seg[k]] +
+					      mass[t->virt_seg[k] + 1]) :
+				par->density * len / (double)n;
+	}
+	for (size_t i = 0; i < np; i++)
+		if (!(m[i] > 0) || !isfinite(m[i])) {
+			slc_fail(err, "particle %zu: mass %g is not positive", i,
+				 m[i]);
+			goto fail;
+		}
+	h->lmin = HUGE_VAL;
+	for (size_t s = 0; s < nstrands; s++)
+		for (uint32_t i = offset[s]; i + 1 < offset[s + 1]; i++) {
+			h->seg_l0[i] = dist(h->rest, i, i + 1);
+			if (h->seg_l0[i] < h->lmin)
+				h->lmin = h->seg_l0[i];
+		}
+	for (size_t k = 0; k < nvirt; k++) {
+		h->tri_l0[k] = dist(h->rest, h->topo.virt_seg[k],
+				    (uint32_t)(naxis + k));
+		if (h->tri_l0[k] < h->lmin)
+			h->lmin = h->tri_l0[k];
+	}
+	if (spring_build_lists(&spr, &h->topo.sl, h->rest, err))
+		goto fail;
+	if (masspring_init(&h->ms, np, x, vel, m, &spr, &par->mp, err))
+		goto fail;
+	/* drag area: each particle's share of its strand's length, m */
+	for (size_t i = 0; i < np; i++)
+		h->ms.area[i] = m[i] / par->density;
+	h->ms.hk.ctx = h;
+	if (par->strain > 0)
+		h->ms.hk.limit = hair_limit_hook;
+	free(x);
+	free(vel);
+	free(m);
+	return 0;
+fail:
+	free(x);
+	free(vel);
+	free(m);
+	hair_free(h);
+	return -1;
+}
+
+void
+hair_constrain(hair *h, size_t i, const double vel[3])
+{
+	masspring_constrain(&h->ms, i, vel);
+}
+
+int
+hair_nsteps(hair *h, double T)
+{
+	const masspring *ms = &h->ms;
+	const spring_set *s = &ms->spr;
+	double vmax = 0, emax = 0;
+
+	for (size_t i = 0; i < ms->np; i++) {
+		double a = v3norm(ms->v + 3 * i);
+		if (a > vmax)
+			vmax = a;
+	}
+	/* strain rate of every edge spring: the relative velocity along it
+	 * over its rest length */
+	for (size_t q = 0; q < s->nedge; q++) {
+		uint32_t a = s->idx[4 * q], b = s->idx[4 * q + 1];
+		double d[3], w[3];
+		v3sub(ms->x + 3 * b, ms->x + 3 * a, d);
+		v3sub(ms->v + 3 * b, ms->v + 3 * a, w);
+		double l = v3norm(d);
+		if (!(l > 0))
+			continue;
+		double e = fabs(v3dot(d, w)) / (l * s->l0[q]);
+		if (e > emax)
+			emax = e;
+	}
+	double n = h->par.steps;
+	double nc = ceil(T * vmax / (h->par.courant * h->lmin));
+	double ne = ceil(T * emax / h->par.strain_step);
+	if (nc > n)
+		n = nc;
+	if (ne > n)
+		n = ne;
+	if (!(n <= h->par.max_steps))
+		n = h->par.max_steps;
+	return (int)n;
+}
+
+int
+hair_advance(hair *h, double t, double T, const cloth_body *bodies, int nb,
+	     slc_err *err)
+{
+	masspring *ms = &h->ms;
+	const hair_topo *tp = &h->topo;
+
+	if (!(T > 0) || !isfinite(T))
+		return slc_fail(err, "bad time span %g", T);
+	int n = hair_nsteps(h, T);
+	double dt = T / n;
+	long cg0 = ms->st.cg_iters, c0 = ms->st.body_contacts;
+	memset(&h->st, 0, sizeof h->st);
+	for (int k = 0; k < n; k++)
+		masspring_step(ms, t + k * dt, dt, bodies, nb);
+	h->st.steps = n;
+	h->st.cg_iters = ms->st.cg_iters - cg0;
+	h->st.contacts = ms->st.body_contacts - c0;
+	for (size_t s = 0; s < tp->nstrands; s++)
+		for (uint32_t i = tp->offset[s]; i + 1 < tp->offset[s + 1]; i++) {
+			double e = fabs(dist(ms->x, i, i + 1) / h->seg_l0[i] - 1);
+			if (e > h->st.max_strain)
+				h->st.max_strain = e;
+		}
+	h->st.min_phi = HUGE_VAL;
+	for (size_t i = 0; i < ms->np; i++) {
+		if (ms->fixed[i])
+			continue;
+		for (int b = 0; b < nb; b++) {
+			double phi, N[3], vB[3];
+			body_eval(bodies + b, t + T, ms->x + 3 * i, &phi, N, vB);
+			if (phi < h->st.min_phi)
+				h->st.min_phi = phi;
+		}
+	}
+	return 0;
+}
+
+double
+hair_energy(hair *h)
+{
+	return masspring_energy(&h->ms);
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env bats
+# hairstep: one frame of hair; virtuals persisted, rest, jerked roots,
+# stability at one step per frame, bodies, determinism, bad input.
+
+load common
+bats_require_minimum_version 1.5.0
+
+# meta FILE KEY: a value of the 'hairstep' meta record
+meta() { slcinfo "$1" | awk -v k="$2" -F= '$1 ~ "^ *"k"$" { print $2; exit }'; }
+# hstat FILE CHANNEL FIELD: a channel statistic of the hair record
+hstat() { slcinfo -j "$1" | jq -r ".streams[0].records[] | select(.name==\"hair\") | .channels[] | select(.name==\"$2\") | .$3"; }
+
+@test "hairstep --help lists the options and exits 0" {
+	run hairstep --help
+	assert_success
+	assert_output --partial "--strain"
+	assert_output --partial "--subdivide"
+}
+
+@test "straight strands of M segments get 2M+1 particles; the state is kept in virt_* detail channels" {
+	mkprim hair --strands 5 --segments 6 > "$T/a.slc"
+	hairstep < "$T/a.slc" > "$T/b.slc"
+	[ "$(meta "$T/b.slc" particles)" -eq 65 ]
+	[ "$(meta "$T/b.slc" virtuals)" -eq 30 ]
+	run sh -c "slcinfo '$T/b.slc' | grep virt_seg"
+	assert_output --partial "detail 30"
+	# the second frame reads the virtuals back instead of building them
+	hairstep < "$T/b.slc" > "$T/c.slc"
+	[ "$(meta "$T/c.slc" particles)" -eq 65 ]
+	hairstep --subdivide none < "$T/a.slc" > "$T/d.slc"
+	[ "$(meta "$T/d.slc" virtuals)" -eq 0 ]
+}
+
+@test "without gravity a strand at rest stays put for 10 frames" {
+	mkprim hair --strands 3 --segments 8 > "$T/f0.slc"
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		hairstep --gravity 0,0,0 --root 0 < "$T/f$i.slc" > "$T/f$((i + 1)).slc"
+	done
+	a=$(hstat "$T/f0.slc" P max); b=$(hstat "$T/f10.slc" P max)
+	awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; exit !(d < 1e-9 && d > -1e-9) }'
+	a=$(hstat "$T/f0.slc" P mean); b=$(hstat "$T/f10.slc" P mean)
+	awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; exit !(d < 1e-9 && d > -1e-9) }'
+	# and under gravity the same strands move
+	hairstep --root 0 < "$T/f0.slc" > "$T/g.slc"
+	# (the mean of x, y, z falls by g t^2 / 6 = 2.8e-3)
+	b=$(hstat "$T/g.slc" P mean); a=$(hstat "$T/f0.slc" P mean)
+	awk -v a="$a" -v b="$b" 'BEGIN { exit !(a - b > 2e-3) }'
+}
+
+@test "a hanging strand jerked sideways stays within the strain limit, and not with --strain 0" {
+	mkprim hair --strands 4 --segments 12 --length 0.2 > "$T/a.slc"
+	hairstep --stiffness 0.001 < "$T/a.slc" > "$T/b.slc"
+	ms=$(meta "$T/b.slc" max_strain)
+	awk -v s="$ms" 'BEGIN { exit !(s <= 0.1 + 1e-9) }'
+	hairstep --stiffness 0.001 --gravity 0,-200,0 < "$T/a.slc" > "$T/c.slc"
+	ms=$(meta "$T/c.slc" max_strain)
+	awk -v s="$ms" 'BEGIN { exit !(s <= 0.1 + 1e-9) }'
+	[ "$(meta "$T/c.slc" limited)" -gt 0 ]
+	hairstep --stiffness 0.001 --gravity 0,-200,0 --strain 0 < "$T/a.slc" > "$T/d.slc"
+	ms=$(meta "$T/d.slc" max_strain)
+	awk -v s="$ms" 'BEGIN { exit !(s > 0.1) }'
+}
+
+@test "one step per frame at 24 fps stays finite; the ground stops the strands" {
+	mkprim hair --strands 6 --segments 10 --center 0,0.5,0 > "$T/f0.slc"
+	for i in 0 1 2 3 4 5 6 7; do
+		hairstep --steps 1 --max-steps 1 --stiffness 100 --root 0 --ground 0 \
+			< "$T/f$i.slc" > "$T/f$((i + 1)).slc"
+	done
+	run sh -c "slcinfo -j '$T/f8.slc' | jq '[.streams[0].records[] | select(.name==\"hair\") | .channels[] | .nan + .inf] | add'"
+	assert_output "0"
+	[ "$(meta "$T/f8.slc" steps)" -eq 1 ]
+	awk -v p="$(meta "$T/f8.slc" min_phi)" 'BEGIN { exit !(p > -1e-9) }'
+	[ "$(meta "$T/f8.slc" contacts)" -gt 0 ]
+}
+
+@test "same bytes twice and with 1 and 2 threads" {
+	mkprim hair --strands 300 --segments 12 > "$T/a.slc"
+	OMP_NUM_THREADS=1 hairstep < "$T/a.slc" > "$T/1.slc"
+	OMP_NUM_THREADS=1 hairstep < "$T/a.slc" > "$T/1b.slc"
+	OMP_NUM_THREADS=2 hairstep < "$T/a.slc" > "$T/2.slc"
+	cmp "$T/1.slc" "$T/1b.slc"
+	cmp "$T/1.slc" "$T/2.slc"
+}
+
+@test "a NaN in the input is named by file, record, channel and element; usage errors" {
+	mkprim hair --strands 2 --segments 3 > "$T/a.slc"
+	# point 1's y (P is the first channel, f32 x3) set to NaN, CRC redone
+	python3 - "$T/a.slc" "$T/nan.slc" <<'PY'
+import struct, sys, zlib
+b = bytearray(open(sys.argv[1], "rb").read())
+desc, stored = struct.unpack_from("<I", b, 24)[0], struct.unpack_from("<Q", b, 32)[0]
+pay = 48 + desc
+struct.pack_into("<f", b, pay + 16, float("nan"))
+struct.pack_into("<I", b, pay + stored, zlib.crc32(bytes(b[:pay + stored])))
+open(sys.argv[2], "wb").write(b)
+PY
+	run hairstep "$T/nan.slc"
+	assert_failure 1
+	assert_output --partial "nan.slc"
+	assert_output --partial "hair"
+	assert_output --partial "P"
+	assert_output --partial "point 1"
+	run hairstep --hair nope < "$T/a.slc"
+	assert_failure 1
+	assert_output --partial "no strands record 'nope'"
+	run hairstep --strain 2 < "$T/a.slc"
+	assert_failure 2
+	assert_output --partial "--strain"
+}

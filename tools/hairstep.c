@@ -1,0 +1,113 @@
+/* hairstep: advance hair strands one frame (selle2008 thesis ch. 7):
+ * mass-spring strands with virtual particles, edge, bend, torsion and
+ * altitude springs, implicit springs in Newmark (or backward Euler) steps,
+ * biased strain limiting, level-set body collisions with friction, wind
+ * drag, adaptive steps.  Reads a frame, writes the next one; every other
+ * record is passed on unchanged.  The frame's physics is
+ * lib/stage/hair_stage.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "stage/hair_stage.h"
+#include "tool.h"
+
+static hair_stage_opts o;       /* hair_stage_opts_default, then argv */
+static const char *const subdiv[] = { "auto", "all", "none", NULL };
+static const char *const integ[] = { "newmark", "be", NULL };
+static const char *const onoff[] = { "off", "on", NULL };
+/* the caps keep a typing slip from running for hours */
+static const struct opt_range steps_range = { 1, 1000000, 0 };
+static const struct opt_range root_range = { 0, 1000000, 0 };
+static const struct opt_range strain_range = { 0, 1, OPEN_MAX };
+static const struct opt_range frac_range = { 0, 10, OPEN_MIN };
+
+static const struct tool_opt opts[] = {
+	{ "hair", 0, OPT_STRING, &o.hair, "NAME", "strands record to advance (hair)", 0, 0, 0 },
+	{ "fps", 0, OPT_DOUBLE, &o.fps, "F", "frames per second (the scene's fps, else 24)", 0, 0, &opt_nonneg },
+	{ "steps", 0, OPT_INT, &o.steps, "N", "fewest time steps per frame (8)", 0, 0, &steps_range },
+	{ "max-steps", 0, OPT_INT, &o.max_steps, "N", "most time steps per frame (10000)", 0, 0, &steps_range },
+	{ "courant", 0, OPT_DOUBLE, &o.par.courant, "C", "fraction of the shortest edge a point may cross in a step (0.5)", 0, 0, &frac_range },
+	{ "strain-step", 0, OPT_DOUBLE, &o.par.strain_step, "E", "largest strain change of an edge in a step (0.01)", 0, 0, &frac_range },
+	{ "gravity", 0, OPT_VEC3, o.grav, "X,Y,Z", "gravity, m/s^2 (the scene's, else 0,-9.8,0)", 0, 0, 0 },
+	{ "subdivide", 0, OPT_CHOICE, &o.par.subdivide, "MODE", "virtual particles on colinear segments, every segment or none (auto)", subdiv, 0, 0 },
+	{ "root", 0, OPT_INT, &o.root, "N", "axis points pinned at each root without a 'pinned' channel (2)", 0, 0, &root_range },
+	{ "stiffness", 0, OPT_DOUBLE, &o.par.k.k_edge, "K", "edge spring stiffness, N (1)", 0, 0, &opt_nonneg },
+	{ "damping", 0, OPT_DOUBLE, &o.par.k.xi_edge, "XI", "edge overdamping fraction (15)", 0, 0, &opt_nonneg },
+	{ "bend", 0, OPT_DOUBLE, &o.par.k.k_bend, "K", "bending stiffness, N (1e-4)", 0, 0, &opt_nonneg },
+	{ "torsion", 0, OPT_DOUBLE, &o.par.k.k_tors, "K", "torsion stiffness, N (1e-4)", 0, 0, &opt_nonneg },
+	{ "altitude", 0, OPT_DOUBLE, &o.par.k.k_alt, "K", "altitude spring stiffness, N (1e-4)", 0, 0, &opt_nonneg },
+	{ "soft-damping", 0, OPT_DOUBLE, &o.par.k.xi_bend, "XI", "bend, torsion and altitude overdamping fraction (8)", 0, 0, &opt_nonneg },
+	{ "density", 0, OPT_DOUBLE, &o.par.density, "KG", "strand mass per metre without a 'mass' channel, kg/m (5e-6)", 0, 0, &opt_positive },
+	{ "strain", 0, OPT_DOUBLE, &o.par.strain, "S", "strain limit, 0 off (0.1)", 0, 0, &strain_range },
+	{ "integrator", 0, OPT_CHOICE, &o.par.mp.backward_euler, "newmark|be", "Newmark steps or backward Euler (newmark)", integ, 0, 0 },
+	{ "implicit", 0, OPT_CHOICE, &o.par.mp.implicit_springs, "on|off", "implicit linear springs (on)", onoff, 0, 0 },
+	{ "cg-tol", 0, OPT_DOUBLE, &o.par.mp.cg_tol, "V", "CG tolerance on velocity, m/s (1e-5)", 0, 0, &opt_positive },
+	{ "mu", 0, OPT_DOUBLE, &o.mu, "MU", "friction coefficient with bodies (0.3)", 0, 0, &opt_nonneg },
+	{ "solid", 0, OPT_STRING, &o.solid, "NAME", "grid level set of the bodies, with NAME_vel (solid)", 0, 0, 0 },
+	{ "ground", 0, OPT_DOUBLE, &o.ground, "Y", "add a ground plane at height Y (none)", 0, 0, 0 },
+	{ "sphere", 0, OPT_VEC3, o.sphere, "X,Y,Z", "add a still sphere body centred here (with --sphere-radius)", 0, 0, 0 },
+	{ "sphere-radius", 0, OPT_DOUBLE, &o.sphere_r, "R", "radius of the --sphere body, m (none)", 0, 0, &opt_nonneg },
+	{ "wind", 0, OPT_VEC3, o.par.mp.wind, "X,Y,Z", "wind velocity, m/s (0,0,0)", 0, 0, 0 },
+	{ "drag", 0, OPT_DOUBLE, &o.par.mp.wind_drag, "C", "drag per metre of strand, kg/(m s) (0)", 0, 0, &opt_nonneg },
+	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+};
+
+static const struct tool_info tinfo = {
+	"hairstep", "Advance hair strands one frame: springs with torsion, strain limiting, body collisions.",
+	"[FILE]",
+	"The hair is a strands record with P and offset and optional v, rest, mass,\n"
+	"pinned (u8) and goal point channels and a kscale strand channel (scales bend,\n"
+	"torsion and altitude stiffness).  Its virtual particles are kept as the detail\n"
+	"channels virt_P, virt_v, virt_rest, virt_mass and virt_seg.  Bodies: the grid\n"
+	"level set --solid (moved by its velocity grid NAME_vel), --ground, --sphere.\n"
+	"The figures of the step go to the meta record 'hairstep'.",
+	opts
+};
+
+int
+main(int argc, char **argv)
+{
+	slc_frame F;
+	hair_stage s;
+	slc_err err;
+	int first;
+
+	hair_stage_opts_default(&o);
+	first = tool_parse(argc, argv, &tinfo);
+	if (argc - first > 1)
+		usage_die("at most one input");
+	o.par.k.xi_tors = o.par.k.xi_alt = o.par.k.xi_bend;
+	const char *path = first < argc ? argv[first] : NULL;
+	const char *label = !path || !strcmp(path, "-") ? "<stdin>" : path;
+
+	slc_frame_init(&F);
+	read_frame(&F, path);
+	/* no NaN into the step: name the input, record, channel, element */
+	for (size_t i = 0; i < F.n; i++)
+		if ((F.r[i]->kind == SLC_STRANDS && !strcmp(F.r[i]->name, o.hair)) ||
+		    (F.r[i]->kind == SLC_GRID && !strncmp(F.r[i]->name, o.solid,
+							  strlen(o.solid))))
+			check_finite_in(label, F.r[i], -1);
+	if (hair_stage_load(&s, &F, &o, NULL, &err) ||
+	    hair_stage_step(&s, NULL, &err) ||
+	    hair_stage_store(&s, NULL, &err))
+		die("%s: %s", label, err.msg);
+	check_finite(s.hr, (long)s.frame + 1);
+	info("%s: %zu points, %zu virtuals, %ld steps, %ld CG iterations, "
+	     "max strain %.4g, %ld limited, %ld body contacts", o.hair,
+	     s.naxis, s.h.topo.nvirt, s.h.st.steps, s.h.st.cg_iters,
+	     s.h.st.max_strain, s.h.st.limited, s.h.st.contacts);
+
+	tool_out *out = out_open(argc, argv);
+	for (size_t i = 0; i < F.n; i++) {
+		if (F.r[i] == s.hr || F.r[i] == s.scene ||
+		    (F.r[i]->kind == SLC_META && !strcmp(F.r[i]->name, "hairstep")))
+			out_write(out, F.r[i]);
+		else
+			out_pass(out, F.r[i]);
+	}
+	out_close(out);
+	hair_stage_free(&s);
+	slc_frame_free(&F);
+	return 0;
+}
