@@ -142,8 +142,8 @@ spring_sweep(const kdsm_lattice *L, const kdsm_skin *s, const adj *A,
 			l = norm3(d);
 			Lr = norm3(D);
 			for (a = 0; a < 3; a++)
-				/* smoothing rounds fit the rest edge vector itself */
-				num[a] += xj[a] + (smooth || !(l > 0) ? D[a] : Lr * d[a] / l);
+				/* smoothing rounds: the mean of the neighbours */
+				num[a] += xj[a] + (smooth ? 0 : !(l > 0) ? D[a] : Lr * d[a] / l);
 			den += 1;
 		}
 		for (q = aoff[i]; !smooth && q < aoff[i + 1]; q++) {
@@ -252,8 +252,8 @@ coarse_nodes(const kdsm_lattice *L, const kdsm_skin *s, double *x, double *u,
 				for (it = 0; it < 4; it++) {
 					uint32_t v = L->tet[4 * t + it];
 
-					nbad += fr[v] && !fix[v];
-					fix[v] = fr[v];
+					nbad += !fix[v];
+					fix[v] = 1;
 				}
 		if (!nbad)
 			break;
