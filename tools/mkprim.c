@@ -9,6 +9,7 @@
 
 #include "tool.h"
 #include "prim/prim_shape.h"
+#include "prim/prim_char.h"
 
 /* Every numeric option fills one parameter of spec (lib/prim/prim_shape.h);
  * the choices are -1 until given or set from the shape's defaults. */
@@ -17,6 +18,24 @@ static const char *const pin_modes[] = { "none", "corners", "edge", NULL };
 static const char *const source_shapes[] = { "sphere", "box", NULL };
 static const char *const motions[] = { "dynamic", "scripted", "thrown", NULL };
 static const char *const axes[] = { "x", "y", "z", NULL };
+
+static int parse_list(const char *arg, void *dst);
+
+/* --- animated characters for kdsmbake: arm, ball --path (lib/prim/prim_char.c):
+ * their own numbers in cspec, the shared ones in spec; chosen in main by
+ * prim_char_find before the other shapes. */
+static prim_char_spec cspec = { .path = -1 };
+static const char *const char_paths[] = { "line", "circle", NULL };
+#define CNUM(lng, k, arg, help) { lng, 0, OPT_FUNC, &cspec.p[k], arg, help, 0, parse_list, 0 }
+#define CHAR_OPTS \
+	{ "path", 0, OPT_CHOICE, &cspec.path, "P", "ball: an animated skinned ball (kdsmbake input) moving along\n" \
+	  "                            a line at --velocity, or in a circle about --orbit at --rate", char_paths, 0, 0 }, \
+	CNUM("frame", PC_FRAME, "N", "arm, ball --path: frame number, time N/--fps (0)"), \
+	CNUM("bones", PC_BONES, "L1,L2", "arm: upper arm and forearm lengths (0.25,0.2); --radius 0.05, --res 16"), \
+	CNUM("elbow", PC_ELBOW, "DEG,AMP", "arm: elbow angle DEG + AMP sin(2 pi t / --period), degrees (20,50)"), \
+	CNUM("period", PC_PERIOD, "S", "arm: period of the elbow's swing, s (1)"), \
+	CNUM("orbit", PC_ORBIT, "X,Y,Z", "ball --path circle: point on the vertical axis it turns about (0.3,0.5,0.5)"),
+/* --- end of the characters' block */
 
 static int
 parse_list(const char *arg, void *dst)
@@ -81,6 +100,7 @@ static const struct tool_opt opts[] = {
 	NUM("stop", PP_STOP, "T", "ball, scripted or thrown: time at which it comes to rest, s (never)"),
 	{ "name", 0, OPT_STRING, &spec.name, "NAME", "mesh, cloth or hair record name (the shape's name)", 0, 0, 0 },
 	NUM("time", PP_TIME, "T", "time of the records, s (0)"),
+	CHAR_OPTS
 	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
@@ -141,13 +161,16 @@ main(int argc, char **argv)
 	int first = tool_parse(argc, argv, &tinfo), c, takes;
 	const struct tool_opt *o;
 	const prim_shape *sh;
+	const prim_char_shape *ch;
 	slc_err err;
 
 	if (first == argc)
 		usage_die("no SHAPE given");
 	if (argc - first > 1)
 		usage_die("one SHAPE only, got '%s' too", argv[first + 1]);
-	if (!(sh = prim_shape_find(argv[first])))
+	if ((ch = prim_char_find(argv[first], cspec.path >= 0)))
+		sh = &ch->sh;
+	else if (!(sh = prim_shape_find(argv[first])))
 		usage_die("unknown shape '%s'", argv[first]);
 	for (o = opts; o->lng; o++) {
 		const char *d = prim_shape_param(sh, o->lng, &takes);
@@ -170,10 +193,10 @@ main(int argc, char **argv)
 		if (o->type == OPT_FUNC && ((prim_list *)o->dst)->n > 0)
 			check(o);
 	}
-	if (sh->check(&spec, &err))
+	if (ch ? ch->check(&spec, &cspec, &err) : sh->check(&spec, &err))
 		usage_die("%s", err.msg);
 	out = out_open(argc, argv);
-	if (sh->make(&spec, emit, NULL, &err))
+	if (ch ? ch->make(&spec, &cspec, emit, NULL, &err) : sh->make(&spec, emit, NULL, &err))
 		die("%s", err.msg);
 	out_close(out);
 	return 0;

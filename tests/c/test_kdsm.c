@@ -1,0 +1,257 @@
+/* test_kdsm: the KDSM bake (lib/kdsm): the volume kept by subdivision,
+ * occupancy converging to the skin's volume with the sample count, ranks
+ * by node steps, face neighbours, no live tet inverted on any frame of the
+ * bending arm, a rigidly moving ball moving every node rigidly, and the
+ * same bytes with 1 and 2 threads. */
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctest.h"
+#include "kdsm/kdsm.h"
+#include "prim/prim.h"
+#include "prim/prim_char.h"
+
+static const double ctr[3] = { 0.5, 0.5, 0.5 }, orbit[3] = { 0.3, 0.5, 0.5 };
+
+/* The ball's skin posed by pose (one bone, weight 1). */
+typedef struct ball {
+	prim_mesh m;
+	double *P, *v;
+	float *bw;
+	prim_pose pose;
+	kdsm_skin s;
+} ball;
+
+static void
+ball_make(ball *b, double t)
+{
+	size_t i;
+
+	prim_icosphere(&b->m, 3, 0.1, ctr, NULL);
+	b->P = malloc(b->m.nv * 3 * sizeof *b->P);
+	b->v = malloc(b->m.nv * 3 * sizeof *b->v);
+	b->bw = malloc(b->m.nv * sizeof *b->bw);
+	prim_path_pose(&b->pose, PRIM_PATH_CIRCLE, NULL, orbit, 1.5, t);
+	for (i = 0; i < b->m.nv; i++) {
+		b->bw[i] = 1;
+		prim_pose_apply(&b->pose, b->bw + i, b->m.P + 3 * i, b->P + 3 * i, b->v + 3 * i);
+	}
+	b->s = (kdsm_skin){ b->m.nv, b->m.nt, b->P, b->m.tri, b->m.P, b->v, b->bw, 1, NULL, NULL,
+			    1, b->pose.M[0], b->pose.Mdot[0] };
+}
+
+static void
+ball_free(ball *b)
+{
+	prim_mesh_free(&b->m);
+	free(b->P);
+	free(b->v);
+	free(b->bw);
+}
+
+static double
+tetvol(const kdsm_mesh *m, size_t t)
+{
+	const uint32_t *q = m->tet + 4 * t;
+
+	return kdsm_tet_volume(m->P + 3 * q[0], m->P + 3 * q[1], m->P + 3 * q[2], m->P + 3 * q[3]);
+}
+
+/* Subdivision keeps the volume, tet by tet; the ball moves every node
+ * rigidly; ranks, neighbours and orientation. */
+static void
+test_ball(void)
+{
+	kdsm_lattice L;
+	kdsm_mesh m;
+	kdsm_stats st;
+	ball b0, b;
+	double worst = 0, vworst = 0;
+	size_t t, c, bad_rank = 0, bad_nbr = 0, inverted = 0, v;
+	int32_t *nodemin;
+	slc_err err;
+	int k;
+
+	ball_make(&b0, 0);
+	ball_make(&b, 0.3);
+	CHECK(kdsm_lattice_build(&L, &b0.s, 0.04, 0.02, 2, 8, &err) == 0, "ball lattice: %s",
+	      L.nt ? "built" : err.msg);
+	CHECK(kdsm_frame_bake(&L, &b.s, &m, &st, &err) == 0, "ball frame baked");
+	CHECK(m.nt == L.nt * 64, "%zu fine tets = 64 x %zu coarse", m.nt, L.nt);
+	for (c = 0; c < L.nt; c++) {
+		double Vc = 0, Vp;
+		const uint32_t *q = L.tet + 4 * c;
+
+		for (t = 64 * c; t < 64 * c + 64; t++)
+			Vc += tetvol(&m, t);
+		Vp = kdsm_tet_volume(m.P + 3 * q[0], m.P + 3 * q[1], m.P + 3 * q[2], m.P + 3 * q[3]);
+		vworst = fmax(vworst, fabs(Vc - Vp) / Vp);
+	}
+	CHECK(vworst < 1e-12, "each coarse tet's 64 children sum to its volume: worst %.2e", vworst);
+	CHECK(fabs(st.volume - st.volume_coarse) < 1e-12 * st.volume,
+	      "mesh volume %.15g, before subdivision %.15g", st.volume, st.volume_coarse);
+	for (v = 0; v < m.nn; v++) {
+		double x[3], u[3];
+		static const float one = 1;
+
+		prim_pose_apply(&b.pose, &one, m.rest + 3 * v, x, u);
+		for (k = 0; k < 3; k++)
+			worst = fmax(worst, fabs(x[k] - m.P[3 * v + k]));
+	}
+	CHECK(worst < 1e-6, "rigid ball: every node moved rigidly, worst %.2e m", worst);
+	CHECK(st.dead == 0 && st.unranked == 0, "rigid ball: %zu dead, %zu unranked", st.dead,
+	      st.unranked);
+	nodemin = malloc(m.nn * sizeof *nodemin);
+	for (v = 0; v < m.nn; v++)
+		nodemin[v] = INT32_MAX;
+	for (t = 0; t < 4 * m.nt; t++)
+		if (m.rank[t / 4] >= 0 && m.rank[t / 4] < nodemin[m.tet[t]])
+			nodemin[m.tet[t]] = m.rank[t / 4];
+	for (t = 0; t < m.nt; t++) {
+		int32_t r = m.rank[t];
+		int ok = r <= 0;
+
+		inverted += m.alive[t] && tetvol(&m, t) <= 0;
+		for (k = 0; k < 4; k++) {
+			int32_t o = m.nbr[4 * t + k], j, back = 0;
+
+			if (o < 0)
+				continue;
+			for (j = 0; j < 4; j++)
+				back += m.nbr[4 * (size_t)o + j] == (int32_t)t;
+			bad_nbr += back != 1;
+		}
+		/* a node neighbour of rank r - 1: the lowest rank >= 0 at one
+		 * of its nodes (none lower can be there, or t's rank would be) */
+		for (k = 0; k < 4 && !ok; k++)
+			ok = nodemin[m.tet[4 * t + k]] == r - 1;
+		bad_rank += !ok;
+	}
+	CHECK(bad_rank == 0, "every tet of rank r > 0 has a node neighbour of rank r - 1 "
+	      "(max rank %d)", st.max_rank);
+	CHECK(bad_nbr == 0, "face neighbours are mutual");
+	CHECK(inverted == 0, "no live tet inverted");
+	free(nodemin);
+	kdsm_mesh_free(&m);
+	kdsm_lattice_free(&L);
+	ball_free(&b0);
+	ball_free(&b);
+}
+
+/* sum occ V converges to the skin's volume as the samples grow. */
+static void
+test_occupancy(void)
+{
+	static const int ns[3] = { 1, 8, 64 };
+	double e[3];
+	kdsm_lattice L;
+	kdsm_mesh m;
+	kdsm_stats st;
+	slc_err err;
+	ball b;
+	int i;
+
+	ball_make(&b, 0);
+	for (i = 0; i < 3; i++) {
+		kdsm_lattice_build(&L, &b.s, 0.04, 0.02, 1, ns[i], &err);
+		kdsm_frame_bake(&L, &b.s, &m, &st, &err);
+		e[i] = fabs(st.occ_volume - st.skin_volume) / st.skin_volume;
+		printf("# %d samples: sum occ V %.9g, skin %.9g, error %.3e\n", ns[i],
+		       st.occ_volume, st.skin_volume, e[i]);
+		kdsm_mesh_free(&m);
+		kdsm_lattice_free(&L);
+	}
+	CHECK(e[1] < e[0] && e[2] < e[1] && e[2] < 2e-3,
+	      "occupancy error falls with the samples: %.2e, %.2e, %.2e", e[0], e[1], e[2]);
+	ball_free(&b);
+}
+
+/* The bending arm: no live tet inverted on any frame of a period. */
+static void
+test_arm(void)
+{
+	kdsm_lattice L;
+	kdsm_stats st;
+	kdsm_mesh m;
+	slc_err err;
+	size_t inv = 0, dead = 0, t, v;
+	int f;
+
+	for (f = 0; f <= 24; f += 3) {
+		prim_mesh rest;
+		prim_pose pose;
+		float *bw;
+		double *P, *V;
+		kdsm_skin s;
+
+		prim_arm(&rest, &bw, &pose, ctr, 0.25, 0.2, 0.05, 16, 20 * M_PI / 180,
+			 50 * M_PI / 180, 1, f / 24.0, &err);
+		P = malloc(rest.nv * 3 * sizeof *P);
+		V = malloc(rest.nv * 3 * sizeof *V);
+		for (v = 0; v < rest.nv; v++)
+			prim_pose_apply(&pose, bw + 2 * v, rest.P + 3 * v, P + 3 * v, V + 3 * v);
+		s = (kdsm_skin){ rest.nv, rest.nt, P, rest.tri, rest.P, V, bw, 2, NULL, NULL, 2,
+				 pose.M[0], pose.Mdot[0] };
+		if (f == 0)
+			kdsm_lattice_build(&L, &s, 0.04, 0.03, 1, 4, &err);
+		kdsm_frame_bake(&L, &s, &m, &st, &err);
+		for (t = 0; t < m.nt; t++)
+			inv += m.alive[t] && tetvol(&m, t) <= 0;
+		dead += st.dead;
+		printf("# arm frame %d: %zu of %zu tets disabled, smallest live volume ratio %.3f\n",
+		       f, st.dead, m.nt, st.min_ratio);
+		kdsm_mesh_free(&m);
+		prim_mesh_free(&rest);
+		free(bw);
+		free(P);
+		free(V);
+	}
+	CHECK(inv == 0, "arm: no live tet inverted on any frame (%zu disabled in all)", dead);
+	kdsm_lattice_free(&L);
+}
+
+/* The same bytes with 1 and 2 threads. */
+static void
+test_threads(void)
+{
+	kdsm_lattice L;
+	kdsm_stats st;
+	kdsm_mesh m[2];
+	slc_err err;
+	ball b;
+	int i, same;
+
+	ball_make(&b, 0.7);
+	kdsm_lattice_build(&L, &b.s, 0.04, 0.02, 1, 8, &err);
+	for (i = 0; i < 2; i++) {
+		omp_set_num_threads(i + 1);
+		kdsm_frame_bake(&L, &b.s, &m[i], &st, &err);
+	}
+	same = m[0].nt == m[1].nt && m[0].nn == m[1].nn &&
+	       !memcmp(m[0].P, m[1].P, m[0].nn * 3 * sizeof *m[0].P) &&
+	       !memcmp(m[0].v, m[1].v, m[0].nn * 3 * sizeof *m[0].v) &&
+	       !memcmp(m[0].occ, m[1].occ, m[0].nt * sizeof *m[0].occ) &&
+	       !memcmp(m[0].rank, m[1].rank, m[0].nt * sizeof *m[0].rank) &&
+	       !memcmp(m[0].nbr, m[1].nbr, m[0].nt * 4 * sizeof *m[0].nbr) &&
+	       !memcmp(m[0].n, m[1].n, m[0].nt * 3 * sizeof *m[0].n) &&
+	       !memcmp(m[0].cap, m[1].cap, m[0].nt * sizeof *m[0].cap) &&
+	       !memcmp(m[0].nl_off, m[1].nl_off, (m[0].nt + 1) * sizeof *m[0].nl_off) &&
+	       !memcmp(m[0].nl_idx, m[1].nl_idx, m[0].nl_off[m[0].nt] * sizeof *m[0].nl_idx);
+	CHECK(same, "1 and 2 threads: the same mesh and channels");
+	for (i = 0; i < 2; i++)
+		kdsm_mesh_free(&m[i]);
+	kdsm_lattice_free(&L);
+	ball_free(&b);
+}
+
+int
+main(void)
+{
+	test_ball();
+	test_occupancy();
+	test_arm();
+	test_threads();
+	return ctest_done();
+}
