@@ -223,6 +223,26 @@ poke() { python3 "$ROOT/tests/slcpoke.py" "$@"; }
 	assert_output 0
 }
 
+@test "a NaN or Inf in any record read is named where it is, before the step; no output" {
+	mkprim cloth --res 4 > "$T/a.slc"
+	mkprim sphere > "$T/s.slc"
+	cat "$T/a.slc" "$T/s.slc" > "$T/in.slc"
+	# once found after the step, where it had spread to point 0 of P
+	for c in v P; do
+		poke "$T/in.slc" "$T/n.slc" set cloth $c 10 1 nan
+		run_split clothstep -o "$T/out.slc" "$T/n.slc"
+		assert_failure 1
+		assert_equal "$stderr" "clothstep: $T/n.slc: field 'cloth' channel '$c', time 0: 1 NaN and 0 Inf values, first at point 10"
+		[ ! -e "$T/out.slc" ]
+	done
+	# a record clothstep only passes on
+	poke "$T/in.slc" "$T/n.slc" set sphere P 3 2 inf
+	run_split clothstep -o "$T/out.slc" < "$T/n.slc"
+	assert_failure 1
+	assert_equal "$stderr" "clothstep: <stdin>: field 'sphere' channel 'P', time 0: 0 NaN and 1 Inf values, first at point 3"
+	[ ! -e "$T/out.slc" ]
+}
+
 @test "a triangle with a repeated point: refused naming the record, no output" {
 	mkprim cloth --res 4 > "$T/a.slc"
 	poke "$T/a.slc" "$T/dup.slc" put cloth tri 3 5,5,6
