@@ -228,6 +228,66 @@ minphi() { slcconv -r cloth "$1" -o "$T/mp.obj" && awk -v cy="$2" -v r="$3" '/^v
 	assert_failure 1
 }
 
+# poke IN OUT OP REC ARGS...: a hostile copy of a frame (tests/slcpoke.py)
+poke() { python3 "$ROOT/tests/slcpoke.py" "$@"; }
+
+@test "degenerate meshes: no triangles, unused points, one triangle, no points fall freely" {
+	# a mesh without springs once overflowed the matrix's column buffer
+	# (heap corruption: an abort after the output was written)
+	mkprim cloth --res 4 --center 0,1,0 > "$T/a.slc"
+	poke "$T/a.slc" "$T/none.slc" keep cloth tri 0
+	poke "$T/a.slc" "$T/unused.slc" keep cloth tri 1
+	mkprim cloth --res 1 --center 0,1,0 > "$T/b.slc"
+	poke "$T/b.slc" "$T/one.slc" keep cloth tri 1
+	poke "$T/none.slc" "$T/empty.slc" keep cloth P 0
+	for c in v rest mass pinned; do
+		poke "$T/empty.slc" "$T/empty.slc" keep cloth $c 0
+	done
+	for m in none unused one empty; do
+		run_split clothstep --fps 10 --steps 4 -o "$T/$m.out.slc" "$T/$m.slc"
+		assert_success
+		assert_equal "$stderr" ""
+	done
+	# free points (and a free rigid triangle): y = 1 - 9.8 * 0.1^2 / 2
+	for m in none unused one; do
+		run cstat "$T/$m.out.slc" P max
+		awk -v y="$output" 'BEGIN { exit !(y > 0.9505 && y < 0.9515) }'
+		run cstat "$T/$m.out.slc" P count
+		[ "$output" = "$(cstat "$T/$m.slc" P count)" ]
+	done
+	run cstat "$T/empty.out.slc" P count
+	assert_output 0
+}
+
+@test "a NaN or Inf in any record read is named where it is, before the step; no output" {
+	mkprim cloth --res 4 > "$T/a.slc"
+	mkprim sphere > "$T/s.slc"
+	cat "$T/a.slc" "$T/s.slc" > "$T/in.slc"
+	# once found after the step, where it had spread to point 0 of P
+	for c in v P; do
+		poke "$T/in.slc" "$T/n.slc" set cloth $c 10 1 nan
+		run_split clothstep -o "$T/out.slc" "$T/n.slc"
+		assert_failure 1
+		assert_equal "$stderr" "clothstep: $T/n.slc: field 'cloth' channel '$c', time 0: 1 NaN and 0 Inf values, first at point 10"
+		[ ! -e "$T/out.slc" ]
+	done
+	# a record clothstep only passes on
+	poke "$T/in.slc" "$T/n.slc" set sphere P 3 2 inf
+	run_split clothstep -o "$T/out.slc" < "$T/n.slc"
+	assert_failure 1
+	assert_equal "$stderr" "clothstep: <stdin>: field 'sphere' channel 'P', time 0: 0 NaN and 1 Inf values, first at point 3"
+	[ ! -e "$T/out.slc" ]
+}
+
+@test "a triangle with a repeated point: refused naming the record, no output" {
+	mkprim cloth --res 4 > "$T/a.slc"
+	poke "$T/a.slc" "$T/dup.slc" put cloth tri 3 5,5,6
+	run_split clothstep -o "$T/out.slc" "$T/dup.slc"
+	assert_failure 1
+	assert_equal "$stderr" "clothstep: $T/dup.slc: record 'cloth': triangle 3: repeated vertex"
+	[ ! -e "$T/out.slc" ]
+}
+
 @test "usage errors exit 2" {
 	run clothstep --steps 0
 	assert_failure 2

@@ -186,6 +186,30 @@ near() {
 	[[ "$stderr" == *"no mesh named 'ball'"* ]]
 }
 
+# poke IN OUT OP REC ARGS...: a hostile copy of a frame (tests/slcpoke.py)
+poke() { python3 "$ROOT/tests/slcpoke.py" "$@"; }
+
+@test "a NaN or Inf in any record read is named where it is; no output" {
+	G sphere ball 0.3 1 0,0,0 > "$T/s.slc"
+	poke "$T/s.slc" "$T/n.slc" set ball P 3 1 nan
+	run_split mklevelset --res 8 -o "$T/o.slc" "$T/n.slc"
+	assert_failure 1
+	assert_equal "$stderr" "mklevelset: $T/n.slc: field 'ball' channel 'P', time 0: 1 NaN and 0 Inf values, first at point 3"
+	[ ! -e "$T/o.slc" ]
+	# a grid only passed on, in the second of two inputs
+	G squared sq 4 0.3 > "$T/q.slc"
+	poke "$T/q.slc" "$T/qn.slc" set sq sq $((1 + 4 * (2 + 4 * 3))) 0 inf
+	run_split mklevelset --res 8 -o "$T/o.slc" "$T/s.slc" "$T/qn.slc"
+	assert_failure 1
+	assert_equal "$stderr" "mklevelset: $T/qn.slc: field 'sq' channel 'sq', time 0: 0 NaN and 1 Inf values, first at sample (1,2,3)"
+	[ ! -e "$T/o.slc" ]
+	# the frame of --prev
+	run_split mklevelset --occlusion --prev "$T/n.slc" --res 8 -o "$T/o.slc" "$T/s.slc"
+	assert_failure 1
+	assert_equal "$stderr" "mklevelset: $T/n.slc: field 'ball' channel 'P', time 0: 1 NaN and 0 Inf values, first at point 3"
+	[ ! -e "$T/o.slc" ]
+}
+
 @test "a mesh's velocity channel of the wrong size names the record once" {
 	cat > "$T/tet.ply" <<-PLY
 	ply

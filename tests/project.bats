@@ -209,6 +209,25 @@ veldiff() {
 	[ ! -e "$T/o.slc" ]
 }
 
+# poke IN OUT OP REC ARGS...: a hostile copy of a frame (tests/slcpoke.py)
+poke() { python3 "$ROOT/tests/slcpoke.py" "$@"; }
+
+@test "a NaN or Inf in any record read, passed on or solved, is named where it is; no output" {
+	mkprim smoke --res 16 > "$T/s.slc"     # 8x16x8 cells
+	# density is only passed on: it once went through with exit 0
+	poke "$T/s.slc" "$T/d.slc" set density density $((1 + 8 * (2 + 16 * 3))) 0 nan
+	run_split project -o "$T/o.slc" "$T/d.slc"
+	assert_failure 1
+	assert_equal "$stderr" "project: $T/d.slc: field 'density' channel 'density', frame 0: 1 NaN and 0 Inf values, first at sample (1,2,3)"
+	[ ! -e "$T/o.slc" ]
+	# u (9x16x8 face-x), on standard input
+	poke "$T/s.slc" "$T/u.slc" set u u $((4 + 9 * (5 + 16 * 6))) 0 -inf
+	run_split project -o "$T/o.slc" < "$T/u.slc"
+	assert_failure 1
+	assert_equal "$stderr" "project: <stdin>: field 'u' channel 'u', frame 0: 0 NaN and 1 Inf values, first at sample (4,5,6)"
+	[ ! -e "$T/o.slc" ]
+}
+
 @test "--boundary: a pool after one advect step rests on the box floor; inflow through a stored wall" {
 	mkprim pool --res 16 | advect > "$T/a.slc"
 	project -o "$T/w.slc" "$T/a.slc"

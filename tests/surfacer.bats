@@ -135,6 +135,24 @@ summary() { echo "$1" | grep "mesh '" | sed 's/.*area \([^,]*\), volume \([^,]*\
 	done
 }
 
+# poke IN OUT OP REC ARGS...: a hostile copy of a frame (tests/slcpoke.py)
+poke() { python3 "$ROOT/tests/slcpoke.py" "$@"; }
+
+@test "a NaN or Inf in any record read is named where it is; no output" {
+	mkprim pool --res 8 > "$T/pool.slc"    # 8x8x8 cells
+	poke "$T/pool.slc" "$T/n.slc" set phi phi $((5 + 8 * (6 + 8 * 7))) 0 nan
+	run_split surfacer -o "$T/o.slc" "$T/n.slc"
+	assert_failure 1
+	assert_equal "$stderr" "surfacer: $T/n.slc: field 'phi' channel 'phi', frame 0: 1 NaN and 0 Inf values, first at sample (5,6,7)"
+	[ ! -e "$T/o.slc" ]
+	# a record surfacer only passes on: once written out with exit 0
+	poke "$T/pool.slc" "$T/v.slc" set v v 0 0 inf
+	run_split surfacer -o "$T/o.slc" < "$T/v.slc"
+	assert_failure 1
+	assert_equal "$stderr" "surfacer: <stdin>: field 'v' channel 'v', frame 0: 0 NaN and 1 Inf values, first at sample (0,0,0)"
+	[ ! -e "$T/o.slc" ]
+}
+
 @test "bad input: exit 1 with a message, no output file" {
 	mkprim pool --res 16 > "$T/pool.slc"
 	run_split surfacer --field nope -o "$T/o.slc" "$T/pool.slc"
@@ -147,7 +165,7 @@ summary() { echo "$1" | grep "mesh '" | sed 's/.*area \([^,]*\), volume \([^,]*\
 	G squared sq 8 nan > "$T/nan.slc"
 	run_split surfacer --field sq -o "$T/o.slc" "$T/nan.slc"
 	assert_failure 1
-	[[ "$stderr" == "surfacer: field 'sq' channel 'sq'"*"NaN"* ]]
+	[[ "$stderr" == "surfacer: $T/nan.slc: field 'sq' channel 'sq'"*"NaN"* ]]
 	cp "$T/pool.slc" "$T/bad.slc"
 	flip_byte "$T/bad.slc" 300
 	run_split surfacer -o "$T/o.slc" "$T/bad.slc"

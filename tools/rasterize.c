@@ -239,8 +239,6 @@ main(int argc, char **argv)
 	const char *label = !path || !strcmp(path, "-") ? "<stdin>" : path;
 	slc_frame F = {0};
 	size_t k;
-	long frame_no = -1;
-	double fr;
 	rimage im;
 	slc_err err;
 	uint8_t *rgb;
@@ -256,16 +254,10 @@ main(int argc, char **argv)
 		light[a] /= l;
 	if (mode == 2 && nslice == 0)
 		usage_die("--mode slice needs --slice");
-	read_frame(&F, path);
-	for (k = 0; k < F.n; k++) {
-		/* the frame number, once the scene record has said it */
-		if (F.r[k]->kind == SLC_META && !strcmp(F.r[k]->name, "scene") &&
-		    slc_meta_get_f64(F.r[k], "frame", &fr, &err) == 1)
-			frame_no = (long)fr;
-		check_finite_in(label, F.r[k], frame_no);
+	read_frame(&F, path);   /* refuses a NaN or Inf, naming where */
+	for (k = 0; k < F.n; k++)
 		if (slc_rec_validate(F.r[k], &err))
 			die("%s: record '%s': %s", label, F.r[k]->name, err.msg);
-	}
 	if (rimage_alloc(&im, (int)(size.w * aa), (int)(size.h * aa), bg, &err))
 		die("%s", err.msg);
 	if (mode == 2 || (mode == 0 && nslice > 0)) {

@@ -96,14 +96,13 @@ main(int argc, char **argv)
 		usage_die("--mesh-only: only with --format slc");
 	if (!*mesh_name || strlen(mesh_name) > SLC_NAME_MAX)
 		usage_die("--name: a name of 1 to %d bytes", SLC_NAME_MAX);
-	read_frame(&in, first < argc ? argv[first] : NULL);
+	read_frame(&in, first < argc ? argv[first] : NULL);     /* all finite */
 	if (slc_frame_find_unique(&in, field_name, SLC_GRID, &grec, &err))
 		die("more than one grid '%s' in the input; select one with slccat", field_name);
 	if (!grec && !parts_name)
 		die("no grid '%s' in the input (use --field NAME or --particles NAME)",
 		    field_name);
 	if (grec) {
-		check_finite(grec, -1);
 		if (field_from_rec(&g, grec, NULL, &err))
 			die("grid '%s': %s", grec->name, err.msg);
 		time = grec->time;

@@ -627,9 +627,10 @@ void
 read_frame(slc_frame *F, const char *path)
 {
 	tool_in *in = in_open(path);
+	size_t first = F->n;
 	slc_err err;
 
-	if (slc_frame_read(F, in->rd, &err))
+	if (slc_frame_read(F, in->rd, &err) || slc_frame_check_finite(F, first, &err))
 		die("%s: %s", in->label, err.msg);
 	in_close(in);
 }
@@ -745,14 +746,8 @@ out_close(tool_out *o)
 void
 check_finite(const slc_rec *r, long frame)
 {
-	check_finite_in(NULL, r, frame);
-}
-
-void
-check_finite_in(const char *file, const slc_rec *r, long frame)
-{
 	slc_err err;
 
 	if (slc_rec_check_finite(r, frame, &err))
-		die("%s%s%s", file ? file : "", file ? ": " : "", err.msg);
+		die("%s", err.msg);
 }

@@ -105,7 +105,10 @@ const char *in_label(const tool_in *in);
 void in_close(tool_in *in);
 
 /* Append every record of the stream at path ("-" or NULL: stdin) to the
- * frame F; dies on damage or out of memory, naming the input. */
+ * frame F; dies on damage or out of memory, naming the input.  Every
+ * float channel of every record read must be finite, those the tool only
+ * passes on too (slc_frame_check_finite): a NaN or Inf dies naming the
+ * input, record, channel and first bad element, before any step. */
 void read_frame(slc_frame *F, const char *path);
 
 /* --- output --------------------------------------------------------- */
@@ -131,10 +134,9 @@ FILE *plain_open(const char *path);
 void plain_commit(FILE *f);
 
 /* Die if a float/double channel of r holds NaN or Inf, naming the field,
- * the frame (or time when frame < 0) and the first bad sample. */
+ * the frame (or time when frame < 0) and the first bad sample: the check
+ * of a record a tool computed, before writing it (records read are
+ * checked by read_frame). */
 void check_finite(const slc_rec *r, long frame);
-/* The same for a record read from an input: the message names the input
- * file (file may be NULL, as for check_finite). */
-void check_finite_in(const char *file, const slc_rec *r, long frame);
 
 #endif

@@ -58,16 +58,20 @@ int
 cloth_sys_build(cloth_sys *S, const spring_set *s, slc_err *err)
 {
 	const size_t np = s->np, ninc = s->inc_off[np];
-	size_t nmax, cap = 0, nd;
+	size_t nmax, ncol, cap = 0, nd;
 
 	memset(S, 0, sizeof *S);
 	S->np = np;
-	/* row i has at most 4 columns per incidence entry: count, then fill
-	 * sorted and unique */
-	if (slc_mul(ninc, 4, &nmax))
+	/* row i is filled in place, then sorted and made unique: before that
+	 * it holds its diagonal and at most 4 columns per incidence entry, so
+	 * the rows need at most np + 4 ninc columns.  The diagonal counts
+	 * even for a particle without springs (an unused point, a mesh
+	 * without triangles), where 4 ninc alone would be too few. */
+	if (slc_mul(ninc, 4, &nmax) || nmax > SIZE_MAX - np - 1)
 		return slc_fail(err, "spring count overflows");
+	ncol = nmax + np;
 	S->rp = slc_calloc(np + 1, sizeof *S->rp, err);
-	S->col = slc_calloc(nmax + 1, sizeof *S->col, err);
+	S->col = slc_calloc(ncol + 1, sizeof *S->col, err);
 	S->dpos = slc_calloc(np + 1, sizeof *S->dpos, err);
 	S->pos = slc_calloc(nmax + 1, sizeof *S->pos, err);
 	if (!S->rp || !S->col || !S->dpos || !S->pos) {

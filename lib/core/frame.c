@@ -1,6 +1,7 @@
 /* frame.c: one frame in memory, records in stream order (core/frame.h). */
 #include "core/frame.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +144,31 @@ slc_frame_remove(slc_frame *F, slc_rec *r)
 	free(F->r[i]);
 	memmove(&F->r[i], &F->r[i + 1], (F->n - i - 1) * sizeof *F->r);
 	F->n--;
+}
+
+int
+slc_frame_check_finite(const slc_frame *F, size_t first, slc_err *err)
+{
+	long frame = -1;
+	size_t i;
+
+	for (i = first; i < F->n; i++) {
+		const slc_rec *r = F->r[i];
+		double fr;
+
+		if (r->kind != SLC_META || strcmp(r->name, "scene"))
+			continue;
+		/* a frame number that is not a count is left for the stage to
+		 * refuse; the messages here fall back to the time */
+		if (slc_meta_get_f64(r, "frame", &fr, NULL) == 1 && fr >= 0 && fr <= LONG_MAX &&
+		    fr == floor(fr))
+			frame = (long)fr;
+		break;
+	}
+	for (i = first; i < F->n; i++)
+		if (slc_rec_check_finite(F->r[i], frame, err))
+			return -1;
+	return 0;
 }
 
 int

@@ -62,6 +62,14 @@ size_t slc_frame_index(const slc_frame *F, const slc_rec *r);
  * the records after it keep their order and addresses. */
 void slc_frame_remove(slc_frame *F, slc_rec *r);
 
+/* Every sample of every float channel of records first..F->n-1 of F
+ * finite, so that a stage reading a frame names a NaN or Inf where it is
+ * rather than where it has spread to (formats/slc.md, "Errors").  0, or
+ * -1 with slc_rec_check_finite's message for the first bad record, which
+ * names the record, channel and first bad element, and the frame number
+ * of the first scene record among them (the record's time without one). */
+int slc_frame_check_finite(const slc_frame *F, size_t first, slc_err *err);
+
 /* What the scene record says of the frame: the frame number, the time
  * (seconds) at which it is, and the frame length dt (seconds). */
 typedef struct slc_scene {

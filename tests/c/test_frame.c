@@ -1,7 +1,8 @@
 /* test_frame.c: a frame (core/frame.h) holds a stream's records in order
  * at fixed addresses however many are read or added (5000, past any
  * fixed array), finds them by name and kind, refuses a name required to
- * be unique that is not, and reads and advances the scene. */
+ * be unique that is not, reads and advances the scene, and names the
+ * first NaN of the records read. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,14 @@ main(void)
 	      slc_meta_get_f64(F.r[0], "frame", &S.frame, &err) == 1 && S.frame == 8 &&
 	      slc_meta_get_f64(F.r[0], "time", &S.time, &err) == 1 && S.time == 0.32,
 	      "the scene advanced to the next frame");
+	/* a NaN in point 0 of p10 (F.r[10], p0 being removed) */
+	((float *)F.r[10]->chan[0].data)[1] = NAN;
+	CHECK(slc_frame_check_finite(&F, 11, &err) == 0, "records before 'first' are not checked");
+	CHECK(slc_frame_check_finite(&F, 0, &err) < 0 &&
+	      !strcmp(err.msg, "field 'p10' channel 'P', frame 8: 1 NaN and 0 Inf values, first at point 0"),
+	      "a NaN is named by record, channel, element and the scene's frame: %s", err.msg);
+	CHECK(slc_frame_check_finite(&F, 1, &err) < 0 && strstr(err.msg, ", time 0: "),
+	      "without a scene among the records checked, by the record's time: %s", err.msg);
 	slc_meta_set(F.r[0], "time", "soon", &err);
 	CHECK(slc_scene_read(F.r[0], &S, &err) < 0, "a time that is not a number is an error: %s", err.msg);
 	slc_frame_free(&F);
