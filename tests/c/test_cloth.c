@@ -87,11 +87,11 @@ test_degenerate(void)
 			free(m);
 			continue;
 		}
-		int diag = c.sys.nnz >= np;
+		int diag = c.ms.sys.nnz >= np;
 		for (size_t i = 0; i < np; i++)
-			diag = diag && c.sys.col[c.sys.dpos[i]] == i;
+			diag = diag && c.ms.sys.col[c.ms.sys.dpos[i]] == i;
 		CHECK(diag, "%s: %zu blocks, each point's diagonal among them",
-		      mesh[k].what, c.sys.nnz);
+		      mesh[k].what, c.ms.sys.nnz);
 		rc = cloth_advance(&c, 0, T, 4, NULL, 0, &err);
 		double worst = 0;
 		for (size_t i = 0; i < np; i++) {
