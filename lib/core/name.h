@@ -6,8 +6,8 @@
  * listing or add a vertex to an OBJ file, an escape sequence would reach
  * the terminal.  Every place that prints such text, or writes it into a
  * text format (OBJ and PLY comments, VTI attributes, slcinfo's listing),
- * passes it through slc_escape first.  The convention (man/slcinfo.1,
- * formats/slc.md "Names on output"):
+ * passes it through slc_escape first.  The convention (man/slcinfo.1
+ * "Names on output", formats/slc.md "Descriptor"):
  *
  *   - a backslash becomes `\\`; newline, tab and carriage return `\n`,
  *     `\t`, `\r`; every other byte below 0x20, and 0x7f, `\xNN`;

@@ -6,10 +6,12 @@
  * into "P", every other scalar property into a point channel, grouped as
  * described in meshio.h) and the `face` element's vertex_indices list
  * (fan-triangulated); every other element and property is parsed and
- * dropped.  Two passes over the body: the first checks every value and
- * counts the triangles, the second fills arrays allocated at their exact
- * size.  Before the first pass, the bytes the header's counts need at the
- * least are checked against the bytes present.
+ * dropped.  Header lines of unknown keywords are skipped, as other
+ * readers do, and noted for the tool to warn about.  Two passes over the
+ * body: the first checks every value and counts the triangles, the second
+ * fills arrays allocated at their exact size.  Before the first pass, the
+ * bytes the header's counts need at the least are checked against the
+ * bytes present.
  */
 #include "io/meshio.h"
 
