@@ -455,3 +455,59 @@ PY
 	assert_output --partial "Cd"
 	[ ! -e "$T/bad.png" ]
 }
+
+# place IN OUT X0 DX: IN with every grid record moved to origin (X0, 0, 0)
+# and given cell size DX (the CRC made again), as a damaged or hostile
+# writer could
+place() {
+	python3 - "$@" <<'PY'
+import struct, sys, zlib
+src, dst, ox, dx = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+b = bytearray(open(src, "rb").read())
+pos = 0
+while pos < len(b):   # formats/slc.md: prefix, descriptor, payload, crc
+    kind, = struct.unpack_from("<I", b, pos + 8)
+    dlen, = struct.unpack_from("<I", b, pos + 24)
+    slen, = struct.unpack_from("<Q", b, pos + 32)
+    end = pos + 48 + dlen + slen
+    if kind == 2:
+        n, = struct.unpack_from("<H", b, pos + 48)
+        kb = pos + 48 + 2 + n + 4
+        struct.pack_into("<3dd", b, kb + 16, ox, 0, 0, dx)
+        struct.pack_into("<I", b, end, zlib.crc32(bytes(b[pos:end])))
+    pos = end + 4
+open(dst, "wb").write(b)
+PY
+}
+
+@test "grids too large or too small for their place: exit 1 naming the file, no picture" {
+	mkprim pool --res 4 -o "$T/p.slc"
+	place "$T/p.slc" "$T/big.slc" 0 1e308
+	run_split rasterize -o "$T/big.png" "$T/big.slc"
+	assert_failure 1
+	[[ "$stderr" == "rasterize: $T/big.slc: record 'phi': grid extent overflows"*"dx 1e+308 is not finite" ]]
+	run_split rasterize --slice y=50% -o "$T/big.png" "$T/big.slc"
+	assert_failure 1
+	[[ "$stderr" == "rasterize: $T/big.slc: "*"'phi'"*"grid extent overflows on x"* ]]
+	place "$T/p.slc" "$T/far.slc" 1e308 0.25
+	run_split rasterize -o "$T/far.png" "$T/far.slc"
+	assert_failure 1
+	[[ "$stderr" == "rasterize: $T/far.slc: cannot frame the records drawn: "*"a double there cannot place a camera"* ]]
+	run_split rasterize --slice y=50% -o "$T/far.png" "$T/far.slc"
+	assert_failure 1
+	[[ "$stderr" == *"lost in rounding"* ]]
+	place "$T/p.slc" "$T/tiny.slc" 0 1e-6
+	run_split rasterize -o "$T/tiny.png" "$T/tiny.slc"
+	assert_failure 1
+	[[ "$stderr" == "rasterize: $T/tiny.slc: cannot frame the records drawn: "*"too small for the camera's nearest depth"* ]]
+	[ -z "$(ls "$T" | grep png)" ]
+	# near the range of a double but within it: the same picture, scaled
+	place "$T/p.slc" "$T/q.slc" 0 0.25
+	place "$T/p.slc" "$T/h.slc" 0 1e300
+	rasterize --size 160x120 -o "$T/q.png" "$T/q.slc"
+	rasterize --size 160x120 -o "$T/h.png" "$T/h.slc"
+	read -r n0 b0 < <(probe "$T/q.png" bbox 31,33,38)
+	read -r n1 b1 < <(probe "$T/h.png" bbox 31,33,38)
+	echo "dx 0.25: $n0 $b0; dx 1e300: $n1 $b1"
+	[ "$n0" -gt 1000 ] && [ "$n0" = "$n1" ] && [ "$b0" = "$b1" ]
+}

@@ -3,6 +3,7 @@
 # failure leaves no output behind.
 
 load common
+bats_require_minimum_version 1.5.0
 
 cube_obj() {
 	cat > "$1" <<'EOF'
@@ -309,4 +310,47 @@ PY
 	max=$(slcjson "$T/smoke.slc" 'print([round(x["channels"][0]["max"], 6) for x in streams[0]["records"] if x["name"] == "density"][0])')
 	assert_line "b.vti 0 (7, 13, 7) 0.166667 ['density', 'temperature'] [(0.0, $max), (0.0, $max)]"
 	assert_line "a.vti 0 (7, 13, 7) 0.166667 ['density'] [(0.0, $max)]"
+}
+
+@test "slcconv: a record name with newlines adds nothing to OBJ, PLY or VTI" {
+	cube_obj "$T/cube.obj"
+	slcconv -n $'c\nv 9 9 9\r\n# \e[2J' "$T/cube.obj" -o "$T/c.slc"
+	slcconv "$T/c.slc" -o "$T/c.obj"
+	slcconv "$T/c.slc" -o "$T/c.ply"
+	slcconv -a "$T/c.slc" -o "$T/a.ply"
+	# read back: the cube's 8 points and 12 triangles, nothing added
+	for f in c.obj c.ply a.ply; do
+		slcconv -n back "$T/$f" -o "$T/b.slc"
+		slcjson "$T/b.slc" 'c = {x["name"]: x["count"] for x in r["back"]["channels"]}
+assert c["P"] == 8 and c["tri"] == 12, c'
+	done
+	grep -qxF "# sluice mesh 'c\\nv 9 9 9\\r\\n# \\x1b[2J': 8 vertices, 12 triangles" "$T/c.obj"
+	grep -qxF "comment sluice mesh 'c\\nv 9 9 9\\r\\n# \\x1b[2J'" "$T/a.ply"
+	# a grid name: escaped, then XML-escaped, in the DataArray's Name
+	mkprim sphere --subdiv 1 -o "$T/s.slc"
+	mklevelset --res 16 --name $'s"/>\n<x' -o "$T/g.slc" "$T/s.slc"
+	slcconv --ascii -r $'s"/>\n<x' "$T/g.slc" -o "$T/g.vti"
+	python3 - "$T/g.vti" <<'EOF2'
+import sys, xml.etree.ElementTree as ET
+arrs = ET.parse(sys.argv[1]).getroot().findall("ImageData/Piece/CellData/DataArray")
+assert [a.get("Name") for a in arrs] == ['s"/>\\n<x'], [a.get("Name") for a in arrs]
+EOF2
+}
+
+@test "slcconv: unknown PLY header lines are skipped with a warning, -q silences it" {
+	cd "$T"
+	printf 'ply\nformat ascii 1.0\ncomment made by hand\nCreated by x\033[2J  \nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n' > w.ply
+	run_split slcconv w.ply -o w.slc
+	assert_success
+	[ "$stderr" = 'slcconv: w.ply: line 4: unknown PLY header line skipped: Created by x\x1b[2J' ]
+	slcjson w.slc 'c = {x["name"]: x["count"] for x in r["w"]["channels"]}
+assert c["P"] == 3 and c["tri"] == 1, c'
+	run_split slcconv -q w.ply -o q.slc
+	assert_success
+	[ -z "$stderr" ]
+	slcjson q.slc 'assert r["w"]["channels"][0]["count"] == 3'
+	sed 's/^comment made by hand$/obj_info x\nbogus 1/' w.ply > w2.ply
+	run_split slcconv w2.ply -o w2.slc
+	assert_success
+	[ "$stderr" = 'slcconv: w2.ply: line 4: unknown PLY header line skipped: bogus 1 (and 1 more)' ]
 }

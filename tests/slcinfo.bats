@@ -124,3 +124,29 @@ PY
 	assert_failure 2
 	assert_output --partial "unknown option"
 }
+
+# no_ctl TEXT: TEXT holds no control byte but newlines
+no_ctl() {
+	! printf '%s' "$1" | LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]'
+}
+
+@test "slcinfo: names and meta text print escaped, no control byte reaches the terminal" {
+	mkprim sphere --subdiv 0 --name $'a\e[2J\nv b\\c\u00e9' -o "$T/s.slc"
+	run_split slcinfo "$T/s.slc"
+	assert_success
+	# no control byte but the newlines ending lines, and none forged
+	no_ctl "$output"
+	printf '%s\n' "$output" | grep -qxF "0 mesh 'a\\x1b[2J\\nv b\\\\c"$'\u00e9'"' time 0, raw, 492 bytes"
+	printf '%s\n' "$output" | grep -A1 "^0 mesh" | tail -1 | grep -q '^  P '
+	# the name reached the provenance's text (an option of mkprim): escaped there too
+	printf '%s\n' "$output" | grep -qF -- '--name a\x1b[2J'
+	# JSON keeps the exact name, with \u escapes
+	run slcinfo --json "$T/s.slc"
+	no_ctl "$output"
+	slcjson "$T/s.slc" 'assert "a\x1b[2J\nv b\\c\u00e9" in r, list(r)'
+	# a file name is printed escaped as well
+	cp "$T/s.slc" "$T/"$'x\ey.slc'
+	run_split slcinfo "$T/"$'x\ey.slc'
+	assert_success
+	[[ "${lines[0]}" == *'x\x1by.slc:' ]]
+}

@@ -218,16 +218,25 @@ draw_scene(rimage *im, const slc_frame *F, const char *label)
 	fo.only = frame;
 	if (frame && (cnt = scene_bounds(F, &fo, lo, hi, &err)) <= 0)
 		die("%s: --frame %s: %s", label, frame, cnt < 0 ? err.msg : "no drawable record");
-	camera_frame(lo, hi, view, fov, (double)size.w / size.h, e, t);
+	/* a box the automatic camera cannot frame is the data's fault: its
+	 * extent overflows, or is too small for its place */
+	if (!(have_eye && have_target) &&
+	    camera_frame(lo, hi, view, fov, (double)size.w / size.h, e, t, &err))
+		die("%s: cannot frame the records drawn: %s", label, err.msg);
 	for (a = 0; a < 3; a++)
 		diag += (hi[a] - lo[a]) * (hi[a] - lo[a]);
+	diag = sqrt(diag);
+	/* the squares of a box near the range of a double overflow */
+	if (!isfinite(diag))
+		diag = 2 * hypot(hypot(0.5 * hi[0] - 0.5 * lo[0], 0.5 * hi[1] - 0.5 * lo[1]),
+				 0.5 * hi[2] - 0.5 * lo[2]);
 	if (!have_eye)
 		memcpy(eye, e, sizeof e);
 	if (!have_target)
 		memcpy(target, t, sizeof t);
 	if (camera_init(&cam, eye, target, up, fov, im->w, im->h, &err))
 		usage_die("camera: %s", err.msg);
-	if (scene_draw(im, &cam, F, &so, sqrt(diag), &err))
+	if (scene_draw(im, &cam, F, &so, diag, &err))
 		die("%s: %s", label, err.msg);
 }
 

@@ -6,13 +6,15 @@
  * OBJ or PLY, grid records become VTK ImageData (.vti) for ParaView.  The
  * formats come from the file extensions or --from/--to; the readers and
  * writers are in lib/io/meshio.h.  Nothing is written unless the whole
- * conversion succeeds (-o is atomic).
+ * conversion succeeds (-o is atomic).  Names and messages that carry text
+ * from the input are printed escaped (core/name.h).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tool.h"
+#include "core/name.h"
 #include "io/meshio.h"
 
 /* in the order of enum slc_mfmt, so that the choice index is the format */
@@ -74,6 +76,16 @@ base_name(const char *path, char *out, size_t len)
 	out[n] = '\0';
 }
 
+/* Die with "slcconv: FILE: MESSAGE", both escaped: a message may quote a
+ * record name or bytes of the input. */
+static void
+die_esc(const char *file, const char *msg)
+{
+	static char f[SLC_ESC_BUF(SLC_ERR_MAX)], m[SLC_ESC_BUF(SLC_ERR_MAX)];
+
+	die("%s: %s", slc_escstr(file, f, sizeof f), slc_escstr(msg, m, sizeof m));
+}
+
 /* Write one record to a mesh file format, atomically. */
 static void
 write_mesh_file(const slc_rec *r, int fmt)
@@ -85,7 +97,7 @@ write_mesh_file(const slc_rec *r, int fmt)
 				   : slc_ply_write(f, r, ascii, &err);
 
 	if (rc)
-		die("%s: %s", label, err.msg);
+		die_esc(label, err.msg);
 	plain_commit(f);
 }
 
@@ -94,7 +106,9 @@ static void
 import(const char *path, int in_fmt, int out_fmt, int argc, char **argv)
 {
 	const char *label = path && strcmp(path, "-") ? path : "<stdin>";
-	char rname[SLC_NAME_MAX + 1];
+	char rname[SLC_NAME_MAX + 1], ename[SLC_NAME_ESC_BUF];
+	char elabel[SLC_ESC_BUF(SLC_ERR_MAX)];
+	slc_mesh_notes notes;
 	FILE *f = stdin;
 	void *buf;
 	size_t len;
@@ -106,20 +120,28 @@ import(const char *path, int in_fmt, int out_fmt, int argc, char **argv)
 		usage_die("cannot convert %s to %s (mesh files go to slc, obj or ply)",
 			  slc_mfmt_name(in_fmt), slc_mfmt_name(out_fmt));
 	if (strcmp(label, "<stdin>") && !(f = fopen(path, "rb")))
-		die("%s: %s", label, strerror(errno));
+		die_esc(label, strerror(errno));
 	if (slc_slurp(f, &buf, &len, &err))
-		die("%s: %s", label, err.msg);
+		die_esc(label, err.msg);
 	if (f != stdin)
 		fclose(f);
 	if (name)
 		snprintf(rname, sizeof rname, "%s", name);
 	else
 		base_name(strcmp(label, "<stdin>") ? path : "mesh", rname, sizeof rname);
-	if (slc_mesh_read(in_fmt, buf, len, rname, &r, &err))
-		die("%s: %s", label, err.msg);
+	if (slc_mesh_read(in_fmt, buf, len, rname, &r, &notes, &err))
+		die_esc(label, err.msg);
 	free(buf);
-	info("%s: %s '%s', %llu points, %llu triangles", label, slc_kind_name(r.kind),
-	     r.name, (unsigned long long)r.chan[0].count,
+	slc_escstr(label, elabel, sizeof elabel);
+	if (notes.nskipped == 1)
+		warnmsg("%s: line %llu: unknown PLY header line skipped: %s", elabel,
+			(unsigned long long)notes.line, notes.first);
+	else if (notes.nskipped > 1)
+		warnmsg("%s: line %llu: unknown PLY header line skipped: %s (and %llu more)",
+			elabel, (unsigned long long)notes.line, notes.first,
+			(unsigned long long)(notes.nskipped - 1));
+	info("%s: %s '%s', %llu points, %llu triangles", elabel, slc_kind_name(r.kind),
+	     slc_escstr(r.name, ename, sizeof ename), (unsigned long long)r.chan[0].count,
 	     (unsigned long long)(r.kind == SLC_MESH ? slc_rec_find(&r, "tri")->count : 0));
 	if (out_fmt == SLC_MF_SLC) {
 		o = out_open(argc, argv);
@@ -212,7 +234,7 @@ export(const char *path, int out_fmt)
 		for (k = 0; k < nkeep; k++)
 			grids[k] = &keep[k];
 		if (slc_vti_write(f, grids, (size_t)nkeep, ascii, &err))
-			die("%s: %s", out_path ? out_path : "<stdout>", err.msg);
+			die_esc(out_path ? out_path : "<stdout>", err.msg);
 		plain_commit(f);
 	} else {
 		write_mesh_file(&keep[0], out_fmt);

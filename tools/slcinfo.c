@@ -2,14 +2,19 @@
  *
  * For each record: kind, name, time, encoding, sizes and placement, and
  * per channel min/max/mean and NaN/Inf counts.  Every checksum and size is
- * verified by reading; any damage ends the listing with exit 1.
+ * verified by reading; any damage ends the listing with exit 1.  Names,
+ * meta text and messages from a stream are printed escaped
+ * (core/name.h), so that no byte of a stream reaches the terminal as a
+ * control or forges a line of the listing.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tool.h"
 #include "core/meta.h"
+#include "core/name.h"
 
 static int json, no_stats;
 static FILE *out;       /* the listing: stdout, or the temp file of -o */
@@ -74,19 +79,53 @@ chan_stats(const slc_chan *c, struct stats *s)
 	}
 }
 
+/* A JSON string: valid UTF-8 is kept as it is, the characters slc_escape
+ * would escape become \uXXXX (so that the text stays exact), and a byte
+ * that is not UTF-8 becomes U+FFFD, the replacement character (JSON
+ * cannot hold it). */
 static void
 json_str(const char *s)
 {
+	size_t i = 0, len = strlen(s);
+
 	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, out);
+	while (i < len) {
+		uint32_t cp;
+		int n = slc_utf8_next(s + i, len - i, &cp);
+
+		if (n == 0) {
+			fputs("\\ufffd", out);
+			n = 1;
+		} else if (cp == '"' || cp == '\\') {
+			fprintf(out, "\\%c", (int)cp);
+		} else if (!slc_cp_kept(cp)) {
+			fprintf(out, "\\u%04x", (unsigned)cp);
+		} else {
+			fwrite(s + i, 1, (size_t)n, out);
+		}
+		i += (size_t)n;
 	}
 	fputc('"', out);
+}
+
+/* A name or text from a stream, escaped for the listing; each of the
+ * SLOTS calls in one printf gets its own buffer, grown to fit. */
+#define SLOTS 4
+static const char *
+esc(const char *s)
+{
+	static char *buf[SLOTS];
+	static size_t cap[SLOTS];
+	static int slot;
+	size_t need = SLC_ESC_BUF(strlen(s));
+
+	slot = (slot + 1) % SLOTS;
+	if (cap[slot] < need) {
+		free(buf[slot]);
+		buf[slot] = xcalloc(need, 1);
+		cap[slot] = need;
+	}
+	return slc_escstr(s, buf[slot], cap[slot]);
 }
 
 /* JSON has no NaN or Inf: a channel with no finite value reports null. */
@@ -110,7 +149,7 @@ print_meta_line(const char *key, const char *value, void *arg)
 		fputc(':', out);
 		json_str(value);
 	} else {
-		fprintf(out, "    %s=%s\n", key, value);
+		fprintf(out, "    %s=%s\n", esc(key), esc(value));
 	}
 	*first = 0;
 	return 0;
@@ -146,7 +185,7 @@ print_record(const slc_rec *r, uint64_t index, int first)
 		fprintf(out, ",\"channels\":[");
 	} else {
 		fprintf(out, "%llu %s '%s' time %g, %s, %zu bytes\n",
-		        (unsigned long long)index, slc_kind_name(r->kind), r->name,
+		        (unsigned long long)index, slc_kind_name(r->kind), esc(r->name),
 		        r->time, r->encoding == SLC_ZLIB ? "zlib" : "raw",
 		        r->stored_len);
 		if (r->kind == SLC_GRID)
@@ -185,7 +224,7 @@ print_record(const slc_rec *r, uint64_t index, int first)
 			fprintf(out, "}");
 			continue;
 		}
-		fprintf(out, "  %-12s %s x%u %s %llu", ch->name, slc_type_name(ch->type),
+		fprintf(out, "  %-12s %s x%u %s %llu", esc(ch->name), slc_type_name(ch->type),
 		        ch->ncomp, slc_domain_name(ch->domain),
 		        (unsigned long long)ch->count);
 		if (stats && s.n)
@@ -216,19 +255,19 @@ list(const char *path, int first_file)
 	if (path && strcmp(path, "-")) {
 		f = fopen(path, "rb");
 		if (!f)
-			die("%s: %s", path, strerror(errno));
+			die("%s: %s", esc(path), strerror(errno));
 	} else {
 		path = "<stdin>";
 	}
 	rd = slc_reader_open(f, &err);
 	if (!rd)
-		die("%s: %s", path, err.msg);
+		die("%s: %s", esc(path), esc(err.msg));
 	if (json) {
 		fprintf(out, "%s\n  {\"file\":", first_file ? "" : ",");
 		json_str(path);
 		fprintf(out, ",\"records\":[");
 	} else {
-		fprintf(out, "%s:\n", path);
+		fprintf(out, "%s:\n", esc(path));
 	}
 	while ((rc = slc_read(rd, &r, &err)) > 0) {
 		print_record(&r, slc_reader_index(rd) - 1, n == 0);
@@ -245,7 +284,7 @@ list(const char *path, int first_file)
 	}
 	fflush(out);
 	if (rc < 0)   /* damage is an error, reported even with -q */
-		fprintf(stderr, "%s: %s: %s\n", argv0, path, err.msg);
+		fprintf(stderr, "%s: %s: %s\n", argv0, esc(path), esc(err.msg));
 	slc_reader_close(rd);
 	if (f != stdin)
 		fclose(f);

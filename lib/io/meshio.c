@@ -58,13 +58,18 @@ slc_mfmt_name(int fmt)
 
 int
 slc_mesh_read(int fmt, const void *buf, size_t len, const char *name,
-	      slc_rec *r, slc_err *err)
+	      slc_rec *r, slc_mesh_notes *notes, slc_err *err)
 {
+	slc_mesh_notes none;
+
+	if (!notes)
+		notes = &none;
+	memset(notes, 0, sizeof *notes);
 	switch (fmt) {
 	case SLC_MF_OBJ:
 		return slc_obj_read(buf, len, name, r, err);
 	case SLC_MF_PLY:
-		return slc_ply_read(buf, len, name, r, err);
+		return slc_ply_read_notes(buf, len, name, r, notes, err);
 	case SLC_MF_STL:
 		return slc_stl_read(buf, len, name, r, err);
 	default:
@@ -131,7 +136,7 @@ slc_mesh_load(const char *path, int fmt, const char *name, slc_rec *r,
 	fclose(f);
 	if (rc)
 		return slc_failctx(err, "%s: ", path);
-	rc = slc_mesh_read(fmt, buf, len, name, r, err);
+	rc = slc_mesh_read(fmt, buf, len, name, r, NULL, err);
 	free(buf);
 	if (rc)
 		return slc_failctx(err, "%s: ", path);

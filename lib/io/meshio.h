@@ -33,6 +33,11 @@
  * arbitrary bytes (fuzzed: fuzz/fuzz_{obj,ply,stl}.c).
  *
  * `name` is the record name (NULL: "mesh" or "particles"); time is 0.
+ *
+ * A PLY header line whose keyword is none of ply, format, element,
+ * property, comment, obj_info and end_header (e.g. the "Created by ..."
+ * line some exporters write) is skipped, as other PLY readers do; the
+ * reader reports it in its notes (below) for the tool to warn about.
  */
 #ifndef SLC_MESHIO_H
 #define SLC_MESHIO_H
@@ -41,6 +46,7 @@
 #include <stdio.h>
 
 #include "core/err.h"
+#include "core/name.h"
 #include "core/slc.h"
 
 /* File formats known to slcconv. */
@@ -59,18 +65,40 @@ const char *slc_mfmt_name(int fmt);
 
 /* --- readers ------------------------------------------------------------ */
 
+/* Input bytes of a skipped line kept in slc_mesh_notes.first. */
+#define SLC_MESH_NOTE_MAX 80
+
+/* What a reader passed over without refusing the file.  Lib/ never
+ * prints: the tool warns with these, e.g.
+ * "slcconv: a.ply: line 3: unknown PLY header line skipped: Created by x". */
+typedef struct slc_mesh_notes {
+	uint64_t nskipped;      /* PLY header lines skipped */
+	uint64_t line;          /* line number of the first of them, 0 if none */
+	/* the first skipped line, from its first word to its end without
+	 * trailing blanks: its first SLC_MESH_NOTE_MAX bytes (cut between
+	 * UTF-8 sequences) escaped as by slc_escape (core/name.h), then
+	 * "..." if it was cut; safe to print as it is */
+	char first[SLC_ESC_BUF(SLC_MESH_NOTE_MAX) + 3];
+} slc_mesh_notes;
+
 /* Read a whole buffer of len bytes (need not be NUL-terminated) as OBJ,
- * PLY or STL.  See the contract at the top of this file. */
+ * PLY or STL.  See the contract at the top of this file.  slc_ply_read
+ * skips unknown header lines without a note. */
 int slc_obj_read(const void *buf, size_t len, const char *name, slc_rec *r,
 		 slc_err *err);
 int slc_ply_read(const void *buf, size_t len, const char *name, slc_rec *r,
 		 slc_err *err);
 int slc_stl_read(const void *buf, size_t len, const char *name, slc_rec *r,
 		 slc_err *err);
+/* slc_ply_read that also fills notes (non-NULL; set whether the read
+ * succeeds or not). */
+int slc_ply_read_notes(const void *buf, size_t len, const char *name,
+		       slc_rec *r, slc_mesh_notes *notes, slc_err *err);
 
-/* Dispatch on fmt (SLC_MF_OBJ, SLC_MF_PLY or SLC_MF_STL). */
+/* Dispatch on fmt (SLC_MF_OBJ, SLC_MF_PLY or SLC_MF_STL).  notes, when
+ * not NULL, is filled (all zero for OBJ and STL, which skip nothing). */
 int slc_mesh_read(int fmt, const void *buf, size_t len, const char *name,
-		  slc_rec *r, slc_err *err);
+		  slc_rec *r, slc_mesh_notes *notes, slc_err *err);
 
 /* Read all of f into a new buffer *buf of *len bytes (caller frees; a
  * NUL is stored after the last byte).  -1 with err on a read error. */
@@ -78,7 +106,8 @@ int slc_slurp(FILE *f, void **buf, size_t *len, slc_err *err);
 
 /* Open path, read it whole and parse it as fmt (SLC_MF_NONE: by the
  * extension).  Errors are prefixed with the path:
- * "body.obj: line 12: face index 9 out of range (8 vertices)".
+ * "body.obj: line 12: face index 9 out of range (8 vertices)".  Unknown
+ * PLY header lines are skipped without a note.
  * The usual entry point for tools that take a mesh file. */
 int slc_mesh_load(const char *path, int fmt, const char *name, slc_rec *r,
 		  slc_err *err);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/name.h"
 #include "io/meshio_chan.h"
 #include "io/meshio_scan.h"
 
@@ -395,6 +396,7 @@ int
 slc_obj_write(FILE *f, const slc_rec *r, slc_err *err)
 {
 	const slc_chan *P, *uv, *N, *Cd, *tri = NULL;
+	char nm[SLC_NAME_ESC_BUF];
 	uint64_t v, t, np;
 	int d, k;
 
@@ -411,8 +413,9 @@ slc_obj_write(FILE *f, const slc_rec *r, slc_err *err)
 	uv = tri ? float_point(r, "uv", 2) : NULL;
 	N = tri ? float_point(r, "N", 3) : NULL;
 	Cd = float_point(r, "Cd", 3);
+	/* the name escaped: a newline in it would start an OBJ line */
 	fprintf(f, "# sluice %s '%s': %llu vertices, %llu triangles\n",
-		slc_kind_name(r->kind), r->name, (unsigned long long)np,
+		slc_kind_name(r->kind), slc_escstr(r->name, nm, sizeof nm), (unsigned long long)np,
 		(unsigned long long)(tri ? tri->count : 0));
 	for (v = 0; v < np; v++) {
 		fprintf(f, "v %.*g %.*g %.*g", d, mio_get(P, 3 * v), d,

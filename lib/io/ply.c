@@ -6,10 +6,12 @@
  * into "P", every other scalar property into a point channel, grouped as
  * described in meshio.h) and the `face` element's vertex_indices list
  * (fan-triangulated); every other element and property is parsed and
- * dropped.  Two passes over the body: the first checks every value and
- * counts the triangles, the second fills arrays allocated at their exact
- * size.  Before the first pass, the bytes the header's counts need at the
- * least are checked against the bytes present.
+ * dropped.  Header lines of unknown keywords are skipped, as other
+ * readers do, and noted for the tool to warn about.  Two passes over the
+ * body: the first checks every value and counts the triangles, the second
+ * fills arrays allocated at their exact size.  Before the first pass, the
+ * bytes the header's counts need at the least are checked against the
+ * bytes present.
  */
 #include "io/meshio.h"
 
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/name.h"
 #include "io/meshio_chan.h"
 #include "io/meshio_scan.h"
 
@@ -81,6 +84,7 @@ struct ply {
 	int fill;
 	slc_rec *r;
 	uint32_t *tri;
+	slc_mesh_notes *notes;
 	slc_err *err;
 };
 
@@ -222,6 +226,35 @@ header_element(struct ply *p)
 	return 0;
 }
 
+/* An unknown header line, from its first word tok: skipped, the first
+ * one kept in the notes. */
+static void
+skip_line(struct ply *p, const char *tok)
+{
+	slc_mesh_notes *n = p->notes;
+	const char *end = memchr(tok, '\n', (size_t)(p->s.end - tok));
+	size_t len, keep;
+
+	if (n->nskipped++)
+		return;
+	n->line = p->s.line;
+	len = (size_t)((end ? end : p->s.end) - tok);
+	while (len > 0 && (tok[len - 1] == ' ' || tok[len - 1] == '\t' ||
+			   tok[len - 1] == '\r' || tok[len - 1] == '\v' ||
+			   tok[len - 1] == '\f'))
+		len--;
+	keep = len;
+	if (keep > SLC_MESH_NOTE_MAX) {
+		/* back to the start of a UTF-8 sequence */
+		keep = SLC_MESH_NOTE_MAX;
+		while (keep > 0 && ((unsigned char)tok[keep] & 0xc0) == 0x80)
+			keep--;
+	}
+	slc_escape(tok, keep, n->first, sizeof n->first);
+	if (keep < len)
+		strcat(n->first, "...");
+}
+
 static int
 header(struct ply *p)
 {
@@ -278,7 +311,7 @@ header(struct ply *p)
 						(unsigned long long)p->s.line);
 			break;
 		} else {
-			return hfail(p, "unknown header line", tok, len);
+			skip_line(p, tok);
 		}
 	}
 	if (p->fmt < 0)
@@ -678,13 +711,24 @@ int
 slc_ply_read(const void *buf, size_t len, const char *name, slc_rec *r,
 	     slc_err *err)
 {
+	slc_mesh_notes notes;
+
+	return slc_ply_read_notes(buf, len, name, r, &notes, err);
+}
+
+int
+slc_ply_read_notes(const void *buf, size_t len, const char *name, slc_rec *r,
+		   slc_mesh_notes *notes, slc_err *err)
+{
 	struct ply *p = calloc(1, sizeof *p);
 	int k, rc = -1;
 	uint32_t q;
 
 	slc_rec_init(r, SLC_END, "");
+	memset(notes, 0, sizeof *notes);
 	if (!p)
 		return slc_fail(err, "out of memory");
+	p->notes = notes;
 	p->b = buf;
 	p->len = len;
 	p->err = err;
@@ -838,7 +882,7 @@ int
 slc_ply_write(FILE *f, const slc_rec *r, int ascii, slc_err *err)
 {
 	const slc_chan *P, *tri = NULL;
-	char nm[SLC_NAME_MAX + 8], seen[SLC_NAME_MAX + 8];
+	char nm[SLC_NAME_MAX + 8], seen[SLC_NAME_MAX + 8], esc[SLC_NAME_ESC_BUF];
 	uint32_t c, k, d;
 	uint64_t v, t;
 	int it;
@@ -878,11 +922,10 @@ slc_ply_write(FILE *f, const slc_rec *r, int ascii, slc_err *err)
 			}
 		}
 	}
-	fprintf(f, "ply\nformat %s 1.0\ncomment sluice %s '", ascii ? "ascii" :
-		"binary_little_endian", slc_kind_name(r->kind));
-	for (s = 0; r->name[s]; s++)
-		fputc(r->name[s] == '\n' || r->name[s] == '\r' ? ' ' : r->name[s], f);
-	fprintf(f, "'\nelement vertex %llu\n", (unsigned long long)P->count);
+	/* the name escaped: a newline in it would start a header line */
+	fprintf(f, "ply\nformat %s 1.0\ncomment sluice %s '%s'\nelement vertex %llu\n",
+		ascii ? "ascii" : "binary_little_endian", slc_kind_name(r->kind),
+		slc_escstr(r->name, esc, sizeof esc), (unsigned long long)P->count);
 	/* "P" first, then the other point channels in record order */
 	for (it = 0; it < 2; it++)
 		for (c = 0; c < r->nchan; c++) {

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/gridplace.h"
+#include "core/name.h"
 #include "io/meshio_chan.h"
 
 /* Values per line of an ascii DataArray (any count is valid VTK). */
@@ -40,23 +41,24 @@ vtk_type(uint32_t t)
 	}
 }
 
-/* A name as XML attribute text. */
+/* A name as XML attribute text: escaped first (core/name.h), which leaves
+ * no control character (XML 1.0 allows none but tab, LF and CR, and an
+ * attribute value turns those into spaces) and valid UTF-8; then the
+ * characters XML gives a meaning. */
 static void
-put_xml(FILE *f, const char *s)
+put_xml(FILE *f, const char *name)
 {
-	for (; *s; s++) {
+	char e[SLC_NAME_ESC_BUF];
+	const char *s;
+
+	for (s = slc_escstr(name, e, sizeof e); *s; s++) {
 		switch (*s) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
 		case '\'': fputs("&apos;", f); break;
-		default:
-			/* XML 1.0 allows no control characters but tab, LF, CR */
-			if ((unsigned char)*s < 0x20)
-				fputc(' ', f);
-			else
-				fputc(*s, f);
+		default: fputc(*s, f); break;
 		}
 	}
 }
@@ -72,6 +74,27 @@ put_name(FILE *f, const slc_rec *r, const slc_chan *c)
 	}
 }
 
+/* 0 if every sample of g and the image's corners have finite
+ * coordinates: origin + dx * cells, and the origin shifted by dx/2, on
+ * each axis (VTK has no way to write an infinite Origin or extent). */
+static int
+check_extent(const slc_rec *g, slc_err *err)
+{
+	static const char axis[] = "xyz";
+	int32_t cells[3];
+	int a;
+
+	slc_grid_cells(&g->grid, cells);
+	for (a = 0; a < 3; a++) {
+		double o = g->grid.origin[a], dx = g->grid.dx;
+
+		if (!isfinite(o + dx * (cells[a] > 0 ? cells[a] : 1)) || !isfinite(o + 0.5 * dx))
+			return slc_fail(err, "record '%s': grid extent overflows on %c: origin %g + %d cells of dx %g is not finite",
+					g->name, axis[a], o, cells[a], dx);
+	}
+	return 0;
+}
+
 static int
 check(const slc_rec *const *g, size_t n, slc_err *err)
 {
@@ -85,6 +108,8 @@ check(const slc_rec *const *g, size_t n, slc_err *err)
 					g[a]->name, slc_kind_name(g[a]->kind));
 		if (slc_rec_validate(g[a], err))
 			return slc_failctx(err, "record '%s': ", g[a]->name);
+		if (check_extent(g[a], err))
+			return -1;
 		if (!slc_grid_same_place(&g[a]->grid, &g[0]->grid, &slc_place_exact))
 			return slc_fail(err, "record '%s' (%s %dx%dx%d) is not placed like '%s' (%s %dx%dx%d): write it to its own .vti",
 					g[a]->name, slc_stagger_name(g[a]->grid.stagger),

@@ -22,6 +22,11 @@ normalize(double a[3])
 {
 	double n = sqrt(dot(a, a));
 
+	/* the squares of a long vector (a scene near the range of a double)
+	 * overflow; hypot does not, and is kept for those so that other
+	 * vectors round as they always have */
+	if (!isfinite(n))
+		n = hypot(hypot(a[0], a[1]), a[2]);
 	if (!(n > 1e-300) || !isfinite(n))
 		return -1;
 	a[0] /= n, a[1] /= n, a[2] /= n;
@@ -106,26 +111,61 @@ camera_pixels(const camera *c, double r, double z)
 
 /* Margin around a framed box, as a factor of the fitted distance. */
 #define FRAME_MARGIN 1.05
+/* How far the distance between eye and target, as doubles, may differ
+ * from the distance meant, relative to it: far below a pixel of any
+ * picture (1e-6 of the view's width at 16384 pixels is 1/60 pixel). */
+#define FRAME_RTOL 1e-6
 
-void
+int
 camera_frame(const double lo[3], const double hi[3], const double dir[3],
-	     double fov, double aspect, double eye[3], double target[3])
+	     double fov, double aspect, double eye[3], double target[3],
+	     slc_err *err)
 {
-	double d[3] = {dir[0], dir[1], dir[2]}, r = 0, half, dist;
+	double d[3] = {dir[0], dir[1], dir[2]}, c[3], e[3], h[3], r, half, dist;
+	double got, at;
 	int a;
 
+	for (a = 0; a < 3; a++)
+		if (!isfinite(lo[a]) || !isfinite(hi[a]))
+			return slc_fail(err, "the box (%g, %g, %g) .. (%g, %g, %g) is not finite",
+					lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
 	if (normalize(d))
 		d[0] = 0, d[1] = 0, d[2] = 1;
+	/* halves first: lo + hi, hi - lo and the squares of a box near the
+	 * range of a double would overflow */
+	r = 0;
 	for (a = 0; a < 3; a++) {
-		target[a] = 0.5 * (lo[a] + hi[a]);
-		r += 0.25 * (hi[a] - lo[a]) * (hi[a] - lo[a]);
+		c[a] = 0.5 * lo[a] + 0.5 * hi[a];
+		h[a] = 0.5 * hi[a] - 0.5 * lo[a];
+		r += h[a] * h[a];
 	}
 	r = sqrt(r);
+	if (!isfinite(r))
+		r = hypot(hypot(h[0], h[1]), h[2]);
 	if (!(r > 0))
 		r = 1;
 	/* the narrower of the vertical and horizontal half angles */
 	half = atan(tan(fov * M_PI / 360) * (aspect < 1 ? aspect : 1));
 	dist = FRAME_MARGIN * r / sin(half);
 	for (a = 0; a < 3; a++)
-		eye[a] = target[a] + dist * d[a];
+		e[a] = c[a] + dist * d[a];
+	if (!isfinite(dist) || !isfinite(e[0]) || !isfinite(e[1]) || !isfinite(e[2]))
+		return slc_fail(err, "the box (%g, %g, %g) .. (%g, %g, %g) is %g m across: "
+				"a camera framing it would stand %g m from its centre, beyond the range of a double",
+				lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], 2 * r, dist);
+	if (dist - r < CAMERA_NEAR)
+		return slc_fail(err, "the box (%g, %g, %g) .. (%g, %g, %g) is %g m across: "
+				"too small for the camera's nearest depth drawn, %g m",
+				lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], 2 * r, CAMERA_NEAR);
+	got = hypot(hypot(e[0] - c[0], e[1] - c[1]), e[2] - c[2]);
+	at = hypot(hypot(c[0], c[1]), c[2]);
+	if (!(fabs(got - dist) <= FRAME_RTOL * dist))
+		return slc_fail(err, "the box (%g, %g, %g) .. (%g, %g, %g) is %g m across at %g m from the origin: "
+				"a double there cannot place a camera %g m from its centre",
+				lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], 2 * r, at, dist);
+	for (a = 0; a < 3; a++) {
+		eye[a] = e[a];
+		target[a] = c[a];
+	}
+	return 0;
 }

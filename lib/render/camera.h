@@ -47,9 +47,15 @@ int camera_project(const camera *c, const double x[3], double *sx,
 /* Place a camera that sees the whole box [lo, hi]: target at its
  * centre, eye along dir (need not be unit) from it, far enough that the
  * box's bounding sphere fits the vertical field of view fov (degrees) and
- * the horizontal one of a picture of the given aspect (w / h). */
-void camera_frame(const double lo[3], const double hi[3], const double dir[3],
-		  double fov, double aspect, double eye[3], double target[3]);
+ * the horizontal one of a picture of the given aspect (w / h).  0, or -1
+ * with err (eye and target unset) when no such camera can be placed: a
+ * corner of the box is not finite, the eye would be beyond the range of a
+ * double, the box is so small that its nearest point is within
+ * CAMERA_NEAR of the eye, or so small for its distance from the origin
+ * that a double cannot place the eye apart from the target. */
+int camera_frame(const double lo[3], const double hi[3], const double dir[3],
+		 double fov, double aspect, double eye[3], double target[3],
+		 slc_err *err);
 
 /* Picture-space radius, in pixels, of a length r seen at view depth z. */
 double camera_pixels(const camera *c, double r, double z);

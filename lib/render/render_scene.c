@@ -3,6 +3,7 @@
  * its name, and draws them in an order that composites with depth. */
 #include "render/render.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,12 +75,19 @@ grow(double lo[3], double hi[3], const double x[3])
 	}
 }
 
+/* 1 if x has finite coordinates. */
+static int
+finite3(const double x[3])
+{
+	return isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
+}
+
 int
 scene_bounds(const slc_frame *F, const scene_opts *so, double lo[3],
 	     double hi[3], slc_err *err)
 {
 	size_t k, q, np;
-	int count = 0, a;
+	int count = 0, a, bad;
 	double blo[3] = {INFINITY, INFINITY, INFINITY};
 	double bhi[3] = {-INFINITY, -INFINITY, -INFINITY};
 
@@ -89,6 +97,7 @@ scene_bounds(const slc_frame *F, const scene_opts *so, double lo[3],
 
 		if (item == ITEM_NONE)
 			continue;
+		bad = 0;
 		if (item == ITEM_LEVELSET || item == ITEM_DENSITY) {
 			field f;
 			int i, j, kk, any = 0, nc[3];
@@ -96,6 +105,19 @@ scene_bounds(const slc_frame *F, const scene_opts *so, double lo[3],
 
 			if (field_from_rec(&f, r, NULL, err))
 				return slc_failctx(err, "record '%s': ", r->name);
+			/* the grid's cells grown by a cell on each side hold
+			 * every point below: positions beyond the range of a
+			 * double would make the box and every ray through
+			 * the grid infinite */
+			field_cell_dims(&f, &nc[0], &nc[1], &nc[2]);
+			for (a = 0; a < 3; a++)
+				bad |= !isfinite(f.origin[a] - f.dx) ||
+				       !isfinite(f.origin[a] + f.dx * ((nc[a] > 0 ? nc[a] : 1) + 1.0));
+			if (bad)
+				return slc_fail(err, "record '%s': grid extent overflows: origin (%g, %g, %g) "
+						"+ %dx%dx%d cells of dx %g is not finite", r->name,
+						f.origin[0], f.origin[1], f.origin[2], nc[0], nc[1],
+						nc[2], f.dx);
 			/* the samples inside the surface or holding smoke,
 			 * grown by a cell; the whole grid if there are none */
 			for (kk = 0; kk < f.nk; kk++)
@@ -115,7 +137,6 @@ scene_bounds(const slc_frame *F, const scene_opts *so, double lo[3],
 						any = 1;
 					}
 			if (!any) {
-				field_cell_dims(&f, &nc[0], &nc[1], &nc[2]);
 				grow(blo, bhi, f.origin);
 				for (a = 0; a < 3; a++)
 					x[a] = f.origin[a] + f.dx * (nc[a] > 0 ? nc[a] : 1);
@@ -130,8 +151,13 @@ scene_bounds(const slc_frame *F, const scene_opts *so, double lo[3],
 				double x[3] = {P[3 * q], P[3 * q + 1], P[3 * q + 2]};
 
 				grow(blo, bhi, x);
+				bad |= !finite3(x);
 			}
 			free(P);
+			/* drawn in single precision (points()) */
+			if (bad)
+				return slc_fail(err, "record '%s': a point is beyond the range of "
+						"single precision (%g)", r->name, FLT_MAX);
 		}
 		count++;
 	}

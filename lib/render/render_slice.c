@@ -33,6 +33,14 @@ render_slice(rimage *im, int x0, int y0, int pw, int ph, const field *f,
 	for (x = 0; x < 3; x++) {
 		blo[x] = f->origin[x];
 		bhi[x] = f->origin[x] + f->dx * (nc[x] > 0 ? nc[x] : 1);
+		/* the panel's scale and every sample position come from
+		 * the extent: it must be finite and not lost in rounding */
+		if (!isfinite(bhi[x]))
+			return slc_fail(err, "grid extent overflows on %c: origin %g + %d cells of dx %g is not finite",
+					"xyz"[x], f->origin[x], nc[x], f->dx);
+		if (!(bhi[x] > blo[x]))
+			return slc_fail(err, "grid extent on %c is lost in rounding: origin %g + %d cells of dx %g gives %g",
+					"xyz"[x], f->origin[x], nc[x], f->dx, bhi[x]);
 	}
 	if (!(pos >= blo[axis] && pos <= bhi[axis]))
 		return slc_fail(err, "slice %c=%g is outside the grid [%g, %g]",

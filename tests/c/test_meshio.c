@@ -1,7 +1,9 @@
 /* test_meshio.c: the OBJ, PLY and STL readers build the meshes the files
  * describe (counts, fan triangulation, negative indices, welding, vertex
  * channels), the writers round-trip through them, and malformed inputs are
- * refused with the line or byte and the bad value. */
+ * refused with the line or byte and the bad value.  Hostile record names
+ * are written escaped; unknown PLY header lines are skipped with a note;
+ * a grid extent that overflows is not written to VTI. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdlib.h>
@@ -24,7 +26,7 @@ static const char cube_obj[] =
 static int
 read_str(int fmt, const char *s, slc_rec *r, slc_err *err)
 {
-	return slc_mesh_read(fmt, s, strlen(s), "m", r, err);
+	return slc_mesh_read(fmt, s, strlen(s), "m", r, NULL, err);
 }
 
 /* The error message of reading s as fmt, or "" if it was accepted. */
@@ -34,7 +36,7 @@ refusal(int fmt, const void *s, size_t len)
 	static slc_err err;
 	slc_rec r;
 
-	if (slc_mesh_read(fmt, s, len, "m", &r, &err) == 0) {
+	if (slc_mesh_read(fmt, s, len, "m", &r, NULL, &err) == 0) {
 		slc_rec_free(&r);
 		return "";
 	}
@@ -499,9 +501,140 @@ test_load(void)
 	      !strncmp(err.msg, path, strlen(path)), "slc_mesh_load names the path (%s)", err.msg);
 }
 
+/* Lines of text (a NUL-terminated buffer) that start with prefix. */
+static int
+count_lines(const char *s, const char *prefix)
+{
+	int n = 0;
+
+	for (; s; s = strchr(s, '\n'), s = s ? s + 1 : s)
+		if (!strncmp(s, prefix, strlen(prefix)))
+			n++;
+	return n;
+}
+
+/* A record name holding newlines, a carriage return, an escape and
+ * quotes adds no line to OBJ or PLY and no attribute to VTI: it is
+ * written escaped (core/name.h), and the files read back as they were. */
+static void
+test_hostile_names(void)
+{
+	static const char evil[] = "m\nv 9 9 9\r\nf 1 2 3\n\x1b[2J\"/><x a='";
+	static const char evil_esc[] = "m\\nv 9 9 9\\r\\nf 1 2 3\\n\\x1b[2J\"/><x a='";
+	const slc_rec *g[1];
+	slc_rec r, r2;
+	slc_err err;
+	char *out, want[256];
+	size_t len;
+	float *a;
+	FILE *f;
+	int ascii;
+
+	CHECK(read_str(SLC_MF_OBJ, cube_obj, &r, &err) == 0, "cube reads");
+	snprintf(r.name, sizeof r.name, "%s", evil);
+	out = write_mem(&r, SLC_MF_OBJ, 0, &len);
+	snprintf(want, sizeof want, "# sluice mesh '%s': 8 vertices, 12 triangles\n", evil_esc);
+	CHECK(!strncmp(out, want, strlen(want)), "obj: the name escaped in its comment");
+	CHECK(count_lines(out, "v ") == 8 && count_lines(out, "f ") == 12 &&
+	      slc_obj_read(out, len, "m", &r2, &err) == 0 && same_chan(&r, &r2, "P") &&
+	      same_chan(&r, &r2, "tri"), "obj: 8 vertices, 12 faces, read back the same");
+	free(out);
+	slc_rec_free(&r2);
+	for (ascii = 0; ascii < 2; ascii++) {
+		out = write_mem(&r, SLC_MF_PLY, ascii, &len);
+		snprintf(want, sizeof want, "comment sluice mesh '%s'\nelement vertex 8\n", evil_esc);
+		CHECK(strstr(out, want) != NULL, "ply %s: the name escaped in its comment",
+		      ascii ? "ascii" : "binary");
+		CHECK(slc_ply_read(out, len, "m", &r2, &err) == 0 && same_chan(&r, &r2, "P") &&
+		      same_chan(&r, &r2, "tri"), "ply %s: read back the same (%s)",
+		      ascii ? "ascii" : "binary", err.msg);
+		free(out);
+		slc_rec_free(&r2);
+	}
+	slc_rec_free(&r);
+
+	slc_rec_init(&r, SLC_GRID, evil);
+	r.grid.ni = r.grid.nj = r.grid.nk = 1;
+	r.grid.dx = 1;
+	a = slc_rec_add(&r, "c\x7f\xff", SLC_F32, 1, SLC_SAMPLE, 1, &err);
+	a[0] = 1;
+	g[0] = &r;
+	f = open_memstream(&out, &len);
+	CHECK(slc_vti_write(f, g, 1, 1, &err) == 0, "vti with a hostile name writes");
+	fclose(f);
+	snprintf(want, sizeof want, "Name=\"m\\nv 9 9 9\\r\\nf 1 2 3\\n\\x1b[2J&quot;/&gt;&lt;x a=&apos;.c\\x7f\\xff\" ");
+	CHECK(strstr(out, want) != NULL, "vti: names escaped, then XML-escaped");
+	CHECK(count_lines(out, "        <DataArray") == 1 && !strchr(out, '\x1b') && !strchr(out, '\x7f') &&
+	      !strchr(out, '\xff'), "vti: one DataArray, no control or invalid byte");
+	free(out);
+
+	/* an extent beyond the range of a double: refused, nothing useful
+	 * to write (VTK has no infinite Origin) */
+	slc_rec_free(&r);
+	slc_rec_init(&r, SLC_GRID, "phi");
+	r.grid.ni = 4;
+	r.grid.nj = r.grid.nk = 1;
+	r.grid.dx = 1e308;
+	slc_rec_add(&r, "phi", SLC_F32, 1, SLC_SAMPLE, 4, &err);
+	f = open_memstream(&out, &len);
+	CHECK(slc_vti_write(f, g, 1, 0, &err) == -1 &&
+	      !strcmp(err.msg, "record 'phi': grid extent overflows on x: origin 0 + 4 cells of dx 1e+308 is not finite"),
+	      "vti: dx 1e308 refused (%s)", err.msg);
+	fclose(f);
+	free(out);
+	r.grid.dx = 1e300;
+	f = open_memstream(&out, &len);
+	CHECK(slc_vti_write(f, g, 1, 0, &err) == 0, "vti: dx 1e300 writes (%s)", err.msg);
+	fclose(f);
+	free(out);
+	slc_rec_free(&r);
+}
+
+/* Unknown PLY header lines are skipped, the first one and the count in
+ * the notes, escaped; slc_mesh_read clears the notes for every format. */
+static void
+test_ply_notes(void)
+{
+	static const char wuson[] =
+		"ply\nformat ascii 1.0\nCreated by Wings3D \x1b[2J\xff  \r\ncomment x\n"
+		"element vertex 3\nproperty float x\nproperty float y\nproperty float z\n"
+		"element face 1\nproperty list uchar int vertex_indices\n"
+		"frobnicate 3\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+	char longline[300], a78[79];
+	slc_mesh_notes notes;
+	slc_rec r;
+	slc_err err;
+
+	CHECK(slc_mesh_read(SLC_MF_PLY, wuson, strlen(wuson), "w", &r, &notes, &err) == 0 &&
+	      r.kind == SLC_MESH && r.chan[0].count == 3, "a ply with unknown header lines reads (%s)",
+	      err.msg);
+	CHECK(notes.nskipped == 2 && notes.line == 3 &&
+	      !strcmp(notes.first, "Created by Wings3D \\x1b[2J\\xff"),
+	      "notes: 2 skipped, the first on line 3, escaped, trailing blanks cut ('%s')", notes.first);
+	slc_rec_free(&r);
+	CHECK(slc_mesh_read(SLC_MF_OBJ, cube_obj, strlen(cube_obj), "c", &r, &notes, &err) == 0 &&
+	      notes.nskipped == 0 && notes.line == 0 && notes.first[0] == '\0', "obj: notes cleared");
+	slc_rec_free(&r);
+	/* 'x', 78 a's, then a 2-byte sequence across byte 80 of the line */
+	memset(a78, 'a', 78);
+	a78[78] = '\0';
+	snprintf(longline, sizeof longline, "ply\nformat ascii 1.0\nx%s\xc3\xa9tail\n"
+		 "element vertex 1\nproperty float x\nproperty float y\nproperty float z\n"
+		 "end_header\n0 0 0\n", a78);
+	CHECK(slc_ply_read_notes(longline, strlen(longline), "l", &r, &notes, &err) == 0 &&
+	      strlen(notes.first) == 79 + 3 && !strcmp(notes.first + 79, "..."),
+	      "a long line is cut between UTF-8 sequences, with '...' (%zu: '%s')",
+	      strlen(notes.first), notes.first);
+	slc_rec_free(&r);
+	CHECK(slc_ply_read(wuson, strlen(wuson), "w", &r, &err) == 0, "slc_ply_read skips them too");
+	slc_rec_free(&r);
+}
+
 int
 main(void)
 {
+	test_hostile_names();
+	test_ply_notes();
 	test_obj();
 	test_ply();
 	test_stl();

@@ -2,13 +2,15 @@
  * pictures: silhouettes and depths of a square, a sphere of splats and a
  * level set sphere; compositing by depth; transmittance of a smoke slab
  * and its optical depth towards the light; slices and the zero contour;
- * one-sided evaluation next to a thin shell (selle2008 §4.6); and the
- * same picture from 1 and 2 threads. */
+ * one-sided evaluation next to a thin shell (selle2008 §4.6); the
+ * same picture from 1 and 2 threads; and boxes and grids that overflow,
+ * or are too small for their place, refused instead of drawn blank. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/camera.h"
 #include "render/colormap.h"
 #include "ctest.h"
 #include "render/raster.h"
@@ -677,9 +679,100 @@ test_bounds(void)
 	slc_frame_free(&F);
 }
 
+/* camera_frame places a camera for any box a double can frame, scale
+ * free, and refuses the others with a message. */
+static void
+test_frame(void)
+{
+	const double dir[3] = {0, 0, 1}, up[3] = {0, 1, 0};
+	double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}, eye[3], tgt[3], d;
+	double big = 1e300, huge[3] = {1e308, 1e308, 1e308};
+	double neg[3] = {-1e308, -1e308, -1e308};
+	camera c;
+	slc_err err;
+	int a, rc;
+
+	rc = camera_frame(lo, hi, dir, 40, 1, eye, tgt, &err);
+	d = sqrt(3) / 2 * 1.05 / sin(20 * M_PI / 180);
+	CHECK(rc == 0 && tgt[0] == 0.5 && tgt[2] == 0.5 && fabs(eye[2] - 0.5 - d) < 1e-12 &&
+	      eye[0] == 0.5, "unit box: target its centre, eye along dir (%g)", eye[2]);
+	for (a = 0; a < 3; a++)
+		lo[a] = -big, hi[a] = big;
+	rc = camera_frame(lo, hi, dir, 40, 1, eye, tgt, &err);
+	CHECK(rc == 0 && fabs(eye[2] / (2 * big * d) - 1) < 1e-12 && tgt[2] == 0 &&
+	      camera_init(&c, eye, tgt, up, 40, W, H, &err) == 0,
+	      "a box 2e300 across: the same framing, scaled, and a camera (%g)", eye[2]);
+	CHECK(camera_frame(neg, huge, dir, 40, 1, eye, tgt, &err) == -1 &&
+	      strstr(err.msg, "beyond the range of a double"),
+	      "a box 2e308 across: refused (%s)", err.msg);
+	hi[0] = INFINITY;
+	CHECK(camera_frame(lo, hi, dir, 40, 1, eye, tgt, &err) == -1 &&
+	      strstr(err.msg, "not finite"), "an infinite box: refused (%s)", err.msg);
+	for (a = 0; a < 3; a++)
+		lo[a] = 0, hi[a] = 1e-6;
+	CHECK(camera_frame(lo, hi, dir, 40, 1, eye, tgt, &err) == -1 &&
+	      strstr(err.msg, "too small for the camera's nearest depth"),
+	      "a box 1e-6 across: inside the near depth, refused (%s)", err.msg);
+	for (a = 0; a < 3; a++)
+		lo[a] = 1e308, hi[a] = 1e308;
+	hi[1] = lo[1] + 1e293;
+	CHECK(camera_frame(lo, hi, dir, 40, 1, eye, tgt, &err) == -1 &&
+	      strstr(err.msg, "a double there cannot place a camera"),
+	      "a box of 1e293 at 1e308: the eye falls on the target, refused (%s)", err.msg);
+}
+
+/* A grid whose extent overflows is refused by the scene's box and by a
+ * slice, naming it; one whose extent is lost in rounding by a slice. */
+static void
+test_overflow(void)
+{
+	const double org[3] = {0, 0, 0}, far[3] = {1e308, 0, 0};
+	slc_frame F;
+	slc_rec *r;
+	slc_err err;
+	scene_opts so;
+	slice_style ss;
+	rimage im;
+	field f;
+	float *a;
+	double lo[3], hi[3], vlo, vhi;
+	int n;
+
+	memset(&so, 0, sizeof so);
+	so.levelsets = "phi";
+	slc_frame_init(&F);
+	r = slc_frame_add(&F, SLC_GRID, "phi", &err);
+	r->grid.ni = r->grid.nj = r->grid.nk = 4;
+	r->grid.stagger = SLC_CELL;
+	r->grid.dx = 1e308;
+	a = slc_rec_add(r, "phi", SLC_F32, 1, SLC_SAMPLE, 64, &err);
+	a[0] = -1;
+	n = scene_bounds(&F, &so, lo, hi, &err);
+	CHECK(n == -1 && strstr(err.msg, "record 'phi': grid extent overflows") &&
+	      strstr(err.msg, "dx 1e+308"), "scene box: dx 1e308 refused (%s)", n < 0 ? err.msg : "");
+	r->grid.dx = 1e300;
+	n = scene_bounds(&F, &so, lo, hi, &err);
+	CHECK(n == 1 && isfinite(hi[0]) && hi[0] > 1e300, "scene box: dx 1e300 is drawable (%g)", hi[0]);
+	slc_frame_free(&F);
+
+	memset(&ss, 0, sizeof ss);
+	rimage_alloc(&im, W, H, bg, &err);
+	field_alloc(&f, 4, 4, 4, SLC_CELL, org, 1e308, NULL);
+	CHECK(render_slice(&im, 0, 0, W, H, &f, 2, 0, &ss, &vlo, &vhi, &err) == -1 &&
+	      strstr(err.msg, "grid extent overflows on x"), "slice: dx 1e308 refused (%s)", err.msg);
+	field_free(&f);
+	field_alloc(&f, 4, 4, 4, SLC_CELL, far, 0.25, NULL);
+	CHECK(render_slice(&im, 0, 0, W, H, &f, 2, 0.5, &ss, &vlo, &vhi, &err) == -1 &&
+	      strstr(err.msg, "lost in rounding"), "slice: dx 0.25 at 1e308 refused (%s)", err.msg);
+	field_free(&f);
+	rimage_free(&im);
+}
+
 int
 main(void)
 {
+	test_frame();
+	test_overflow();
 	test_bounds();
 	test_mesh();
 	test_spheres();
