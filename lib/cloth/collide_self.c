@@ -411,9 +411,9 @@ seg_seg_dist2(const double a[3], const double b[3], const double c[3],
  * the closest points are at the middle of their overlap, not at an end of
  * one of them: strands lying side by side are parallel, and a pair
  * reduced to an end would push on one particle only. */
-static double
-strand_dist2(const double a[3], const double b[3], const double c[3],
-	     const double d[3], double *s, double *t)
+double
+strand_seg_dist2(const double a[3], const double b[3], const double c[3],
+		 const double d[3], double *s, double *t)
 {
 	double u[3], v[3], ac[3], ad[3];
 	v3sub(b, a, u);
@@ -445,7 +445,7 @@ static double
 ee_dist2(const collide_self *cs, const double a[3], const double b[3],
 	 const double c[3], const double d[3], double *s, double *t)
 {
-	return cs->par.strands ? strand_dist2(a, b, c, d, s, t) :
+	return cs->par.strands ? strand_seg_dist2(a, b, c, d, s, t) :
 		seg_seg_dist2(a, b, c, d, s, t);
 }
 

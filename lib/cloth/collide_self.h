@@ -131,4 +131,10 @@ double tri_point_dist2(const double p[3], const double a[3], const double b[3],
 double seg_seg_dist2(const double a[3], const double b[3], const double c[3],
 		     const double d[3], double *s, double *t);
 
+/* seg_seg_dist2, except that of two parallel segments the closest points
+ * are at the middle of their overlap rather than at an end of one (the
+ * strand mode's geometry, also where stiction embeds its points). */
+double strand_seg_dist2(const double a[3], const double b[3], const double c[3],
+			const double d[3], double *s, double *t);
+
 #endif
