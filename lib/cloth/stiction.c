@@ -49,6 +49,7 @@ stiction_free(stiction *st)
 	free(st->nbond);
 	free(st->cand);
 	free(st->cd2);
+	free(st->cm2);
 	free(st->cs);
 	free(st->ct);
 	free(st->ncand);
@@ -98,12 +99,13 @@ stiction_init(stiction *st, size_t np, size_t nseg, const uint32_t *seg,
 	st->ncand = slc_calloc(nseg + 1, 1, err);
 	st->cand = slc_calloc(ncand + 1, sizeof *st->cand, err);
 	st->cd2 = slc_calloc(ncand + 1, sizeof *st->cd2, err);
+	st->cm2 = slc_calloc(ncand + 1, sizeof *st->cm2, err);
 	st->cs = slc_calloc(ncand + 1, sizeof *st->cs, err);
 	st->ct = slc_calloc(ncand + 1, sizeof *st->ct, err);
 	st->lo = slc_calloc(3 * nseg + 1, sizeof *st->lo, err);
 	st->hi = slc_calloc(3 * nseg + 1, sizeof *st->hi, err);
 	if (!st->seg || !st->name || !st->bseg || !st->bfrac || !st->nbond ||
-	    !st->ncand || !st->cand || !st->cd2 || !st->cs || !st->ct ||
+	    !st->ncand || !st->cand || !st->cd2 || !st->cm2 || !st->cs || !st->ct ||
 	    !st->lo || !st->hi) {
 		stiction_free(st);
 		return -1;
@@ -188,8 +190,11 @@ typedef struct qctx {
 } qctx;
 
 /* Candidate j of segment q->i: into i's list of the cap closest, kept
- * ascending by distance, then index (the max heap of §7.5.2 as a short
- * sorted list). */
+ * ascending by distance, then by the distance between the segments'
+ * midpoints, then index (the max heap of §7.5.2 as a short sorted list).
+ * The midpoints settle the ties of parallel strands: side by side, a
+ * segment is as close to its neighbour's segments that touch it end to
+ * end as to the one beside it, and would bond the lowest. */
 static void
 found(void *vc, uint32_t j)
 {
@@ -205,12 +210,20 @@ found(void *vc, uint32_t j)
 					   &s, &t);
 	if (!(d2 < st->par.eps_s * st->par.eps_s))
 		return;
+	double m2 = 0;
+	for (int k = 0; k < 3; k++) {
+		double dm = 0.5 * (q->x[3 * si[0] + k] + q->x[3 * si[1] + k] -
+				   q->x[3 * sj[0] + k] - q->x[3 * sj[1] + k]);
+		m2 += dm * dm;
+	}
 	size_t base = (size_t)i * (size_t)st->par.nmax;
 	uint32_t *c = st->cand + base;
 	double *cd2 = st->cd2 + base, *cs = st->cs + base, *ct = st->ct + base;
+	double *cm2 = st->cm2 + base;
 	int n = st->ncand[i], pos = n;
 	while (pos > 0 && (cd2[pos - 1] > d2 ||
-			   (cd2[pos - 1] == d2 && c[pos - 1] > j)))
+			   (cd2[pos - 1] == d2 && (cm2[pos - 1] > m2 ||
+			    (cm2[pos - 1] == m2 && c[pos - 1] > j)))))
 		pos--;
 	if (pos >= q->cap)
 		return;
@@ -219,11 +232,13 @@ found(void *vc, uint32_t j)
 	for (int k = n; k > pos; k--) {
 		c[k] = c[k - 1];
 		cd2[k] = cd2[k - 1];
+		cm2[k] = cm2[k - 1];
 		cs[k] = cs[k - 1];
 		ct[k] = ct[k - 1];
 	}
 	c[pos] = j;
 	cd2[pos] = d2;
+	cm2[pos] = m2;
 	cs[pos] = s;
 	ct[pos] = t;
 	st->ncand[i] = (uint8_t)(n + 1);

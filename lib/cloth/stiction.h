@@ -11,7 +11,9 @@
  * by its rootward particle (the name the bonds are saved and loaded
  * under).  Segments sharing a particle are never bonded.  A segment holds
  * at most nmax bonds: each keeps the nmax closest candidates (the thesis'
- * max heap, ties to the lower index) and a pair is bonded only if each is
+ * max heap; ties to the closer midpoints, then the lower index: strands
+ * side by side bond segment to the segment beside it, not to one that
+ * touches it end to end) and a pair is bonded only if each is
  * in the other's list, found through a box hierarchy over the segments
  * (geom/bvh_box.h).  Bonds are kept sorted by their segment pair, so the
  * result does not depend on the number of threads.
@@ -50,7 +52,9 @@ typedef struct stiction {
 	/* work */
 	uint8_t *nbond;         /* nseg bonds held */
 	uint32_t *cand;         /* nseg * nmax candidates of each segment */
-	double *cd2, *cs, *ct;  /* their squared distances and fractions */
+	double *cd2, *cm2;      /* their squared distances, and those
+				   between the midpoints */
+	double *cs, *ct;        /* their fractions */
 	uint8_t *ncand;         /* nseg candidate counts */
 	double *lo, *hi;        /* 3 nseg boxes */
 } stiction;
