@@ -61,6 +61,11 @@
  * points are taken from an end (the determinant is then rounding: about
  * 100 double epsilons). */
 #define SEG_PARALLEL 1e-14
+/* Strands: four points whose coplanarity cubic has every coefficient
+ * below this fraction of the cube of their extent stay in one plane (the
+ * coefficients are sums of triple products of the extents; about 1e4
+ * double epsilons). */
+#define COPLANAR_REL 1e-12
 
 /* A pair: its four particles, then the indices of its two elements (the
  * point and the triangle, or the two edges, lower first). */
@@ -455,13 +460,13 @@ cubic(const double c[4], double t)
 	return ((c[3] * t + c[2]) * t + c[1]) * t + c[0];
 }
 
-int
-ccd_coplanar_times(const double *const x[4], const double *const d[4],
-		   double t[3])
+/* The coefficients c (ascending powers of t) of the coplanarity cubic
+ * (x1-x0)x(x2-x0).(x3-x0) of four points moving as x_i + t d_i. */
+static void
+coplanar_cubic(const double *const x[4], const double *const d[4],
+	       double c[4])
 {
 	double A0[3], A1[3], B0[3], B1[3], C0[3], C1[3], X[3], Y[3], Z[3], W[3];
-	double c[4], br[4];
-	int nb = 0, nr = 0;
 
 	v3sub(x[1], x[0], A0);
 	v3sub(d[1], d[0], A1);
@@ -479,6 +484,16 @@ ccd_coplanar_times(const double *const x[4], const double *const d[4],
 	c[1] = v3dot(X, C1) + v3dot(Z, C0);
 	c[2] = v3dot(Z, C1) + v3dot(Y, C0);
 	c[3] = v3dot(Y, C1);
+}
+
+int
+ccd_coplanar_times(const double *const x[4], const double *const d[4],
+		   double t[3])
+{
+	double c[4], br[4];
+	int nb = 0, nr = 0;
+
+	coplanar_cubic(x, d, c);
 	/* monotone pieces between the roots of the derivative */
 	br[nb++] = 0;
 	{
@@ -919,6 +934,50 @@ zfind(size_t *z, uint32_t i)
 	return (uint32_t)slc_uf_find(z, i);
 }
 
+/* Strands: two segments that stay in one plane (parallel strands moving
+ * alike: the coplanarity cubic vanishes everywhere, so its roots say
+ * nothing) collide when the vector between their closest points turns
+ * round between the start and the end of the step, i.e. one passed
+ * through the other within their overlap.  Weights and normal from the
+ * start. */
+static int
+strand_coplanar(const double *const xs[4],
+		const double *const ds[4], double al[4], double n[3])
+{
+	double c[4], ext = 0, p[4][3], r0[3], r1[3], sp, tp, s1, t1;
+
+	coplanar_cubic(xs, ds, c);
+	for (int i = 1; i < 4; i++)
+		for (int k = 0; k < 3; k++)
+			ext = fmax(ext, fabs(xs[i][k] - xs[0][k]) +
+				   fabs(ds[i][k] - ds[0][k]));
+	double tol = COPLANAR_REL * ext * ext * ext;
+	for (int k = 0; k < 4; k++)
+		if (!(fabs(c[k]) <= tol))
+			return 0;
+	for (int i = 0; i < 4; i++)
+		for (int k = 0; k < 3; k++)
+			p[i][k] = xs[i][k] + ds[i][k];
+	strand_seg_dist2(xs[0], xs[1], xs[2], xs[3], &sp, &tp);
+	strand_seg_dist2(p[0], p[1], p[2], p[3], &s1, &t1);
+	for (int k = 0; k < 3; k++) {
+		r0[k] = xs[2][k] + tp * (xs[3][k] - xs[2][k]) - xs[0][k] -
+			sp * (xs[1][k] - xs[0][k]);
+		r1[k] = p[2][k] + t1 * (p[3][k] - p[2][k]) - p[0][k] -
+			s1 * (p[1][k] - p[0][k]);
+	}
+	double l0 = v3norm(r0);
+	if (!(l0 > 0) || v3dot(r0, r1) > 0)
+		return 0;
+	for (int k = 0; k < 3; k++)
+		n[k] = r0[k] / l0;
+	al[0] = -(1 - sp);
+	al[1] = -sp;
+	al[2] = 1 - tp;
+	al[3] = tp;
+	return 1;
+}
+
 /* Is the swept pair (kind 1 point/triangle, 2 edge/edge) colliding over
  * [0,1] with positions x0 + t d?  Fills the collision weights and normal
  * at the first coplanarity time closer than delta. */
@@ -933,6 +992,8 @@ detect(collide_self *s, int kind, const uint32_t id[4], const double *x0,
 		ds[i] = d + 3 * id[i];
 	}
 	int nr = ccd_coplanar_times(xs, ds, t);
+	if (s->par.strands && kind == 2 && strand_coplanar(xs, ds, al, n))
+		return 1;
 	for (int r = 0; r < nr; r++) {
 		double p[4][3];
 		for (int i = 0; i < 4; i++)
