@@ -1,5 +1,5 @@
-/* collide_self.c: self-repulsions and robust self-collisions of cloth
- * (selle2008 thesis §6.3-6.4; see collide_self.h). */
+/* collide_self.c: self-repulsions and robust self-collisions of cloth and
+ * hair (selle2008 thesis §6.3-6.4, §7.5.3; see collide_self.h). */
 #include "cloth/collide_self.h"
 
 #include <math.h>
@@ -61,14 +61,30 @@
  * points are taken from an end (the determinant is then rounding: about
  * 100 double epsilons). */
 #define SEG_PARALLEL 1e-14
+/* Strands: four points whose coplanarity cubic has every coefficient
+ * below this fraction of the cube of their extent stay in one plane (the
+ * coefficients are sums of triple products of the extents; about 1e4
+ * double epsilons). */
+#define COPLANAR_REL 1e-12
 
+/* A pair: its four particles, then the indices of its two elements (the
+ * point and the triangle, or the two edges, lower first). */
 typedef struct pairlist {
-	uint32_t (*q)[4];
+	uint32_t (*q)[6];
 	size_t n, cap;
 } pairlist;
 
 struct collide_self {
-	cloth *c;
+	collide_self_params par;
+	size_t np, ne, nt;
+	const double *m;        /* np masses (borrowed) */
+	const uint8_t *fixed;   /* np constraints (borrowed) */
+	uint32_t *edge, *tri;   /* 2 ne, 3 nt */
+	uint8_t *tip;           /* strands: np, 1 where a strand ends at the
+				   tipward end of a segment */
+	uint64_t *skip;         /* nskip sorted keys of skipped edge pairs */
+	size_t nskip;
+	long unresolved, skipped;
 	double h, delta;        /* thickness, collision distance */
 	double *invm;           /* np; 0 for constrained particles */
 	pairlist pt, ee;        /* repulsion pairs (step A) */
@@ -81,7 +97,8 @@ struct collide_self {
 };
 
 static int
-push(pairlist *l, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+push(pairlist *l, uint32_t a, uint32_t b, uint32_t c, uint32_t d,
+     uint32_t e0, uint32_t e1)
 {
 	if (l->n == l->cap) {
 		size_t nc = l->cap ? 2 * l->cap : 1024;
@@ -95,36 +112,159 @@ push(pairlist *l, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 	l->q[l->n][1] = b;
 	l->q[l->n][2] = c;
 	l->q[l->n][3] = d;
+	l->q[l->n][4] = e0;
+	l->q[l->n][5] = e1;
 	l->n++;
 	return 0;
 }
 
 collide_self *
-collide_self_new(cloth *c, slc_err *err)
+collide_self_new_lists(size_t np, const double *m, const uint8_t *fixed,
+		       size_t ne, const uint32_t *edge, size_t nt,
+		       const uint32_t *tri, const collide_self_params *p,
+		       slc_err *err)
 {
-	collide_self *s = slc_calloc(1, sizeof *s, err);
-	size_t nbox = c->np;
+	size_t nbox = np, n3;
 
+	if (np > UINT32_MAX || ne > UINT32_MAX || nt > UINT32_MAX ||
+	    slc_mul(np, 3, &n3) || ne > SIZE_MAX / 3 || nt > SIZE_MAX / 4) {
+		slc_fail(err, "self collisions: element count overflows");
+		return NULL;
+	}
+	for (size_t i = 0; i < 2 * ne; i++)
+		if (edge[i] >= np) {
+			slc_fail(err, "self collisions: edge point %u out of range",
+				 edge[i]);
+			return NULL;
+		}
+	for (size_t i = 0; i < 3 * nt; i++)
+		if (tri[i] >= np) {
+			slc_fail(err, "self collisions: triangle point %u out of "
+				 "range", tri[i]);
+			return NULL;
+		}
+	collide_self *s = slc_calloc(1, sizeof *s, err);
 	if (!s)
 		return NULL;
-	s->c = c;
-	s->h = c->par.thickness;
+	s->par = *p;
+	s->np = np;
+	s->ne = ne;
+	s->nt = nt;
+	s->m = m;
+	s->fixed = fixed;
+	s->h = p->thickness;
 	s->delta = COLL_FRAC * s->h;
-	if (c->mesh.nt > nbox)
-		nbox = c->mesh.nt;
-	if (c->mesh.ne > nbox)
-		nbox = c->mesh.ne;
-	s->invm = slc_calloc(c->np + 1, sizeof *s->invm, err);
+	if (nt > nbox)
+		nbox = nt;
+	if (ne > nbox)
+		nbox = ne;
+	s->edge = slc_calloc(2 * ne + 1, sizeof *s->edge, err);
+	s->tri = slc_calloc(3 * nt + 1, sizeof *s->tri, err);
+	s->invm = slc_calloc(np + 1, sizeof *s->invm, err);
 	s->lo = slc_calloc(3 * nbox + 1, sizeof *s->lo, err);
 	s->hi = slc_calloc(3 * nbox + 1, sizeof *s->hi, err);
-	s->zone = slc_calloc(c->np + 1, sizeof *s->zone, err);
-	s->u = slc_calloc(3 * c->np + 1, sizeof *s->u, err);
+	s->zone = slc_calloc(np + 1, sizeof *s->zone, err);
+	s->u = slc_calloc(n3 + 1, sizeof *s->u, err);
 	s->blk = slc_calloc(QUERY_BLOCKS, sizeof *s->blk, err);
-	if (!s->invm || !s->lo || !s->hi || !s->zone || !s->u || !s->blk) {
+	if (p->strands)
+		s->tip = slc_calloc(np + 1, 1, err);
+	if (!s->edge || !s->tri || !s->invm || !s->lo || !s->hi || !s->zone ||
+	    !s->u || !s->blk || (p->strands && !s->tip)) {
 		collide_self_free(s);
 		return NULL;
 	}
+	if (ne)
+		memcpy(s->edge, edge, 2 * ne * sizeof *edge);
+	if (nt)
+		memcpy(s->tri, tri, 3 * nt * sizeof *tri);
+	if (p->strands) {
+		/* a tipward end that starts no segment ends its strand:
+		 * 1 marks an end, 2 a start */
+		for (size_t i = 0; i < ne; i++)
+			s->tip[edge[2 * i + 1]] |= 1;
+		for (size_t i = 0; i < ne; i++)
+			s->tip[edge[2 * i]] |= 2;
+		for (size_t i = 0; i < np; i++)
+			s->tip[i] = s->tip[i] == 1;
+	}
 	return s;
+}
+
+collide_self *
+collide_self_new(cloth *c, slc_err *err)
+{
+	collide_self_params p = {
+		.thickness = c->par.thickness, .k_rep = c->par.k_rep,
+		.mu_self = c->par.mu_self, .coll_iters = c->par.coll_iters,
+		.zones = 1, .strands = 0,
+	};
+
+	return collide_self_new_lists(c->np, c->m, c->fixed, c->mesh.ne,
+				      c->mesh.edge, c->mesh.nt, c->mesh.tri,
+				      &p, err);
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The key of the edge pair (e0, e1) in the skip set, lower index first. */
+static uint64_t
+skip_key(uint32_t e0, uint32_t e1)
+{
+	return e0 < e1 ? (uint64_t)e0 << 32 | e1 : (uint64_t)e1 << 32 | e0;
+}
+
+int
+collide_self_skip(collide_self *s, size_t n, const uint32_t *pairs,
+		  slc_err *err)
+{
+	uint64_t *k = NULL;
+
+	for (size_t i = 0; i < 2 * n; i++)
+		if (pairs[i] >= s->ne)
+			return slc_fail(err, "self collisions: skipped edge %u "
+					"out of range", pairs[i]);
+	if (n && !(k = slc_calloc(n, sizeof *k, err)))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		k[i] = skip_key(pairs[2 * i], pairs[2 * i + 1]);
+	if (n)
+		qsort(k, n, sizeof *k, cmp_u64);
+	free(s->skip);
+	s->skip = k;
+	s->nskip = n;
+	return 0;
+}
+
+/* Is the edge pair (e0, e1) in the skip set? */
+static int
+skipped(const collide_self *s, uint32_t e0, uint32_t e1)
+{
+	uint64_t key = skip_key(e0, e1);
+	size_t lo = 0, hi = s->nskip;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->skip[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nskip && s->skip[lo] == key;
+}
+
+void
+collide_self_counts(const collide_self *s, long *unresolved, long *nskipped)
+{
+	if (unresolved)
+		*unresolved = s->unresolved;
+	if (nskipped)
+		*nskipped = s->skipped;
 }
 
 void
@@ -132,6 +272,10 @@ collide_self_free(collide_self *s)
 {
 	if (!s)
 		return;
+	free(s->edge);
+	free(s->tri);
+	free(s->tip);
+	free(s->skip);
 	free(s->invm);
 	free(s->pt.q);
 	free(s->ee.q);
@@ -157,8 +301,8 @@ collide_self_npairs(const collide_self *s)
 static void
 update_invm(collide_self *s)
 {
-	for (size_t i = 0; i < s->c->np; i++)
-		s->invm[i] = s->c->fixed[i] ? 0 : 1 / s->c->m[i];
+	for (size_t i = 0; i < s->np; i++)
+		s->invm[i] = s->fixed[i] ? 0 : 1 / s->m[i];
 }
 
 /* --- geometry ------------------------------------------------------ */
@@ -268,19 +412,61 @@ seg_seg_dist2(const double a[3], const double b[3], const double c[3],
 	return v3dot(r, r);
 }
 
+/* Strands (§7.5.3): seg_seg_dist2, except that of two parallel segments
+ * the closest points are at the middle of their overlap, not at an end of
+ * one of them: strands lying side by side are parallel, and a pair
+ * reduced to an end would push on one particle only. */
+double
+strand_seg_dist2(const double a[3], const double b[3], const double c[3],
+		 const double d[3], double *s, double *t)
+{
+	double u[3], v[3], ac[3], ad[3];
+	v3sub(b, a, u);
+	v3sub(d, c, v);
+	double A = v3dot(u, u), B = v3dot(u, v), C = v3dot(v, v);
+
+	if (A > 0 && C > 0 && !(A * C - B * B > SEG_PARALLEL * A * C)) {
+		v3sub(c, a, ac);
+		v3sub(d, a, ad);
+		double sc = v3dot(ac, u) / A, sd = v3dot(ad, u) / A;
+		double lo = fmax(0, fmin(sc, sd)), hi = fmin(1, fmax(sc, sd));
+		if (lo <= hi) {
+			double p[3], cp[3], r[3];
+			*s = 0.5 * (lo + hi);
+			for (int k = 0; k < 3; k++)
+				p[k] = a[k] + *s * u[k];
+			v3sub(p, c, cp);
+			*t = clamp01(v3dot(cp, v) / C);
+			for (int k = 0; k < 3; k++)
+				r[k] = c[k] + *t * v[k] - p[k];
+			return v3dot(r, r);
+		}
+	}
+	return seg_seg_dist2(a, b, c, d, s, t);
+}
+
+/* The closest points of two edges as the mode asks. */
+static double
+ee_dist2(const collide_self *cs, const double a[3], const double b[3],
+	 const double c[3], const double d[3], double *s, double *t)
+{
+	return cs->par.strands ? strand_seg_dist2(a, b, c, d, s, t) :
+		seg_seg_dist2(a, b, c, d, s, t);
+}
+
 static double
 cubic(const double c[4], double t)
 {
 	return ((c[3] * t + c[2]) * t + c[1]) * t + c[0];
 }
 
-int
-ccd_coplanar_times(const double *const x[4], const double *const d[4],
-		   double t[3])
+/* The coefficients c (ascending powers of t) of the coplanarity cubic
+ * (x1-x0)x(x2-x0).(x3-x0) of four points moving as x_i + t d_i. */
+static void
+coplanar_cubic(const double *const x[4], const double *const d[4],
+	       double c[4])
 {
 	double A0[3], A1[3], B0[3], B1[3], C0[3], C1[3], X[3], Y[3], Z[3], W[3];
-	double c[4], br[4];
-	int nb = 0, nr = 0;
 
 	v3sub(x[1], x[0], A0);
 	v3sub(d[1], d[0], A1);
@@ -298,6 +484,16 @@ ccd_coplanar_times(const double *const x[4], const double *const d[4],
 	c[1] = v3dot(X, C1) + v3dot(Z, C0);
 	c[2] = v3dot(Z, C1) + v3dot(Y, C0);
 	c[3] = v3dot(Y, C1);
+}
+
+int
+ccd_coplanar_times(const double *const x[4], const double *const d[4],
+		   double t[3])
+{
+	double c[4], br[4];
+	int nb = 0, nr = 0;
+
+	coplanar_cubic(x, d, c);
 	/* monotone pieces between the roots of the derivative */
 	br[nb++] = 0;
 	{
@@ -429,10 +625,18 @@ ee_geom(collide_self *s, const uint32_t q[4], const double *s0,
 	const double *a = x + 3 * q[0], *b = x + 3 * q[1], *c = x + 3 * q[2],
 		*d = x + 3 * q[3];
 	double sp, tp, r[3];
-	double d2 = seg_seg_dist2(a, b, c, d, &sp, &tp);
+	double d2 = ee_dist2(s, a, b, c, d, &sp, &tp);
 
-	if (d2 > s->h * s->h || sp <= 0 || sp >= 1 || tp <= 0 || tp >= 1)
+	if (d2 > s->h * s->h)
 		return 0;
+	if (s->par.strands) {
+		/* a segment answers for its rootward end, and for its tipward
+		 * end where the strand ends: every point once */
+		if ((sp >= 1 && !s->tip[q[1]]) || (tp >= 1 && !s->tip[q[3]]))
+			return 0;
+	} else if (sp <= 0 || sp >= 1 || tp <= 0 || tp >= 1) {
+		return 0;
+	}
 	for (int k = 0; k < 3; k++)
 		r[k] = c[k] + tp * (d[k] - c[k]) - a[k] - sp * (b[k] - a[k]);
 	double len = sqrt(d2);
@@ -468,10 +672,10 @@ static void
 pt_found(void *vc, uint32_t t)
 {
 	qctx *q = vc;
-	const uint32_t *tri = q->s->c->mesh.tri + 3 * t;
+	const uint32_t *tri = q->s->tri + 3 * t;
 	if (tri[0] == q->prim || tri[1] == q->prim || tri[2] == q->prim)
 		return;
-	if (push(q->out, q->prim, tri[0], tri[1], tri[2]))
+	if (push(q->out, q->prim, tri[0], tri[1], tri[2], q->prim, t))
 		q->fail = 1;
 }
 
@@ -479,12 +683,12 @@ static void
 ee_found(void *vc, uint32_t e)
 {
 	qctx *q = vc;
-	const uint32_t *E = q->s->c->mesh.edge;
+	const uint32_t *E = q->s->edge;
 	uint32_t a = E[2 * q->prim], b = E[2 * q->prim + 1];
 	uint32_t c = E[2 * e], d = E[2 * e + 1];
 	if (e <= q->prim || a == c || a == d || b == c || b == d)
 		return;
-	if (push(q->out, a, b, c, d))
+	if (push(q->out, a, b, c, d, q->prim, e))
 		q->fail = 1;
 }
 
@@ -504,16 +708,15 @@ grow(double *lo, double *hi, const double *p, double r)
 static void
 boxes(collide_self *s, int kind, const double *x0, const double *x1, double r)
 {
-	const cloth_mesh *m = &s->c->mesh;
-	size_t n = kind == 3 ? m->nt : kind == 2 ? m->ne : m->np;
+	size_t n = kind == 3 ? s->nt : kind == 2 ? s->ne : s->np;
 	for (size_t i = 0; i < n; i++) {
 		double *lo = s->lo + 3 * i, *hi = s->hi + 3 * i;
 		uint32_t v[3];
 		int nv = kind;
 		if (kind == 3)
-			memcpy(v, m->tri + 3 * i, sizeof v);
+			memcpy(v, s->tri + 3 * i, sizeof v);
 		else if (kind == 2)
-			memcpy(v, m->edge + 2 * i, 2 * sizeof *v);
+			memcpy(v, s->edge + 2 * i, 2 * sizeof *v);
 		else
 			v[0] = (uint32_t)i;
 		for (int k = 0; k < 3; k++) {
@@ -575,23 +778,26 @@ static int
 candidates(collide_self *s, const double *x0, const double *x1, double r,
 	   pairlist *pt, pairlist *ee, slc_err *err)
 {
-	const cloth_mesh *m = &s->c->mesh;
 	boxtree t;
 	int fail;
 
 	pt->n = ee->n = 0;
-	boxes(s, 3, x0, x1, r);
-	if (boxtree_build(&t, m->nt, s->lo, s->hi, err))
-		return -1;
-	boxes(s, 1, x0, x1, 0);
-	fail = query_all(s, &t, m->np, pt_found, pt);
-	boxtree_free(&t);
-	if (fail)
-		return slc_fail(err, "out of memory for collision pairs");
+	if (s->nt) {
+		boxes(s, 3, x0, x1, r);
+		if (boxtree_build(&t, s->nt, s->lo, s->hi, err))
+			return -1;
+		boxes(s, 1, x0, x1, 0);
+		fail = query_all(s, &t, s->np, pt_found, pt);
+		boxtree_free(&t);
+		if (fail)
+			return slc_fail(err, "out of memory for collision pairs");
+	}
+	if (!s->ne)
+		return 0;
 	boxes(s, 2, x0, x1, 0.5 * r);
-	if (boxtree_build(&t, m->ne, s->lo, s->hi, err))
+	if (boxtree_build(&t, s->ne, s->lo, s->hi, err))
 		return -1;
-	fail = query_all(s, &t, m->ne, ee_found, ee);
+	fail = query_all(s, &t, s->ne, ee_found, ee);
 	boxtree_free(&t);
 	if (fail)
 		return slc_fail(err, "out of memory for collision pairs");
@@ -602,7 +808,7 @@ int
 collide_self_pairs(collide_self *s, const double *x, const double *v,
 		   double span, slc_err *err)
 {
-	const size_t np = s->c->np;
+	const size_t np = s->np;
 	double *x1 = s->u;
 
 	update_invm(s);
@@ -635,7 +841,7 @@ collide_self_pairs(collide_self *s, const double *x, const double *v,
 		const double *a = x + 3 * q[0], *b = x + 3 * q[1],
 			*c = x + 3 * q[2], *d = x + 3 * q[3];
 		double sp, tp, r[3], *s0 = s->s0 + 3 * i;
-		seg_seg_dist2(a, b, c, d, &sp, &tp);
+		ee_dist2(s, a, b, c, d, &sp, &tp);
 		for (int k = 0; k < 3; k++)
 			r[k] = c[k] + tp * (d[k] - c[k]) - a[k] - sp * (b[k] - a[k]);
 		double l = v3norm(r);
@@ -680,7 +886,7 @@ repulse_one(collide_self *s, const uint32_t id[4], const double al[4],
 		double d = s->h - dn;
 		if (d > 0) {
 			double meff = 1 / M;
-			double I = fmin(dt * s->c->par.k_rep * d,
+			double I = fmin(dt * s->par.k_rep * d,
 					meff * (REP_FRAC * d / dt - vN));
 			if (I > 0)
 				impulse(s, id, al, n, I * M, v);
@@ -688,7 +894,7 @@ repulse_one(collide_self *s, const uint32_t id[4], const double al[4],
 		return;
 	}
 	/* friction from the normal change (§6.4, [15]) */
-	if (dvN > 0 && s->c->par.mu_self > 0) {
+	if (dvN > 0 && s->par.mu_self > 0) {
 		rel(id, al, v, r);
 		double vt[3];
 		vN = v3dot(r, n);
@@ -696,7 +902,7 @@ repulse_one(collide_self *s, const uint32_t id[4], const double al[4],
 			vt[k] = r[k] - vN * n[k];
 		double lt = v3norm(vt);
 		if (lt > 0) {
-			double f = fmin(1, s->c->par.mu_self * dvN / lt);
+			double f = fmin(1, s->par.mu_self * dvN / lt);
 			double J = f * lt / M;
 			for (int i = 0; i < 4; i++)
 				v3axpy(-al[i] * J * s->invm[id[i]] / lt, vt,
@@ -728,6 +934,50 @@ zfind(size_t *z, uint32_t i)
 	return (uint32_t)slc_uf_find(z, i);
 }
 
+/* Strands: two segments that stay in one plane (parallel strands moving
+ * alike: the coplanarity cubic vanishes everywhere, so its roots say
+ * nothing) collide when the vector between their closest points turns
+ * round between the start and the end of the step, i.e. one passed
+ * through the other within their overlap.  Weights and normal from the
+ * start. */
+static int
+strand_coplanar(const double *const xs[4],
+		const double *const ds[4], double al[4], double n[3])
+{
+	double c[4], ext = 0, p[4][3], r0[3], r1[3], sp, tp, s1, t1;
+
+	coplanar_cubic(xs, ds, c);
+	for (int i = 1; i < 4; i++)
+		for (int k = 0; k < 3; k++)
+			ext = fmax(ext, fabs(xs[i][k] - xs[0][k]) +
+				   fabs(ds[i][k] - ds[0][k]));
+	double tol = COPLANAR_REL * ext * ext * ext;
+	for (int k = 0; k < 4; k++)
+		if (!(fabs(c[k]) <= tol))
+			return 0;
+	for (int i = 0; i < 4; i++)
+		for (int k = 0; k < 3; k++)
+			p[i][k] = xs[i][k] + ds[i][k];
+	strand_seg_dist2(xs[0], xs[1], xs[2], xs[3], &sp, &tp);
+	strand_seg_dist2(p[0], p[1], p[2], p[3], &s1, &t1);
+	for (int k = 0; k < 3; k++) {
+		r0[k] = xs[2][k] + tp * (xs[3][k] - xs[2][k]) - xs[0][k] -
+			sp * (xs[1][k] - xs[0][k]);
+		r1[k] = p[2][k] + t1 * (p[3][k] - p[2][k]) - p[0][k] -
+			s1 * (p[1][k] - p[0][k]);
+	}
+	double l0 = v3norm(r0);
+	if (!(l0 > 0) || v3dot(r0, r1) > 0)
+		return 0;
+	for (int k = 0; k < 3; k++)
+		n[k] = r0[k] / l0;
+	al[0] = -(1 - sp);
+	al[1] = -sp;
+	al[2] = 1 - tp;
+	al[3] = tp;
+	return 1;
+}
+
 /* Is the swept pair (kind 1 point/triangle, 2 edge/edge) colliding over
  * [0,1] with positions x0 + t d?  Fills the collision weights and normal
  * at the first coplanarity time closer than delta. */
@@ -742,6 +992,8 @@ detect(collide_self *s, int kind, const uint32_t id[4], const double *x0,
 		ds[i] = d + 3 * id[i];
 	}
 	int nr = ccd_coplanar_times(xs, ds, t);
+	if (s->par.strands && kind == 2 && strand_coplanar(xs, ds, al, n))
+		return 1;
 	for (int r = 0; r < nr; r++) {
 		double p[4][3];
 		for (int i = 0; i < 4; i++)
@@ -761,7 +1013,7 @@ detect(collide_self *s, int kind, const uint32_t id[4], const double *x0,
 			al[3] = -w[2];
 		} else {
 			double sp, tp, e1[3], e2[3];
-			if (seg_seg_dist2(p[0], p[1], p[2], p[3], &sp, &tp) >
+			if (ee_dist2(s, p[0], p[1], p[2], p[3], &sp, &tp) >
 			    s->delta * s->delta)
 				continue;
 			v3sub(p[1], p[0], e1);
@@ -823,7 +1075,7 @@ collide_self_resolve(collide_self *s, const double *x0, double *x1,
 		     double T, uint8_t *moved, long *ncoll, long *nzones,
 		     slc_err *err)
 {
-	const size_t np = s->c->np;
+	const size_t np = s->np;
 	double *u = s->u, *d = NULL;
 	uint8_t *inzone = NULL;
 	int ret = -1;
@@ -837,7 +1089,9 @@ collide_self_resolve(collide_self *s, const double *x0, double *x1,
 		s->zone[i] = (uint32_t)i;
 	for (size_t k = 0; k < 3 * np; k++)
 		u[k] = (x1[k] - x0[k]) / T;
-	for (int it = 0; it < MAX_ITERS; it++) {
+	/* zones 0: coll_iters passes that respond and one that counts */
+	int passes = s->par.zones ? MAX_ITERS : s->par.coll_iters + 1;
+	for (int it = 0; it < passes; it++) {
 		long found = 0;
 		for (size_t k = 0; k < 3 * np; k++)
 			d[k] = T * u[k];
@@ -845,7 +1099,10 @@ collide_self_resolve(collide_self *s, const double *x0, double *x1,
 			x1[k] = x0[k] + d[k];
 		if (candidates(s, x0, x1, s->delta, &s->cand_pt, &s->cand_ee, err))
 			goto out;
-		int zones = it >= s->c->par.coll_iters;
+		int zones = s->par.zones && it >= s->par.coll_iters;
+		/* without impact zones (§7.5.3) the pass after the last
+		 * response only counts */
+		int count = !s->par.zones && it >= s->par.coll_iters;
 		for (int kind = 1; kind <= 2; kind++) {
 			pairlist *l = kind == 1 ? &s->cand_pt : &s->cand_ee;
 			for (size_t i = 0; i < l->n; i++) {
@@ -862,7 +1119,15 @@ collide_self_resolve(collide_self *s, const double *x0, double *x1,
 						d[3 * id[j] + k] = T * u[3 * id[j] + k];
 				if (!detect(s, kind, id, x0, d, al, n))
 					continue;
+				if (kind == 2 && s->nskip &&
+				    skipped(s, id[4], id[5])) {
+					if (!count)
+						s->skipped++;
+					continue;
+				}
 				found++;
+				if (count)
+					continue;
 				if (!zones) {
 					respond(s, id, al, n, x0, u, T);
 				} else {
@@ -872,6 +1137,11 @@ collide_self_resolve(collide_self *s, const double *x0, double *x1,
 					}
 				}
 			}
+		}
+		if (count) {
+			s->unresolved += found;
+			ret = 0;
+			break;
 		}
 		*ncoll += found;
 		if (!found) {
@@ -950,8 +1220,8 @@ static void
 rigid_zones(collide_self *s, const double *x0, double *u,
 	    const uint8_t *inzone)
 {
-	const size_t np = s->c->np;
-	const cloth *c = s->c;
+	const size_t np = s->np;
+	const collide_self *c = s;
 
 	for (size_t r = 0; r < np; r++) {
 		if (!inzone[r] || zfind(s->zone, (uint32_t)r) != r)

@@ -1,4 +1,5 @@
-/* spring.c: edge, bending and altitude springs (see spring.h). */
+/* spring.c: edge, bending, altitude and fixed-weight four-point springs
+ * (see spring.h). */
 #include "cloth/spring.h"
 
 #include <math.h>
@@ -144,7 +145,39 @@ spring_free(spring_set *s)
 	free(s->g);
 	free(s->inc_off);
 	free(s->inc);
+	free(s->w4);
 	memset(s, 0, sizeof *s);
+}
+
+/* The incidence lists of ns springs idx, npart over np particles: inc_off
+ * (np + 1, zeroed by the caller) and *inc, allocated.  0 / -1. */
+static int
+incidence(size_t ns, size_t np, const uint32_t *idx, const uint8_t *npart,
+	  size_t *inc_off, uint32_t **inc, slc_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < ns; i++)
+		for (int c = 0; c < npart[i]; c++)
+			inc_off[idx[4 * i + c] + 1]++;
+	for (i = 0; i < np; i++)
+		inc_off[i + 1] += inc_off[i];
+	*inc = slc_calloc(inc_off[np] + 1, sizeof **inc, err);
+	if (!*inc)
+		return -1;
+	size_t *fill = slc_calloc(np + 1, sizeof *fill, err);
+	if (!fill) {
+		free(*inc);
+		*inc = NULL;
+		return -1;
+	}
+	for (i = 0; i < ns; i++)
+		for (int c = 0; c < npart[i]; c++) {
+			uint32_t v = idx[4 * i + c];
+			(*inc)[inc_off[v] + fill[v]++] = (uint32_t)(4 * i + (size_t)c);
+		}
+	free(fill);
+	return 0;
 }
 
 /* Per-spring value, or the uniform one when the list has none. */
@@ -274,31 +307,110 @@ spring_build_lists(spring_set *s, const spring_lists *l, const double *xrest,
 				s->l0alt[7 * j + c] = alt_eval(pt, c, cr, n, al);
 		}
 	}
-	/* incidence lists */
-	for (i = 0; i < ns; i++)
-		for (int c = 0; c < s->npart[i]; c++)
-			s->inc_off[s->idx[4 * i + c] + 1]++;
-	for (i = 0; i < l->np; i++)
-		s->inc_off[i + 1] += s->inc_off[i];
-	s->inc = slc_calloc(s->inc_off[l->np] + 1, sizeof *s->inc, err);
-	if (!s->inc) {
+	if (incidence(ns, l->np, s->idx, s->npart, s->inc_off, &s->inc, err)) {
 		spring_free(s);
 		return -1;
 	}
-	{
-		size_t *fill = slc_calloc(l->np + 1, sizeof *fill, err);
-		if (!fill) {
-			spring_free(s);
-			return -1;
-		}
-		for (i = 0; i < ns; i++)
-			for (int c = 0; c < s->npart[i]; c++) {
-				uint32_t v = s->idx[4 * i + c];
-				s->inc[s->inc_off[v] + fill[v]++] =
-					(uint32_t)(4 * i + (size_t)c);
-			}
-		free(fill);
+	return 0;
+}
+
+/* Grow the per-spring array *a of `old` springs to `now` springs of `per`
+ * elements of `size` bytes each, keeping the first `keep` springs, into
+ * *out (the old array is left alone).  0 / -1. */
+static int
+regrow(void **out, const void *a, size_t keep, size_t now, size_t per,
+       size_t size, slc_err *err)
+{
+	*out = slc_calloc(per * now + 1, size, err);
+	if (!*out)
+		return -1;
+	if (keep)
+		memcpy(*out, a, per * keep * size);
+	return 0;
+}
+
+int
+spring_set_four(spring_set *s, const spring_four_list *f, slc_err *err)
+{
+	const size_t keep = s->nedge + s->nbend + s->nalt;
+	size_t ns, nb = 0;
+	int fail = 0;
+
+	if (f->n > UINT32_MAX / 4 || keep + f->n > UINT32_MAX / 4)
+		return slc_fail(err, "too many springs (%zu)", keep + f->n);
+	ns = keep + f->n;
+	for (size_t i = 0; i < 4 * f->n; i++)
+		if (f->idx[i] >= s->np)
+			return slc_fail(err, "spring point %u out of range",
+					f->idx[i]);
+	if (f->n && !(f->L > 0))
+		return slc_fail(err, "four-point springs: normalising length %g "
+				"is not positive", f->L);
+	/* every array the spring count sizes, with its elements per spring
+	 * and element size; the new ones are built aside, so that a failure
+	 * leaves s as it was */
+	struct { void **cur; size_t per, size; void *nw; } a[] = {
+		{ (void **)&s->idx, 4, sizeof *s->idx, NULL },
+		{ (void **)&s->npart, 1, 1, NULL },
+		{ (void **)&s->k, 1, sizeof *s->k, NULL },
+		{ (void **)&s->L, 1, sizeof *s->L, NULL },
+		{ (void **)&s->l0, 1, sizeof *s->l0, NULL },
+		{ (void **)&s->xi, 1, sizeof *s->xi, NULL },
+		{ (void **)&s->alpha, 4, sizeof *s->alpha, NULL },
+		{ (void **)&s->n, 3, sizeof *s->n, NULL },
+		{ (void **)&s->l, 1, sizeof *s->l, NULL },
+		{ (void **)&s->K, 1, sizeof *s->K, NULL },
+		{ (void **)&s->fe, 1, sizeof *s->fe, NULL },
+		{ (void **)&s->c, 1, sizeof *s->c, NULL },
+		{ (void **)&s->g, 1, sizeof *s->g, NULL },
+	};
+	const size_t na = sizeof a / sizeof *a;
+	for (size_t j = 0; j < na && !fail; j++, nb++)
+		fail = regrow(&a[j].nw, *a[j].cur, keep, ns, a[j].per, a[j].size,
+			      err);
+	double *w4 = NULL;
+	size_t *inc_off = NULL;
+	uint32_t *inc = NULL;
+	if (!fail) {
+		w4 = slc_calloc(4 * f->n + 1, sizeof *w4, err);
+		inc_off = slc_calloc(s->np + 1, sizeof *inc_off, err);
+		fail = !w4 || !inc_off;
 	}
+	if (!fail) {
+		uint32_t *idx = a[0].nw;
+		uint8_t *npart = a[1].nw;
+		double *k = a[2].nw, *L = a[3].nw, *l0 = a[4].nw, *xi = a[5].nw;
+		for (size_t j = 0; j < f->n; j++) {
+			size_t q = keep + j;
+			memcpy(idx + 4 * q, f->idx + 4 * j, 4 * sizeof *idx);
+			memcpy(w4 + 4 * j, f->w + 4 * j, 4 * sizeof *w4);
+			npart[q] = 4;
+			k[q] = f->k;
+			L[q] = f->L;
+			l0[q] = f->l0;
+			xi[q] = f->xi;
+		}
+		fail = incidence(ns, s->np, idx, npart, inc_off, &inc, err);
+	}
+	if (fail) {
+		for (size_t j = 0; j < nb; j++)
+			free(a[j].nw);
+		free(w4);
+		free(inc_off);
+		return -1;
+	}
+	for (size_t j = 0; j < na; j++) {
+		free(*a[j].cur);
+		*a[j].cur = a[j].nw;
+	}
+	free(s->w4);
+	free(s->inc_off);
+	free(s->inc);
+	s->w4 = w4;
+	s->inc_off = inc_off;
+	s->inc = inc;
+	s->nfour = f->n;
+	s->ns = ns;
 	return 0;
 }
 
@@ -329,6 +441,7 @@ spring_linearize(spring_set *s, const double *x, const double *m,
 {
 	const ptrdiff_t ns = (ptrdiff_t)s->ns;
 	const size_t first_alt = s->nedge + s->nbend;
+	const size_t first_four = first_alt + s->nalt;
 
 #pragma omp parallel for schedule(static) if (ns > CLOTH_OMP_MIN)
 	for (ptrdiff_t q = 0; q < ns; q++) {
@@ -354,6 +467,26 @@ spring_linearize(spring_set *s, const double *x, const double *m,
 			}
 			if ((size_t)q < s->nedge && s->l[q] < l0)
 				K *= s->compress_scale;
+		} else if ((size_t)q >= first_four) {
+			/* §7.5.2: fixed embedded points, the direction
+			 * between them; a spring through its own length
+			 * zero has none and rests until it opens */
+			const double *w = s->w4 + 4 * ((size_t)q - first_four);
+			double d[3] = {0, 0, 0};
+			for (int c = 0; c < 4; c++) {
+				v3axpy(w[c], x + 3 * id[c], d);
+				al[c] = w[c];
+			}
+			double l = v3norm(d);
+			l0 = s->l0[q];
+			if (l < EDGE_MIN_LEN * s->L[q]) {
+				n[0] = n[1] = n[2] = 0;
+				s->l[q] = l0;
+			} else {
+				for (int k = 0; k < 3; k++)
+					n[k] = d[k] / l;
+				s->l[q] = l;
+			}
 		} else {
 			/* §5.3.4: use the one of the seven altitude springs
 			 * with the largest |u x v|, i.e. the shortest */

@@ -15,6 +15,12 @@
  * over a step makes the force linear in position (§5.5), so springs are
  * linearized once per solve (spring_linearize) and then applied.
  *
+ * A fourth kind has fixed weights: the spring between two points embedded
+ * in two segments at fractions s and t, alpha = (-(1-s), -s, 1-t, t), n
+ * along the vector between the embedded points (hair stiction, thesis
+ * §7.5.2).  Its set changes during a run (spring_set_four), unlike the
+ * others.
+ *
  * Forces are gathered per particle through a fixed incidence list, so the
  * result does not depend on the number of threads.
  */
@@ -27,7 +33,8 @@
 #include "cloth/cloth_mesh.h"
 #include "core/err.h"
 
-enum spring_kind { SPRING_EDGE = 0, SPRING_BEND = 1, SPRING_ALT = 2 };
+enum spring_kind { SPRING_EDGE = 0, SPRING_BEND = 1, SPRING_ALT = 2,
+		   SPRING_FOUR = 3 };
 
 typedef struct spring_params {
 	double E_e;             /* edge stiffness k, N (table 6.1: 4.14) */
@@ -45,7 +52,10 @@ void spring_params_default(spring_params *p);
 typedef struct spring_set {
 	size_t ns, np;
 	size_t nedge, nbend, nalt;  /* springs are stored edges, two-point
-				       pairs (bends), alts */
+				       pairs (bends), alts, then nfour
+				       fixed-weight four-point springs */
+	size_t nfour;
+	double *w4;             /* 4*nfour fixed weights (sum zero) */
 	uint32_t *idx;          /* 4*ns particles (unused slots repeat idx[0]) */
 	uint8_t *npart;         /* 2 or 4 */
 	double *k;              /* stiffness, N */
@@ -110,6 +120,25 @@ int spring_build(spring_set *s, const cloth_mesh *m, const double *xrest,
 		 const spring_params *p, slc_err *err);
 
 void spring_free(spring_set *s);
+
+/* Fixed-weight four-point springs between embedded points: spring j acts
+ * on particles idx[4j..4j+3] with weights w[4j..4j+3] (summing to zero,
+ * e.g. (-(1-s), -s, 1-t, t) for fractions s, t along two segments), its
+ * direction along sum_i w_i x_i, rest length l0, stiffness k (N) over the
+ * normalising length L (m), overdamping fraction xi. */
+typedef struct spring_four_list {
+	size_t n;
+	const uint32_t *idx;    /* 4n particles */
+	const double *w;        /* 4n weights */
+	double l0, k, L, xi;
+} spring_four_list;
+
+/* Replace the four-point springs of s by those of f (f->n = 0: none) and
+ * rebuild the incidence lists; the other springs are kept as they are.
+ * The block sparsity of a system built on s (cloth_sys_build) must be
+ * rebuilt after.  On failure s is unchanged.  0 / -1 with err (an index
+ * out of range, L not positive, out of memory). */
+int spring_set_four(spring_set *s, const spring_four_list *f, slc_err *err);
 
 /* Fix directions and weights at positions x (3*np) and compute the elastic
  * forces and damping coefficients.  m: particle masses (np, kg), used for
