@@ -42,9 +42,11 @@ lattice_size(const ps_params *p, const ps_particles *ps)
 			lo[a] = fmin(lo[a], ps->P[3 * q + a]);
 			hi[a] = fmax(hi[a], ps->P[3 * q + a]);
 		}
+	if (!ps->np)
+		return 0;       /* ps_lattice refuses it */
 	for (int a = 0; a < 3; a++)
 		cnt *= ceil((hi[a] - lo[a] + 2 * margin) / p->dx) + 2;
-	return cnt <= LATTICE_MAX ? (size_t)cnt : SIZE_MAX;
+	return cnt >= 0 && cnt <= LATTICE_MAX ? (size_t)cnt : SIZE_MAX;
 }
 
 /* The mesh written as surfacer --format writes it, into memory. */
