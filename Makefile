@@ -8,7 +8,10 @@
 #                   (DEMO: pipelines/smoke, then pipelines/drop)
 #   make bench      run bench/*.sh and print their tables
 #   make deps       install missing Debian packages (as root), or say how
-#   make fuzz SECONDS=N   fuzz the stream and mesh readers for N seconds
+#   make fuzz SECONDS=N   run every fuzz target (fuzz/fuzz_*.c: the stream
+#                   and mesh readers, each stage on frames built from the
+#                   fuzzer's bytes) for N seconds after replaying its
+#                   regression inputs; needs clang (build-fuzz/)
 #   make install PREFIX=/usr/local
 
 PREFIX ?= /usr/local
@@ -94,7 +97,8 @@ demo: all
 deps:
 	@sh scripts/deps
 
-fuzz: all
+# fuzz/run builds lib/ itself with clang and libFuzzer into build-fuzz/
+fuzz:
 	@sh fuzz/run $(SECONDS)
 
 install: all

@@ -78,10 +78,11 @@ extrapolate_solid(macgrid *vel, const field *solid, const field *uo,
 {
 	macgrid ext;
 	uint16_t *layer[3] = { NULL, NULL, NULL };
-	int a, rc = -1, nl = (int)ceil(band / vel->u.dx) + 1;
+	/* capped in double: a band of 1e30 m (one substep of a huge
+	 * velocity) has more layers than an int holds */
+	double layers = ceil(band / vel->u.dx) + 1;
+	int a, rc = -1, nl = layers < EXTRAP_UNKNOWN - 1 ? (int)layers : EXTRAP_UNKNOWN - 1;
 
-	if (nl > EXTRAP_UNKNOWN - 1)
-		nl = EXTRAP_UNKNOWN - 1;
 	if (mac_alloc_like(&ext, vel, err) || mac_copy(&ext, vel, err))
 		return -1;
 	for (a = 0; a < 3; a++) {

@@ -26,20 +26,30 @@ static const double YT_AMAX = 1.5874010519681994;
 /* volume a particle of radius r stands for: the cube of the spacing 2r */
 #define PS_VOLUME(r) (8 * (r) * (r) * (r))
 
-/* floor and ceil to int without a libm call (x well inside int range) */
+/* Lattice coordinates beyond this are clamped to it before they become
+ * ints: far outside any lattice (PS_LATTICE_MAX samples), yet a particle
+ * far off a fine grid (1e30 samples away) or a kernel wider than an int
+ * (Rl with dx 1e-30) would overflow the conversion. */
+#define PS_COORD_MAX 1e9
+
+/* floor and ceil to int without a libm call, clamped to +-PS_COORD_MAX */
 static inline int
 ifloor(double x)
 {
-	int i = (int)x;
+	int i;
 
+	x = x > -PS_COORD_MAX ? (x < PS_COORD_MAX ? x : PS_COORD_MAX) : -PS_COORD_MAX;
+	i = (int)x;
 	return i - (x < i);
 }
 
 static inline int
 iceil(double x)
 {
-	int i = (int)x;
+	int i;
 
+	x = x > -PS_COORD_MAX ? (x < PS_COORD_MAX ? x : PS_COORD_MAX) : -PS_COORD_MAX;
+	i = (int)x;
 	return i + (x > i);
 }
 

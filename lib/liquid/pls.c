@@ -462,8 +462,10 @@ pls_to_rec(const pls_set *s, slc_rec *r, const char *name, double time,
 		slc_rec_free(r);
 		return -1;
 	}
-	memcpy(x, s->x, s->n * 3 * sizeof *x);
-	memcpy(rad, s->r, s->n * sizeof *rad);
+	if (s->n) {     /* an empty set may have no arrays: memcpy wants them */
+		memcpy(x, s->x, s->n * 3 * sizeof *x);
+		memcpy(rad, s->r, s->n * sizeof *rad);
+	}
 	return 0;
 }
 

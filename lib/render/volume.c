@@ -92,8 +92,10 @@ volume_shadow(const field *rho, const double light[3], field *tau,
 				double ru = plane_sample(r_up, n[b], n[c], st[b], st[c], s, t);
 				double tu = plane_sample(t_up, n[b], n[c], st[b], st[c], s, t);
 
-				/* trapezoid rule along the path segment */
-				tau->a[at] = (float)(tu + 0.5 * h * (rho->a[at] + ru));
+				/* trapezoid rule along the path segment; no density
+				 * below 0 (as render_volume's march): a negative one
+				 * would make the light grow through it, to Inf */
+				tau->a[at] = (float)(tu + 0.5 * h * (fmax(rho->a[at], 0) + fmax(ru, 0)));
 			}
 		}
 	}
@@ -125,7 +127,8 @@ render_volume(rimage *im, const camera *cam, const field *rho,
 	}
 	for (q = 0; q < nsamp; q++) {
 		rl[2 * q] = rho->a[q];
-		rl[2 * q + 1] = (float)(vs->intensity * exp(-vs->sigma * tau.a[q]) +
+		/* sigma 0 is clear air even where tau overflowed to Inf */
+		rl[2 * q + 1] = (float)(vs->intensity * (vs->sigma > 0 ? exp(-vs->sigma * tau.a[q]) : 1) +
 					vs->ambient);
 	}
 	field_free(&tau);
@@ -179,7 +182,7 @@ render_volume(rimage *im, const camera *cam, const field *rho,
 					r = oneside_phi(os, xp);    /* §4.6 */
 				if (!(r > 0))
 					continue;
-				dT = exp(-vs->sigma * r * ds);
+				dT = vs->sigma > 0 ? exp(-vs->sigma * r * ds) : 1;
 				/* light reaching the sample: the directional light
 				 * through the smoke towards it, plus ambient */
 				Li = v[1];
