@@ -158,9 +158,10 @@ slc_frame_check_finite(const slc_frame *F, size_t first, slc_err *err)
 
 		if (r->kind != SLC_META || strcmp(r->name, "scene"))
 			continue;
-		/* a frame number that is not a count is left for the stage to
+		/* a frame number that is not a count (or past 2^53, where
+		 * doubles stop being exact integers) is left for the stage to
 		 * refuse; the messages here fall back to the time */
-		if (slc_meta_get_f64(r, "frame", &fr, NULL) == 1 && fr >= 0 && fr <= LONG_MAX &&
+		if (slc_meta_get_f64(r, "frame", &fr, NULL) == 1 && fr >= 0 && fr <= 0x1p53 &&
 		    fr == floor(fr))
 			frame = (long)fr;
 		break;
