@@ -88,7 +88,8 @@ scene(fz *z, rimage *im, const slc_frame *F, double aspect)
 		vec(z, up);
 	if (fz_byte(z) >= 192)
 		fov = fz_real(z, 0.01, 179.99);
-	camera_frame(lo, hi, view, fov, aspect, e, t);
+	if (camera_frame(lo, hi, view, fov, aspect, e, t, &err))
+		return -1;     /* refused: no camera for that box */
 	for (int a = 0; a < 3; a++)
 		diag += (hi[a] - lo[a]) * (hi[a] - lo[a]);
 	if (fz_byte(z) >= 224)

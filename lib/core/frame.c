@@ -1,5 +1,6 @@
 /* frame.c: one frame in memory, records in stream order (core/frame.h). */
 #include "core/frame.h"
+#include "core/name.h"
 
 #include <limits.h>
 #include <math.h>
@@ -177,9 +178,50 @@ slc_scene_read(const slc_rec *scene, slc_scene *S, slc_err *err)
 {
 	if (!scene)
 		return 0;
-	return slc_meta_get_f64(scene, "frame", &S->frame, err) < 0 ||
-	       slc_meta_get_f64(scene, "time", &S->time, err) < 0 ||
-	       (isnan(S->dt) && slc_meta_get_f64(scene, "dt", &S->dt, err) < 0) ? -1 : 0;
+	if (slc_meta_get_f64(scene, "frame", &S->frame, err) < 0 ||
+	    slc_meta_get_f64(scene, "time", &S->time, err) < 0 ||
+	    (isnan(S->dt) && slc_meta_get_f64(scene, "dt", &S->dt, err) < 0))
+		return -1;
+	if (S->frame != floor(S->frame) || fabs(S->frame) > SLC_SCENE_FRAME_MAX)
+		return slc_fail(err, "frame %.17g: expected a whole number within +-2^53", S->frame);
+	if (S->dt < 0)
+		return slc_fail(err, "dt %.17g: expected a length >= 0", S->dt);
+	return 0;
+}
+
+int
+slc_scene_fps(const slc_rec *scene, double *fps, slc_err *err)
+{
+	double x;
+	int rc;
+
+	if (!scene || (rc = slc_meta_get_f64(scene, "fps", &x, err)) == 0)
+		return 0;
+	if (rc < 0)
+		return -1;
+	if (!(x > 0) || !isfinite(1 / x))
+		return slc_fail(err, "fps %.17g: expected a positive rate with a finite frame length", x);
+	*fps = x;
+	return 1;
+}
+
+int
+slc_scene_gravity(const slc_rec *scene, double g[3], slc_err *err)
+{
+	char buf[256], tail;
+	double v[3];
+
+	if (!scene || !slc_meta_get(scene, "gravity", buf, sizeof buf))
+		return 0;
+	if (sscanf(buf, "%lf,%lf,%lf %c", &v[0], &v[1], &v[2], &tail) != 3 ||
+	    !isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2])) {
+		char esc[64];
+
+		return slc_fail(err, "gravity '%s': expected three finite numbers gx,gy,gz",
+				slc_escstr(buf, esc, sizeof esc));
+	}
+	memcpy(g, v, sizeof v);
+	return 1;
 }
 
 int

@@ -76,12 +76,29 @@ typedef struct slc_scene {
 	double frame, time, dt;
 } slc_scene;
 
+/* Frame numbers are whole numbers within +-SLC_SCENE_FRAME_MAX: 2^53,
+ * past which doubles stop counting by one (so a frame number always
+ * converts to a long). */
+#define SLC_SCENE_FRAME_MAX 9007199254740992.0
+
 /* Read frame, time and dt from the scene record (meta) into S; a key
  * missing leaves its member alone, so the caller sets defaults first,
  * and dt is read only when S->dt is NaN (a length the caller was given
- * wins).  scene may be NULL (nothing read).  0, or -1 with err when a value is
- * not a finite number. */
+ * wins).  scene may be NULL (nothing read).  0, or -1 with err when a
+ * value is not a finite number, the frame is not a whole number within
+ * SLC_SCENE_FRAME_MAX, or dt is negative. */
 int slc_scene_read(const slc_rec *scene, slc_scene *S, slc_err *err);
+
+/* The scene's frame rate `fps` (frames per second) into *fps: 1 when the
+ * scene has one, 0 when it has none or scene is NULL (*fps untouched),
+ * -1 with err when it is not a positive number whose frame length 1/fps
+ * is finite (a subnormal rate gives an infinite frame). */
+int slc_scene_fps(const slc_rec *scene, double *fps, slc_err *err);
+
+/* The scene's gravity `gravity=gx,gy,gz` (m/s^2) into g: 1 when the
+ * scene has one, 0 when it has none or scene is NULL (g untouched), -1
+ * with err when it is not three finite numbers. */
+int slc_scene_gravity(const slc_rec *scene, double g[3], slc_err *err);
 
 /* Set the scene record's frame and time to those of the frame written:
  * frame as a whole number, time to 12 significant digits.  0, or -1 with

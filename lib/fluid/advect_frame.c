@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fluid/advect.h"
+#include "core/frame.h"
 #include "core/meta.h"
 #include "fluid/recfield.h"
 #include "fluid/rigid_set.h"
@@ -121,21 +122,25 @@ advect_frame_particles(slc_rec *r, const macgrid *vel, double dt, slc_err *err)
 }
 
 int
-advect_scene_gravity(const slc_rec *scene, double gravity[3], int smoke, double up[3])
+advect_scene_gravity(const slc_rec *scene, double gravity[3], int smoke, double up[3],
+		     int *have, slc_err *err)
 {
-	char buf[64];
 	double g;
-	int have = !isnan(gravity[0]), a;
+	int a;
 
-	if (!have && scene && slc_meta_get(scene, "gravity", buf, sizeof buf) &&
-	    sscanf(buf, "%lf,%lf,%lf", &gravity[0], &gravity[1], &gravity[2]) == 3)
-		have = smoke ? -1 : 1;  /* guendelman2005 §4.1: buoyancy instead */
-	g = have ? sqrt(gravity[0] * gravity[0] + gravity[1] * gravity[1] +
-			gravity[2] * gravity[2]) : 0;
+	*have = !isnan(gravity[0]);
+	if (!*have) {
+		if ((*have = slc_scene_gravity(scene, gravity, err)) < 0)
+			return slc_failctx(err, "record 'scene': ");
+		if (*have && smoke)
+			*have = -1;     /* guendelman2005 §4.1: buoyancy instead */
+	}
+	g = *have ? sqrt(gravity[0] * gravity[0] + gravity[1] * gravity[1] +
+			 gravity[2] * gravity[2]) : 0;
 	up[0] = 0;
 	up[1] = 1;
 	up[2] = 0;
 	for (a = 0; a < 3 && g > 0; a++)
 		up[a] = -gravity[a] / g;
-	return have;
+	return 0;
 }

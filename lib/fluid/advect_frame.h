@@ -63,12 +63,15 @@ int advect_frame_moves(const slc_rec *r, const char *source);
  * err when P is not f32 x3. */
 int advect_frame_particles(slc_rec *r, const macgrid *vel, double dt, slc_err *err);
 
-/* Gravity and the upward direction.  With gravity[0] not NaN (given by
- * the caller) returns 1; else from the scene's `gravity=X,Y,Z` (scene may
- * be NULL): 1 to apply it, or -1 when `smoke` is set (guendelman2005 §4.1:
- * smoke feels buoyancy instead, and gravity gives only the direction);
- * 0 without gravity.  up is the unit vector against gravity, or +y
- * without gravity (as the format says). */
-int advect_scene_gravity(const slc_rec *scene, double gravity[3], int smoke, double up[3]);
+/* Gravity and the upward direction into gravity, up and *have.  With
+ * gravity[0] not NaN (given by the caller) *have is 1; else from the
+ * scene's `gravity=X,Y,Z` (scene may be NULL, slc_scene_gravity): 1 to
+ * apply it, or -1 when `smoke` is set (guendelman2005 §4.1: smoke feels
+ * buoyancy instead, and gravity gives only the direction); 0 without
+ * gravity.  up is the unit vector against gravity, or +y without
+ * gravity (as the format says).  0, or -1 with err when the scene's
+ * gravity is not three finite numbers. */
+int advect_scene_gravity(const slc_rec *scene, double gravity[3], int smoke, double up[3],
+			 int *have, slc_err *err);
 
 #endif

@@ -68,8 +68,9 @@ ps_params_default(ps_params *p, double radius)
 int
 ps_params_check(const ps_params *p, slc_err *err)
 {
-	if (!(p->radius > 0) || !isfinite(p->radius))
-		return slc_fail(err, "particle radius %g: must be positive", p->radius);
+	if (!(p->radius > 0) || !(p->radius <= PS_RADIUS_MAX))
+		return slc_fail(err, "particle radius %g: must be positive and at most %g m",
+				p->radius, PS_RADIUS_MAX);
 	if (!(p->support >= 1) || !isfinite(p->support) || p->support > 64)
 		return slc_fail(err, "kernel support %g: must be between 1 and 64 radii",
 				p->support);

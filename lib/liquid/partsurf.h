@@ -33,6 +33,12 @@
 
 enum ps_kernel { PS_ZHU_BRIDSON = 0, PS_YU_TURK = 1 };
 
+/* The largest particle radius (m) taken: the kernel sums accumulate in
+ * float, where a particle's volume PS_VOLUME(r) = 8 r^3 and the squared
+ * kernel radius must stay far below FLT_MAX (3.4e38) even summed over
+ * many particles; 1e9 m (8e27 m^3) leaves eleven orders of magnitude. */
+#define PS_RADIUS_MAX 1e9
+
 typedef struct ps_params {
 	int kernel;         /* enum ps_kernel */
 	double radius;      /* particle radius r (m), used where a particle has

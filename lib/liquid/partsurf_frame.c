@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "liquid/partsurf.h"
+
 /* Grow ps's arrays to hold n particles (one more, so that no size is 0).
  * 0, or -1 when the sizes overflow or memory runs out (the caller says
  * so). */
@@ -51,9 +53,9 @@ gather_one(const slc_rec *r, ps_particles *ps, size_t *nrad, slc_err *err)
 		goto out;
 	}
 	for (i = 0; rr && i < cnt; i++)
-		if (!(rr[i] > 0)) {
-			slc_fail(err, "particles '%s': particle %llu has radius %g", r->name,
-				 (unsigned long long)i, rr[i]);
+		if (!(rr[i] > 0) || !(rr[i] <= PS_RADIUS_MAX)) {
+			slc_fail(err, "particles '%s': particle %llu has radius %g (expected 0 < r <= %g m)",
+				 r->name, (unsigned long long)i, rr[i], PS_RADIUS_MAX);
 			goto out;
 		}
 	if (slc_add(ps->np, (size_t)cnt, &n) || grow(ps, n)) {

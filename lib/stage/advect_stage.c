@@ -129,7 +129,8 @@ advect_stage_load(advect_stage *S, slc_frame *F, const advect_stage_opts *o,
 	if (!(sc.dt > 0))
 		return slc_fail(err, "no frame length: give --dt or a scene record with dt");
 	memcpy(S->gravity, o->gravity, sizeof S->gravity);
-	S->have_g = advect_scene_gravity(S->scene, S->gravity, smoke, S->up);
+	if (advect_scene_gravity(S->scene, S->gravity, smoke, S->up, &S->have_g, err))
+		return -1;
 	if (advect_frame_load(&S->AF, F, o->source, err) ||
 	    rigid_set_load(&S->rs, F, &S->AF.vel.u, err))
 		return -1;

@@ -38,18 +38,13 @@ hair_stage_opts_default(hair_stage_opts *o)
 static int
 read_scene(hair_stage *s, double *fps, double g[3], slc_err *err)
 {
-	double x;
-	char buf[256];
-
 	if (!s->scene)
 		return 0;
-	if (!*fps && slc_meta_get_f64(s->scene, "fps", &x, err) == 1)
-		*fps = x;
-	if (slc_meta_get_f64(s->scene, "frame", &x, err) == 1)
-		s->frame = x;
-	if (isnan(g[0]) && slc_meta_get(s->scene, "gravity", buf, sizeof buf) &&
-	    sscanf(buf, "%lf,%lf,%lf", g, g + 1, g + 2) != 3)
-		return slc_fail(err, "scene: bad gravity '%s'", buf);
+	if (!*fps && slc_scene_fps(s->scene, fps, err) < 0)
+		return slc_failctx(err, "record 'scene': ");
+	if (slc_meta_get_f64(s->scene, "frame", &s->frame, err) < 0 ||
+	    (isnan(g[0]) && slc_scene_gravity(s->scene, g, err) < 0))
+		return slc_failctx(err, "record 'scene': ");
 	return 0;
 }
 

@@ -118,6 +118,32 @@ main(void)
 	      "without a scene among the records checked, by the record's time: %s", err.msg);
 	slc_meta_set(F.r[0], "time", "soon", &err);
 	CHECK(slc_scene_read(F.r[0], &S, &err) < 0, "a time that is not a number is an error: %s", err.msg);
+	slc_meta_set(F.r[0], "time", "0", &err);
+	slc_meta_set(F.r[0], "frame", "1e20", &err);
+	CHECK(slc_scene_read(F.r[0], &S, &err) < 0 && strstr(err.msg, "frame 1"),
+	      "a frame number past 2^53 (no long holds it exactly) is an error: %s", err.msg);
+	slc_meta_set(F.r[0], "frame", "2.5", &err);
+	CHECK(slc_scene_read(F.r[0], &S, &err) < 0, "a frame number that is not whole is an error: %s", err.msg);
+	slc_meta_set(F.r[0], "frame", "-3", &err);
+	CHECK(slc_scene_read(F.r[0], &S, &err) == 0 && S.frame == -3, "a negative frame (pre-roll) is read");
+	{
+		double fps = 0, g[3] = { 0, 0, 0 };
+
+		CHECK(slc_scene_fps(F.r[0], &fps, &err) == 0 && fps == 0, "no fps: 0, fps untouched");
+		slc_meta_set(F.r[0], "fps", "1e-320", &err);
+		CHECK(slc_scene_fps(F.r[0], &fps, &err) < 0 && fps == 0,
+		      "a subnormal fps (an infinite frame) is an error: %s", err.msg);
+		slc_meta_set(F.r[0], "fps", "30", &err);
+		CHECK(slc_scene_fps(F.r[0], &fps, &err) == 1 && fps == 30, "fps read");
+		CHECK(slc_scene_gravity(F.r[0], g, &err) == 0, "no gravity: 0");
+		slc_meta_set(F.r[0], "gravity", "0,-9.8,inf", &err);
+		CHECK(slc_scene_gravity(F.r[0], g, &err) < 0 && g[1] == 0,
+		      "a gravity that is not finite is an error, g untouched: %s", err.msg);
+		slc_meta_set(F.r[0], "gravity", "0,-9.8,0 x", &err);
+		CHECK(slc_scene_gravity(F.r[0], g, &err) < 0, "trailing text after gravity is an error");
+		slc_meta_set(F.r[0], "gravity", "0,-9.8,0", &err);
+		CHECK(slc_scene_gravity(F.r[0], g, &err) == 1 && g[1] == -9.8, "gravity read");
+	}
 	slc_frame_free(&F);
 	CHECK(F.n == 0 && F.r == NULL, "free leaves an empty frame");
 	if (f)

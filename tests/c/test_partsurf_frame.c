@@ -77,14 +77,24 @@ test_refusals(void)
 	add_parts(&F, "a", 3, P, good, 0);
 	add_parts(&F, "a", 3, P, zero, 0);
 	CHECK(ps_gather(&F, "a", &ps, &err) == -1 &&
-	      !strcmp(err.msg, "particles 'a': particle 1 has radius 0"),
+	      !strcmp(err.msg, "particles 'a': particle 1 has radius 0 (expected 0 < r <= 1e+09 m)"),
 	      "a radius of 0 is refused, naming the particle (%s)", err.msg);
 	ps_particles_free(&ps);
 	slc_frame_free(&F);
 
+	{
+		static const float huge[3] = { 0.1f, 1e29f, 0.1f };
+
+		add_parts(&F, "a", 3, P, huge, 0);
+		CHECK(ps_gather(&F, "a", &ps, &err) == -1 && strstr(err.msg, "particle 1 has radius 1e+29"),
+		      "a radius past PS_RADIUS_MAX (float sums would overflow) is refused (%s)", err.msg);
+		ps_particles_free(&ps);
+		slc_frame_free(&F);
+	}
+
 	add_parts(&F, "a", 3, P, neg, 0);
 	CHECK(ps_gather(&F, "a", &ps, &err) == -1 &&
-	      !strcmp(err.msg, "particles 'a': particle 2 has radius -1"),
+	      !strcmp(err.msg, "particles 'a': particle 2 has radius -1 (expected 0 < r <= 1e+09 m)"),
 	      "a negative radius is refused, naming the particle (%s)", err.msg);
 	ps_particles_free(&ps);
 	slc_frame_free(&F);
