@@ -113,3 +113,37 @@ arm_lattice() {
 	run slcinfo <(mkprim ball --path line --frame 24)
 	assert_output --partial "bones=1"
 }
+
+@test "kdsmbake: hair of mkprim hair given with the frame: hair, hair_dir, cap lowered (§5); same bytes at 1 and 2 threads" {
+	arm_lattice
+	mkprim hair --center 0.35,0.5,0.5 --radius 0.05 --length 0.04 --strands 200 --segments 8 -o "$T/hair.slc"
+	slccat "$T/arm-0.slc" "$T/hair.slc" -o "$T/armh.slc"
+	kdsmbake frame --lattice "$T/lat.slc" "$T/arm-0.slc" -q -o "$T/k.slc"
+	mkdir "$T/two"
+	cd "$T"
+	OMP_NUM_THREADS=1 kdsmbake frame --lattice lat.slc armh.slc --hair-radius 1e-4 -q -o kh.slc
+	cd "$T/two"
+	ln -s ../lat.slc ../armh.slc .
+	OMP_NUM_THREADS=2 kdsmbake frame --lattice lat.slc armh.slc --hair-radius 1e-4 -q -o kh.slc
+	cmp "$T/kh.slc" "$T/two/kh.slc"
+	run slcinfo "$T/kh.slc"
+	assert_output --regexp "hair +f32 x1 prim 91872"
+	assert_output --regexp "hair_dir +f32 x3 prim 91872"
+	assert_output --partial "hair_outside=0"
+	# 200 strands of 0.04 m, radius 1e-4: pi r^2 L 200 = 2.513e-7 m^3
+	vol=$(slcinfo "$T/kh.slc" | sed -n 's/.*hair_volume=//p')
+	awk -v v="$vol" 'BEGIN { exit !(v > 0.99 * 2.513e-7 && v < 1.01 * 2.513e-7) }'
+	# the saturation volume lost: what the hair fills outside the skin
+	c0=$(slcinfo "$T/k.slc" | awk '$1 == "cap" { print $11 * 91872 }')
+	c1=$(slcinfo "$T/kh.slc" | awk '$1 == "cap" { print $11 * 91872 }')
+	echo "sum cap $c0 without hair, $c1 with"
+	awk -v a="$c0" -v b="$c1" 'BEGIN { exit !(b < a - 1e-8 && b > a - 2.6e-7) }'
+	# no hair record: no hair channels; a named one that is missing: exit 1
+	run slcinfo "$T/k.slc"
+	refute_output --partial "hair"
+	run kdsmbake frame --lattice "$T/lat.slc" "$T/arm-0.slc" --hair fur -o "$T/x.slc"
+	assert_failure 1
+	assert_output --partial "no strands record 'fur'"
+	run kdsmbake lattice --hair-radius 1 --dx 0.1 "$T/arm-0.slc"
+	assert_failure 2
+}

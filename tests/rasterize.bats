@@ -511,3 +511,91 @@ PY
 	echo "dx 0.25: $n0 $b0; dx 1e300: $n1 $b1"
 	[ "$n0" -gt 1000 ] && [ "$n0" = "$n1" ] && [ "$b0" = "$b1" ]
 }
+
+# A tets stream: the box [0.3, 0.7]^3 as 4^3 cubes of 6 positive tets,
+# rank -1 for tets whose centroid is within 0.12 of the box's centre,
+# else 3; optional alive 0 for centroids with x > 0.5: tets_slc FILE [kill]
+tets_slc() {
+	python3 - "$@" <<'PY'
+import os, sys
+sys.path.insert(0, os.environ["ROOT"] + "/tests")
+import slcrec
+out, kill = sys.argv[1], len(sys.argv) > 2
+n, lo, h = 4, 0.3, 0.1
+idx = lambda i, j, k: i + (n + 1) * (j + (n + 1) * k)
+P = [lo + h * c for k in range(n + 1) for j in range(n + 1) for i in range(n + 1)
+     for c in (i, j, k)]
+perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+tet, rank, alive = [], [], []
+def vol(t):
+    a, b, c, d = [P[3 * q:3 * q + 3] for q in t]
+    u, v, w = [[x[m] - a[m] for m in range(3)] for x in (b, c, d)]
+    return (u[1] * v[2] - u[2] * v[1]) * w[0] + (u[2] * v[0] - u[0] * v[2]) * w[1] + \
+        (u[0] * v[1] - u[1] * v[0]) * w[2]
+for k in range(n):
+    for j in range(n):
+        for i in range(n):
+            for p in perms:
+                c = [0, 0, 0]
+                t = [idx(i, j, k)]
+                for m in p[:2]:
+                    c[m] = 1
+                    t.append(idx(i + c[0], j + c[1], k + c[2]))
+                t.append(idx(i + 1, j + 1, k + 1))
+                if vol(t) < 0:
+                    t[1], t[2] = t[2], t[1]
+                x = [sum(P[3 * q + a] for q in t) / 4 for a in range(3)]
+                tet += t
+                rank.append(-1 if sum((x[a] - 0.5) ** 2 for a in range(3)) < 0.12 ** 2 else 3)
+                alive.append(0 if kill and x[0] > 0.5 else 1)
+chans = [("P", 5, 3, 1, P), ("tet", 3, 4, 2, tet), ("rank", 2, 1, 2, rank),
+         ("alive", 1, 1, 2, alive)]
+open(out, "wb").write(slcrec._record(4, "kdsm", 0.0, chans) + slcrec.END)
+PY
+}
+
+@test "tets: the outer surface where the camera puts it; disabled tets left out" {
+	tets_slc "$T/t.slc"
+	rasterize "${CAM[@]}" -o "$T/t.png" "$T/t.slc"
+	exp=$(corners 0.3 0.7 0.3 0.7 0.3 0.7 | proj_bbox 0.5,0.5,3 0.5,0.5,0.5 0,1,0 40 200 200)
+	bbox_near "$T/t.png" 0,0,0 "$exp" 1
+	# with the tets right of x = 0.5 disabled, the right half is empty
+	tets_slc "$T/k.slc" kill
+	rasterize "${CAM[@]}" -o "$T/k.png" "$T/k.slc"
+	read -r n x0 y0 x1 y1 < <(probe "$T/k.png" bbox 0,0,0)
+	echo "live half: $x0 $y0 $x1 $y1"
+	[ "$x1" -le 100 ] && [ "$x0" -eq "$(echo "$exp" | cut -d' ' -f1)" ]
+	# framed automatically on the live tets alone
+	run rasterize --only kdsm --size 64x48 -o "$T/a.png" "$T/t.slc"
+	assert_success
+}
+
+@test "tets: --tet-cut shows the channel's colour, rank -1 inside, 3 outside; same bytes with 1 and 2 threads" {
+	tets_slc "$T/t.slc"
+	rasterize "${CAM[@]}" --tet-cut z=50% -o "$T/c.png" "$T/t.slc"
+	read -r r g b < <(probe "$T/c.png" pixel 100 100)
+	read -r r2 g2 b2 < <(probe "$T/c.png" pixel 128 100)
+	echo "inside $r $g $b, outside $r2 $g2 $b2"
+	# viridis: dark violet at the low end, yellow at the high end
+	[ "$g" -lt 10 ] && [ "$b" -gt "$g" ] && [ "$g2" -gt 100 ] && [ "$r2" -gt "$b2" ]
+	OMP_NUM_THREADS=1 rasterize "${CAM[@]}" --tet-cut z=50% -o "$T/c1.png" "$T/t.slc"
+	OMP_NUM_THREADS=2 rasterize "${CAM[@]}" --tet-cut z=50% -o "$T/c2.png" "$T/t.slc"
+	cmp "$T/c.png" "$T/c1.png"
+	cmp "$T/c.png" "$T/c2.png"
+	# a range putting rank 3 at the low end makes the outside dark too
+	rasterize "${CAM[@]}" --tet-cut z=0.5 --tet-range 3,7 -o "$T/r.png" "$T/t.slc"
+	read -r r2 g2 b2 < <(probe "$T/r.png" pixel 128 100)
+	[ "$g2" -lt 10 ]
+	# the other side kept: the box's front face, grey
+	rasterize "${CAM[@]}" --tet-cut z=50% --tet-keep above -o "$T/a.png" "$T/t.slc"
+	read -r r g b < <(probe "$T/a.png" pixel 100 100)
+	[ "$r" -eq "$g" ] && [ "$g" -gt 50 ]
+	run rasterize --tet-cut w=3 "$T/t.slc"
+	assert_failure 2
+	run rasterize --tet-range 3,1 "$T/t.slc"
+	assert_failure 2
+	run rasterize --tet-cut x=50% --tet-field nope -o "$T/n.png" "$T/t.slc"
+	assert_failure 1
+	assert_output --partial "'nope'"
+	[ ! -e "$T/n.png" ]
+}

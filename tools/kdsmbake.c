@@ -23,8 +23,11 @@
 #include "kdsm/kdsm.h"
 #include "kdsm/kdsm_recs.h"
 
-static const char *like, *lattice, *from;
+static const char *like, *lattice, *from, *hair_name;
 static double dx, ratio = 4, shell = 1;
+/* not from the paper: a human hair is about 80 micrometres thick */
+#define HAIR_RADIUS 4e-5
+static double hair_radius = HAIR_RADIUS;
 static long levels = 2, samples = 8;
 static const struct opt_range ratio_r = { 4, 8, 0 };     /* §3.1: dx/4 .. dx/8 */
 static const struct opt_range levels_r = { 0, KDSM_LEVELS_MAX, 0 };
@@ -44,6 +47,9 @@ static const struct tool_opt opts[] = {
 	{ "samples", 0, OPT_INT, &samples, "N", "lattice: occupancy samples per tet: 1, 4, 8, 32 or 64 (8)", 0, 0,
 	  &samples_r },
 	{ "lattice", 0, OPT_STRING, &lattice, "FILE", "frame: the lattice from 'kdsmbake lattice'", 0, 0, 0 },
+	{ "hair", 0, OPT_STRING, &hair_name, "NAME", "frame: the strands record of the frame's hair (default 'hair' when\n"
+	  "                            there is one): hair, hair_dir and cap of §5", 0, 0, 0 },
+	{ "hair-radius", 0, OPT_DOUBLE, &hair_radius, "R", "frame: radius of a strand, m (4e-5)", 0, 0, &opt_positive },
 	{ "from", 0, OPT_STRING, &from, "NAME", "the skin's mesh record (default: the first mesh)", 0, 0, 0 },
 	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
@@ -110,6 +116,37 @@ do_lattice(const char *path, int argc, char **argv)
 	slc_frame_free(&out);
 }
 
+/* The hair of §5 from the strands record --hair (or 'hair' when there
+ * is one) into m: 1 when there was hair. */
+static int
+hair_in(const slc_frame *F, const char *path, kdsm_mesh *m, kdsm_stats *st)
+{
+	const slc_rec *h = slc_frame_find(F, hair_name ? hair_name : "hair", SLC_STRANDS);
+	const uint32_t *off;
+	float *P;
+	uint64_t np, k;
+	slc_err err;
+	double *d;
+
+	if (!h && hair_name)
+		die("%s: no strands record '%s'", path ? path : "<stdin>", hair_name);
+	if (!h)
+		return 0;
+	if (!(d = slc_rec_get_f64(h, "P", 3, &np, &err)) ||
+	    !(off = slc_rec_get(h, "offset", SLC_U32, 1, 0, &err)))
+		die("%s: strands '%s': %s", path ? path : "<stdin>", h->name, err.msg);
+	P = xcalloc(np ? np : 1, 3 * sizeof *P);
+	for (k = 0; k < 3 * np; k++)
+		P[k] = (float)d[k];
+	if (slc_rec_find(h, "offset")->count < 1 ||
+	    kdsm_hair_fraction(m, P, np, off, slc_rec_find(h, "offset")->count - 1, hair_radius, st, &err))
+		die("%s: strands '%s': %s", path ? path : "<stdin>", h->name,
+		    slc_rec_find(h, "offset")->count < 1 ? "empty offset table" : err.msg);
+	free(P);
+	free(d);
+	return 1;
+}
+
 static void
 do_frame(const char *path, int argc, char **argv)
 {
@@ -137,6 +174,9 @@ do_frame(const char *path, int argc, char **argv)
 		die("%s: %s", path ? path : "<stdin>", err.msg);
 	if (kdsm_frame_bake(&L, &s, &m, &st, &err))
 		die("%s: %s", path ? path : "<stdin>", err.msg);
+	if (hair_in(&F, path, &m, &st))
+		info("frame %g: hair volume %g m^3, %zu pieces outside the mesh, %zu tets full", frame,
+		     st.hair_volume, st.hair_outside, st.hair_clamped);
 	if (st.dead)
 		warnmsg("frame %g: %zu of %zu tets degenerate, disabled (alive=0)", frame, st.dead, m.nt);
 	info("frame %g: %zu tets, %zu nodes, %zu cut, %zu nonlocal, rank up to %d", frame, m.nt,
@@ -174,8 +214,8 @@ main(int argc, char **argv)
 		usage_die("one input FILE only, got '%s' too", argv[first + 2]);
 	path = argc - first == 2 ? argv[first + 1] : NULL;
 	if (!strcmp(argv[first], "lattice")) {
-		if (lattice)
-			usage_die("--lattice applies to frame only");
+		if (lattice || hair_name || hair_radius != HAIR_RADIUS)
+			usage_die("--lattice, --hair, --hair-radius apply to frame only");
 		do_lattice(path, argc, argv);
 	} else if (!strcmp(argv[first], "frame")) {
 		if (dx > 0 || ratio != 4 || levels != 2 || shell != 1 || samples != 8)

@@ -19,6 +19,7 @@
 #include "render/raster.h"
 #include "render/colormap.h"
 #include "render/render.h"
+#include "render/render_tets.h"
 
 #define SLICE_MAX 16            /* --slice given at most this often */
 #define SIZE_MAX_PX 16384       /* largest width or height */
@@ -140,6 +141,86 @@ set_target(const char *a, void *dst)
 	return parse_vec(a, dst);
 }
 
+/* --- tet meshes (render/render_tets.h): the outer surface of every tets
+ * record drawn, and a cut through it coloured by a per-tet channel ------ */
+static tets_style tet_style = {.field = "rank"};
+static const char *const tet_sides[] = {"below", "above", NULL};
+
+/* x|y|z=POS, POS in metres or N% of the live tets' box */
+static int
+parse_tet_cut(const char *a, void *dst)
+{
+	tets_style *s = dst;
+	char *e;
+
+	if (!a[0] || !strchr("xyz", a[0]) || a[1] != '=')
+		return -1;
+	s->axis = a[0] - 'x';
+	s->pos = strtod(a + 2, &e);
+	s->percent = *e == '%';
+	s->cut = 1;
+	return e == a + 2 || *(e + s->percent) || !isfinite(s->pos) ? -1 : 0;
+}
+
+static int
+parse_tet_range(const char *a, void *dst)
+{
+	tets_style *s = dst;
+	char *e;
+
+	s->lo = strtod(a, &e);
+	if (e == a || *e != ',')
+		return -1;
+	s->hi = strtod(e + 1, &e);
+	s->have_range = 1;
+	return *e || !(s->hi > s->lo) || !isfinite(s->hi - s->lo) ? -1 : 0;
+}
+
+/* Grow lo, hi by the live tets of the tets records of F named in names
+ * (NULL: all); the number of such records with a live tet. */
+static int
+tets_scene_bounds(const slc_frame *F, const char *names, const char *label,
+		  double lo[3], double hi[3])
+{
+	double a[3], b[3];
+	slc_err err;
+	size_t k;
+	int n = 0, c, q;
+
+	for (k = 0; k < F->n; k++) {
+		if (F->r[k]->kind != SLC_TETS || (names && !slc_name_listed(F->r[k]->name, names)))
+			continue;
+		if ((c = tets_bounds(F->r[k], a, b, &err)) < 0)
+			die("%s: record '%s': %s", label, F->r[k]->name, err.msg);
+		for (q = 0; c && q < 3; q++) {
+			lo[q] = fmin(lo[q], a[q]);
+			hi[q] = fmax(hi[q], b[q]);
+		}
+		n += c;
+	}
+	return n;
+}
+
+/* Draw the tets records of F that --only names (all without it). */
+static void
+tets_scene_draw(rimage *im, const camera *cam, const slc_frame *F, const char *label)
+{
+	slc_err err;
+	size_t k;
+	int a;
+
+	for (a = 0; a < 3; a++)
+		tet_style.albedo[a] = TETS_GREY;
+	memcpy(tet_style.light, light, sizeof light);
+	tet_style.ambient = TETS_AMBIENT;
+	tet_style.smooth = smooth;
+	for (k = 0; k < F->n; k++)
+		if (F->r[k]->kind == SLC_TETS && (!only || slc_name_listed(F->r[k]->name, only)) &&
+		    render_tets(im, cam, F->r[k], &tet_style, NULL, NULL, &err))
+			die("%s: record '%s': %s", label, F->r[k]->name, err.msg);
+}
+/* --- end of tet meshes ------------------------------------------------- */
+
 static const struct tool_opt opts[] = {
 	{"eye", 0, OPT_FUNC, eye, "X,Y,Z", "camera position (default: framing the whole frame)", 0, set_eye, 0},
 	{"target", 0, OPT_FUNC, target, "X,Y,Z", "point looked at (default: centre of the frame)", 0, set_target, 0},
@@ -168,6 +249,10 @@ static const struct tool_opt opts[] = {
 	{"ambient", 0, OPT_DOUBLE, &ambient, "A", "smoke ambient light (default 0.15)", 0, 0, &opt_nonneg},
 	{"shell-eps", 0, OPT_DOUBLE, &shell_eps, "CELLS", "thin shell wedge thickness in cells (default 0.01)", 0, 0, &opt_positive},
 	{"two-sided", 0, OPT_FLAG, &flat_shells, NULL, "plain interpolation of level sets and smoke next to meshes (no one-sided evaluation)", 0, 0, 0},
+	{"tet-cut", 0, OPT_FUNC, &tet_style, "A=POS", "cut tet meshes open at x|y|z=POS metres (or POS% of their box)", 0, parse_tet_cut, 0},
+	{"tet-keep", 0, OPT_CHOICE, &tet_style.keep_above, "SIDE", "side of --tet-cut kept: below or above (default below)", tet_sides, 0, 0},
+	{"tet-field", 0, OPT_STRING, &tet_style.field, "NAME", "per-tet channel colouring the cut, viridis (default rank)", 0, 0, 0},
+	{"tet-range", 0, OPT_FUNC, &tet_style, "LO,HI", "its colour range (default: the cut tets')", 0, parse_tet_range, 0},
 	{0, 0, 0, 0, 0, 0, 0, 0, 0},
 };
 
@@ -213,11 +298,20 @@ draw_scene(rimage *im, const slc_frame *F, const char *label)
 	if (cnt < 0)
 		die("%s: %s", label, err.msg);
 	if (cnt == 0)
-		die("%s: nothing to draw (no level set, density, mesh, particles or strands)", label);
+		for (a = 0; a < 3; a++)
+			lo[a] = INFINITY, hi[a] = -INFINITY;
+	cnt += tets_scene_bounds(F, only, label, lo, hi);
+	if (cnt == 0)
+		die("%s: nothing to draw (no level set, density, mesh, tets, particles or strands)", label);
 	fo = so;
 	fo.only = frame;
-	if (frame && (cnt = scene_bounds(F, &fo, lo, hi, &err)) <= 0)
-		die("%s: --frame %s: %s", label, frame, cnt < 0 ? err.msg : "no drawable record");
+	if (frame && (cnt = scene_bounds(F, &fo, lo, hi, &err)) < 0)
+		die("%s: --frame %s: %s", label, frame, err.msg);
+	if (frame && cnt == 0)
+		for (a = 0; a < 3; a++)
+			lo[a] = INFINITY, hi[a] = -INFINITY;
+	if (frame && cnt + tets_scene_bounds(F, frame, label, lo, hi) == 0)
+		die("%s: --frame %s: no drawable record", label, frame);
 	/* a box the automatic camera cannot frame is the data's fault: its
 	 * extent overflows, or is too small for its place */
 	if (!(have_eye && have_target) &&
@@ -236,6 +330,7 @@ draw_scene(rimage *im, const slc_frame *F, const char *label)
 		memcpy(target, t, sizeof t);
 	if (camera_init(&cam, eye, target, up, fov, im->w, im->h, &err))
 		usage_die("camera: %s", err.msg);
+	tets_scene_draw(im, &cam, F, label);
 	if (scene_draw(im, &cam, F, &so, diag, &err))
 		die("%s: %s", label, err.msg);
 }

@@ -45,6 +45,10 @@
 /* Rank of a tet no skin tet reaches through node neighbours (§3.1 ranks
  * only what the contact graph reaches). */
 #define KDSM_RANK_NONE INT32_MAX
+/* Not from the paper (§5 gives no rule): a strand segment is cut into
+ * pieces of at most this fraction of the mean fine tet edge, each put
+ * whole into the tet holding its midpoint. */
+#define KDSM_HAIR_PIECE 0.25
 /* Largest number of subdivisions (8^L fine tets per coarse tet). */
 #define KDSM_LEVELS_MAX 4
 
@@ -110,6 +114,9 @@ typedef struct kdsm_stats {
 	double volume_coarse;   /* sum of the coarse tets' volumes, m^3 */
 	double occ_volume;      /* sum occ * V, m^3 */
 	double skin_volume;     /* the posed skin's enclosed volume, m^3 */
+	double hair_volume;     /* hair volume put into tets, m^3 (§5) */
+	size_t hair_outside;    /* strand pieces in no live tet */
+	size_t hair_clamped;    /* tets whose hair exceeded 1 - occ */
 } kdsm_stats;
 
 /* One frame's fine mesh and its channels (the `kdsm` record). */
@@ -128,6 +135,7 @@ typedef struct kdsm_mesh {
 	int32_t *nbr;           /* nt*4: across the face opposite node k */
 	float *dist;            /* nt centroid's signed distance to the skin */
 	float *adh, *adh_dir;   /* nt, nt*3 when the skin has them, else NULL */
+	float *hair, *hair_dir; /* nt, nt*3 after kdsm_hair_fraction, else NULL */
 	uint32_t *nl_off;       /* nt+1 CSR offsets into nl_idx */
 	int32_t *nl_idx;
 	double *qb;             /* nsamp*4 the sample rule */
@@ -146,6 +154,21 @@ int kdsm_frame_bake(const kdsm_lattice *L, const kdsm_skin *s, kdsm_mesh *m,
 		    kdsm_stats *st, slc_err *err);
 
 void kdsm_mesh_free(kdsm_mesh *m);
+
+/* Hair in the mesh (lee2019 §5): strands s = 0..ns-1 through the points
+ * off[s] .. off[s+1]-1 of P (np points, the posed hair of this frame),
+ * each a cylinder of radius r metres.  Every segment is cut into pieces
+ * no longer than KDSM_HAIR_PIECE of the mesh's mean fine edge; a piece
+ * adds its volume pi r^2 len to the live tet holding its midpoint and its
+ * direction, weighted by len and turned to agree with what the tet holds
+ * already, to the tet's direction.  Sets m->hair (volume fraction, at
+ * most 1 - occ: the rest is counted in st->hair_clamped) and m->hair_dir
+ * (unit, 0 where no hair), and lowers cap to V (1 - occ - hair).  Pieces
+ * in no live tet are counted in st->hair_outside; st->hair_volume is the
+ * volume put in.  Serial in strand order, so the same bytes for any
+ * number of threads.  0, or -1 with err (bad offsets, memory). */
+int kdsm_hair_fraction(kdsm_mesh *m, const float *P, size_t np, const uint32_t *off,
+		       size_t ns, double r, kdsm_stats *st, slc_err *err);
 
 /* --- pieces, public for the tests ------------------------------------ */
 

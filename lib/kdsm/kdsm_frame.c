@@ -300,6 +300,8 @@ kdsm_mesh_free(kdsm_mesh *m)
 	free(m->dist);
 	free(m->adh);
 	free(m->adh_dir);
+	free(m->hair);
+	free(m->hair_dir);
 	free(m->nl_off);
 	free(m->nl_idx);
 	free(m->qb);

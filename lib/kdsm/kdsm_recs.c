@@ -263,6 +263,8 @@ kdsm_mesh_write(const kdsm_mesh *m, const kdsm_stats *st, long frame, double t,
 	    put(r, "dist", SLC_F32, 1, SLC_PRIM, m->nt, m->dist, err) ||
 	    (m->adh && put(r, "adh", SLC_F32, 1, SLC_PRIM, m->nt, m->adh, err)) ||
 	    (m->adh_dir && put(r, "adh_dir", SLC_F32, 3, SLC_PRIM, m->nt, m->adh_dir, err)) ||
+	    (m->hair && put(r, "hair", SLC_F32, 1, SLC_PRIM, m->nt, m->hair, err)) ||
+	    (m->hair_dir && put(r, "hair_dir", SLC_F32, 3, SLC_PRIM, m->nt, m->hair_dir, err)) ||
 	    put(r, "nl_off", SLC_U32, 1, SLC_DETAIL, m->nt + 1, m->nl_off, err) ||
 	    put(r, "nl_idx", SLC_I32, 1, SLC_DETAIL, m->nl_off[m->nt], m->nl_idx, err) ||
 	    put(r, "qb", SLC_F64, 4, SLC_DETAIL, (uint64_t)m->nsamp, m->qb, err))
@@ -285,6 +287,10 @@ kdsm_mesh_write(const kdsm_mesh *m, const kdsm_stats *st, long frame, double t,
 	    meta_num(k, "volume_coarse", st->volume_coarse, err) ||
 	    meta_num(k, "occ_volume", st->occ_volume, err) ||
 	    meta_num(k, "skin_volume", st->skin_volume, err))
+		return -1;
+	if (m->hair && (meta_num(k, "hair_volume", st->hair_volume, err) ||
+			meta_num(k, "hair_outside", (double)st->hair_outside, err) ||
+			meta_num(k, "hair_clamped", (double)st->hair_clamped, err)))
 		return -1;
 	return 0;
 }

@@ -1,8 +1,8 @@
 /* test_kdsm: the KDSM bake (lib/kdsm): the volume kept by subdivision,
  * occupancy converging to the skin's volume with the sample count, ranks
  * by node steps, face neighbours, no live tet inverted on any frame of the
- * bending arm, a rigidly moving ball moving every node rigidly, and the
- * same bytes with 1 and 2 threads. */
+ * bending arm, a rigidly moving ball moving every node rigidly, the
+ * same bytes with 1 and 2 threads, and the hair volume fraction of §5. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -246,6 +246,69 @@ test_threads(void)
 	ball_free(&b);
 }
 
+/* lee2019 §5: a strand's volume lands whole in the tets it crosses, its
+ * direction is theirs, cap loses it; strands outside and bad offsets. */
+static void
+test_hair(void)
+{
+	kdsm_lattice L;
+	kdsm_mesh m;
+	kdsm_stats st;
+	ball b;
+	slc_err err;
+	double c[3] = { 0, 0, 0 }, sum = 0, worst_cap = 0, worst_dir = 1;
+	const double r = 3e-4, r0 = 0.102, r1 = 0.118;
+	float P[9];
+	uint32_t off[3] = { 0, 2, 3 }, bad[2] = { 0, 5 };
+	size_t i, t, with = 0;
+
+	ball_make(&b, 0);
+	for (i = 0; i < b.m.nv; i++)
+		for (int a = 0; a < 3; a++)
+			c[a] += b.P[3 * i + a] / (double)b.m.nv;
+	CHECK(kdsm_lattice_build(&L, &b.s, 0.04, 0.02, 2, 8, &err) == 0 &&
+	      kdsm_frame_bake(&L, &b.s, &m, &st, &err) == 0, "ball frame baked");
+	/* a radial strand in the shell outside the skin, and a one-point strand */
+	P[0] = (float)(c[0] + r0), P[1] = (float)c[1], P[2] = (float)c[2];
+	P[3] = (float)(c[0] + r1), P[4] = (float)c[1], P[5] = (float)c[2];
+	P[6] = P[7] = P[8] = 0.5f;
+	CHECK(kdsm_hair_fraction(&m, P, 3, off, 2, r, &st, &err) == 0, "hair fraction: %s",
+	      m.hair ? "done" : err.msg);
+	for (t = 0; t < m.nt; t++) {
+		double V = tetvol(&m, t), dx = fabs(m.hair_dir[3 * t]);
+
+		if (!m.alive[t])
+			continue;
+		sum += m.hair[t] * V;
+		worst_cap = fmax(worst_cap, fabs(m.cap[t] - V * (1 - m.occ[t] - m.hair[t])) / V);
+		if (m.hair[t] > 0) {
+			with++;
+			worst_dir = fmin(worst_dir, dx);
+		}
+	}
+	double want = M_PI * r * r * (r1 - r0);
+	CHECK(st.hair_outside == 0 && st.hair_clamped == 0 &&
+	      fabs(sum - st.hair_volume) < 1e-6 * want && fabs(st.hair_volume - want) < 1e-5 * want,
+	      "sum hair V %.6e = pi r^2 len %.6e (of the f32 strand), none outside or clamped",
+	      sum, want);
+	CHECK(with >= 2 && worst_dir > 0.999, "%zu tets hold the strand, all along x (|dir.x| >= %.5f)",
+	      with, worst_dir);
+	CHECK(worst_cap < 1e-6, "cap = V (1 - occ - hair) within %.2e of V", worst_cap);
+	/* far outside: counted, nothing added */
+	for (int k = 0; k < 6; k++)
+		P[k] = k % 3 ? 0.5f : 3.0f + (float)k;
+	st.hair_volume = 0;
+	st.hair_outside = 0;
+	CHECK(kdsm_hair_fraction(&m, P, 3, off, 2, r, &st, &err) == 0 && st.hair_volume == 0 &&
+	      st.hair_outside > 0, "a strand outside the mesh: %zu pieces outside, no hair",
+	      st.hair_outside);
+	CHECK(kdsm_hair_fraction(&m, P, 3, bad, 1, r, &st, &err) == -1 && strstr(err.msg, "offsets"),
+	      "bad offsets refused: %s", err.msg);
+	kdsm_mesh_free(&m);
+	kdsm_lattice_free(&L);
+	ball_free(&b);
+}
+
 int
 main(void)
 {
@@ -253,5 +316,6 @@ main(void)
 	test_occupancy();
 	test_arm();
 	test_threads();
+	test_hair();
 	return ctest_done();
 }
