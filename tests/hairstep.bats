@@ -108,3 +108,35 @@ PY
 	assert_failure 2
 	assert_output --partial "--strain"
 }
+
+@test "solid_next: a sphere keyed at both ends of the frame (selle2008 7.5.1) ends with no hair point inside" {
+	# strands standing on a small scalp at y = 0.25; a sphere of radius
+	# 0.2 keyed at y = 0 (t = 0, its top 0.05 below the roots) and at
+	# y = 0.1 (t = 1/24) runs into them.  At the frame's end no free
+	# point is inside the end key: min_phi >= -1e-3 dx (dx = 0.0375).
+	# With the first key alone the body stands still and touches nothing.
+	box=--box=-0.6,-0.3,-0.6,0.6,0.9,0.6
+	mkprim hair --strands 40 --segments 8 --center 0,0.25,0 --radius 0.01 \
+		--length 0.2 --cap 60 > "$T/c.slc"
+	mkprim sphere --radius 0.2 --center 0,0,0 | mklevelset --res 32 "$box" |
+		slccat --drop sphere > "$T/k0.slc"
+	mkprim sphere --radius 0.2 --center 0,0.1,0 --time 0.041666666666666667 |
+		mklevelset --name solid_next --res 32 "$box" | slccat --drop sphere > "$T/k1.slc"
+	cat "$T/c.slc" "$T/k0.slc" "$T/k1.slc" | hairstep --gravity 0,0,0 --root 0 > "$T/two.slc"
+	cat "$T/c.slc" "$T/k0.slc" | hairstep --gravity 0,0,0 --root 0 > "$T/one.slc"
+	echo "two keys: $(meta "$T/two.slc" min_phi), $(meta "$T/two.slc" contacts) contacts"
+	awk -v m="$(meta "$T/two.slc" min_phi)" 'BEGIN { exit !(m >= -1e-3 * 0.0375) }'
+	[ "$(meta "$T/two.slc" contacts)" -gt 0 ]
+	[ "$(meta "$T/one.slc" contacts)" -eq 0 ]
+	# the analytic sphere: no point inside by more than 1e-9 m
+	mkprim hair --strands 40 --segments 8 --center 0,0.25,0 --radius 0.01 \
+		--length 0.2 --cap 180 | hairstep --sphere 0,0,0 --sphere-radius 0.22 \
+		--root 0 > "$T/s.slc"
+	awk -v m="$(meta "$T/s.slc" min_phi)" 'BEGIN { exit !(m >= -1e-9) }'
+	# a next key before the frame's end is refused
+	mkprim sphere --radius 0.2 --center 0,0.1,0 --time 0.02 |
+		mklevelset --name solid_next --res 32 "$box" | slccat --drop sphere > "$T/k2.slc"
+	run sh -c "cat '$T/c.slc' '$T/k0.slc' '$T/k2.slc' | hairstep -o '$T/bad.slc'"
+	assert_failure 1
+	assert_output --partial "solid_next"
+}

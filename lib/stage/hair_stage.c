@@ -147,8 +147,46 @@ constrain_pins(hair_stage *s, const uint8_t *pin)
 	}
 }
 
-/* The bodies: the grid level set o.solid (with NAME_vel), the ground
- * plane, the sphere; as clothstep's (cloth/collide_body.h). */
+/* The key after sr, NAME_next (with NAME_next_vel), when the frame has
+ * one: the body becomes the two-sided interpolation between the keys
+ * (selle2008 thesis §7.5.1), as clothstep's.  It must reach the frame's
+ * end. */
+static int
+next_key(hair_stage *s, const slc_frame *F, const slc_rec *sr,
+	 const field *const vp[3], slc_err *err)
+{
+	char name[SLC_NAME_MAX + 16];
+	const field *vn[3] = {NULL, NULL, NULL};
+	const slc_rec *nr, *vr;
+
+	snprintf(name, sizeof name, "%s_next", s->o.solid);
+	if (!(nr = slc_frame_find(F, name, SLC_GRID)))
+		return 0;
+	if (field_from_rec(&s->phi_next, nr, NULL, err))
+		return slc_failctx(err, "record '%s': ", name);
+	if (!(nr->time >= s->t0 + s->T * (1 - 1e-9)))
+		return slc_fail(err, "record '%s' at time %.17g: the next key "
+				"must come at or after the frame's end %.17g",
+				name, nr->time, s->t0 + s->T);
+	snprintf(name, sizeof name, "%s_next_vel", s->o.solid);
+	if ((vr = slc_frame_find(F, name, SLC_GRID))) {
+		if (vr->grid.stagger != SLC_CELL)
+			return slc_fail(err, "record '%s': expected a "
+					"cell-centred grid", name);
+		if (recfield_vec3(vr, s->vb_next, err))
+			return -1;
+		for (int k = 0; k < 3; k++)
+			vn[k] = s->vb_next + k;
+	}
+	if (body_grid2_init(s->bodies + s->nb, &s->phi, vp, sr->time,
+			    &s->phi_next, vn, nr->time, s->o.mu, err))
+		return slc_failctx(err, "record '%s': ", s->o.solid);
+	return 0;
+}
+
+/* The bodies: the grid level set o.solid (with NAME_vel, and the next key
+ * NAME_next with NAME_next_vel), the ground plane, the sphere; as
+ * clothstep's (cloth/collide_body.h). */
 static int
 find_bodies(hair_stage *s, const slc_frame *F, slc_err *err)
 {
@@ -171,7 +209,10 @@ find_bodies(hair_stage *s, const slc_frame *F, slc_err *err)
 			for (int k = 0; k < 3; k++)
 				vp[k] = s->vb + k;
 		}
-		body_grid_init(s->bodies + s->nb++, &s->phi, vp, sr->time, o->mu);
+		body_grid_init(s->bodies + s->nb, &s->phi, vp, sr->time, o->mu);
+		if (next_key(s, F, sr, vp, err))
+			return -1;
+		s->nb++;
 	}
 	if (!isnan(o->ground)) {
 		cloth_body *b = s->bodies + s->nb++;
@@ -342,7 +383,10 @@ hair_stage_free(hair_stage *s)
 	free(s->kscale); free(s->vP); free(s->vv); free(s->vrest); free(s->vm);
 	free(s->vgoal);
 	field_free(&s->phi);
-	for (int k = 0; k < 3; k++)
+	field_free(&s->phi_next);
+	for (int k = 0; k < 3; k++) {
 		field_free(s->vb + k);
+		field_free(s->vb_next + k);
+	}
 	memset(s, 0, sizeof *s);
 }

@@ -61,6 +61,7 @@ typedef struct hair_stage {
 	size_t nvirt;           /* virtuals read (0: built) */
 	hair h;
 	field phi, vb[3];
+	field phi_next, vb_next[3];  /* the solid's next key, when given */
 	cloth_body bodies[3];
 	int nb;
 } hair_stage;
