@@ -24,6 +24,7 @@ static const struct opt_range frac_range = { 0, 10, OPEN_MIN };
 static const struct tool_opt opts[] = {
 	{ "hair", 0, OPT_STRING, &o.hair, "NAME", "strands record to advance (hair)", 0, 0, 0 },
 	{ "fps", 0, OPT_DOUBLE, &o.fps, "F", "frames per second (the scene's fps, else 24)", 0, 0, &opt_nonneg },
+	{ "frames", 0, OPT_INT, &o.frames, "N", "frames to advance in one run; the output is the last (1)", 0, 0, &steps_range },
 	{ "steps", 0, OPT_INT, &o.steps, "N", "fewest time steps per frame (8)", 0, 0, &steps_range },
 	{ "max-steps", 0, OPT_INT, &o.max_steps, "N", "most time steps per frame (10000)", 0, 0, &steps_range },
 	{ "courant", 0, OPT_DOUBLE, &o.par.courant, "C", "fraction of the shortest edge a point may cross in a step (0.5)", 0, 0, &frac_range },
@@ -58,8 +59,11 @@ static const struct tool_info tinfo = {
 	"The hair is a strands record with P and offset and optional v, rest, mass,\n"
 	"pinned (u8) and goal point channels and a kscale strand channel (scales bend,\n"
 	"torsion and altitude stiffness).  Its virtual particles are kept as the detail\n"
-	"channels virt_P, virt_v, virt_rest, virt_mass and virt_seg.  Bodies: the grid\n"
-	"level set --solid (moved by its velocity grid NAME_vel), --ground, --sphere.\n"
+	"channels virt_P, virt_v, virt_rest, virt_mass, virt_seg and virt_pinned, with\n"
+	"the last step's accelerations acc_last: frames baked one at a time equal one\n"
+	"run.  Bodies: the grid level set --solid (moved by its velocity grid\n"
+	"NAME_vel, or between it and the next key NAME_next with NAME_next_vel),\n"
+	"--ground, --sphere.\n"
 	"The figures of the step go to the meta record 'hairstep'.",
 	opts
 };
