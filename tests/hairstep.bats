@@ -108,3 +108,56 @@ PY
 	assert_failure 2
 	assert_output --partial "--strain"
 }
+
+@test "solid_next: a sphere keyed at both ends of the frame (selle2008 7.5.1) ends with no hair point inside" {
+	# strands standing on a small scalp at y = 0.25; a sphere of radius
+	# 0.2 keyed at y = 0 (t = 0, its top 0.05 below the roots) and at
+	# y = 0.1 (t = 1/24) runs into them.  At the frame's end no free
+	# point is inside the end key: min_phi >= -1e-3 dx (dx = 0.0375).
+	# With the first key alone the body stands still and touches nothing.
+	box=--box=-0.6,-0.3,-0.6,0.6,0.9,0.6
+	mkprim hair --strands 40 --segments 8 --center 0,0.25,0 --radius 0.01 \
+		--length 0.2 --cap 60 > "$T/c.slc"
+	mkprim sphere --radius 0.2 --center 0,0,0 | mklevelset --res 32 "$box" |
+		slccat --drop sphere > "$T/k0.slc"
+	mkprim sphere --radius 0.2 --center 0,0.1,0 --time 0.041666666666666667 |
+		mklevelset --name solid_next --res 32 "$box" | slccat --drop sphere > "$T/k1.slc"
+	cat "$T/c.slc" "$T/k0.slc" "$T/k1.slc" | hairstep --gravity 0,0,0 --root 0 > "$T/two.slc"
+	cat "$T/c.slc" "$T/k0.slc" | hairstep --gravity 0,0,0 --root 0 > "$T/one.slc"
+	echo "two keys: $(meta "$T/two.slc" min_phi), $(meta "$T/two.slc" contacts) contacts"
+	awk -v m="$(meta "$T/two.slc" min_phi)" 'BEGIN { exit !(m >= -1e-3 * 0.0375) }'
+	[ "$(meta "$T/two.slc" contacts)" -gt 0 ]
+	[ "$(meta "$T/one.slc" contacts)" -eq 0 ]
+	# the analytic sphere: no point inside by more than 1e-9 m
+	mkprim hair --strands 40 --segments 8 --center 0,0.25,0 --radius 0.01 \
+		--length 0.2 --cap 180 | hairstep --sphere 0,0,0 --sphere-radius 0.22 \
+		--root 0 > "$T/s.slc"
+	awk -v m="$(meta "$T/s.slc" min_phi)" 'BEGIN { exit !(m >= -1e-9) }'
+	# a next key before the frame's end is refused
+	mkprim sphere --radius 0.2 --center 0,0.1,0 --time 0.02 |
+		mklevelset --name solid_next --res 32 "$box" | slccat --drop sphere > "$T/k2.slc"
+	run sh -c "cat '$T/c.slc' '$T/k0.slc' '$T/k2.slc' | hairstep -o '$T/bad.slc'"
+	assert_failure 1
+	assert_output --partial "solid_next"
+}
+
+@test "frames baked one at a time through files equal, byte for byte, one run of --frames" {
+	# straight and curly strands, wind and a sphere; the state between
+	# frames (virtuals, their pins, the last accelerations) is in the file
+	for curl in "" "--curl 0.01,0.02"; do
+		mkprim hair --strands 30 --segments 10 $curl > "$T/f0.slc"
+		for i in 0 1 2 3; do
+			hairstep --wind 1,0,0 --drag 1e-5 --sphere 0,0,0 --sphere-radius 0.1 \
+				< "$T/f$i.slc" > "$T/f$((i + 1)).slc"
+		done
+		hairstep --frames 4 --wind 1,0,0 --drag 1e-5 --sphere 0,0,0 \
+			--sphere-radius 0.1 < "$T/f0.slc" > "$T/long.slc"
+		# (the provenance records differ: they list the runs)
+		slccat --only hair,hairstep,scene "$T/f4.slc" | slccat --drop provenance > "$T/a.slc"
+		slccat --only hair,hairstep,scene "$T/long.slc" | slccat --drop provenance > "$T/b.slc"
+		cmp "$T/a.slc" "$T/b.slc"
+		run sh -c "slcinfo '$T/a.slc' | grep -E 'acc_last|virt_pinned'"
+		assert_output --partial "acc_last"
+		assert_output --partial "virt_pinned"
+	done
+}

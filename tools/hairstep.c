@@ -24,6 +24,7 @@ static const struct opt_range frac_range = { 0, 10, OPEN_MIN };
 static const struct tool_opt opts[] = {
 	{ "hair", 0, OPT_STRING, &o.hair, "NAME", "strands record to advance (hair)", 0, 0, 0 },
 	{ "fps", 0, OPT_DOUBLE, &o.fps, "F", "frames per second (the scene's fps, else 24)", 0, 0, &opt_nonneg },
+	{ "frames", 0, OPT_INT, &o.frames, "N", "frames to advance in one run; the output is the last (1)", 0, 0, &steps_range },
 	{ "steps", 0, OPT_INT, &o.steps, "N", "fewest time steps per frame (8)", 0, 0, &steps_range },
 	{ "max-steps", 0, OPT_INT, &o.max_steps, "N", "most time steps per frame (10000)", 0, 0, &steps_range },
 	{ "courant", 0, OPT_DOUBLE, &o.par.courant, "C", "fraction of the shortest edge a point may cross in a step (0.5)", 0, 0, &frac_range },
@@ -33,9 +34,9 @@ static const struct tool_opt opts[] = {
 	{ "root", 0, OPT_INT, &o.root, "N", "axis points pinned at each root without a 'pinned' channel (2)", 0, 0, &root_range },
 	{ "stiffness", 0, OPT_DOUBLE, &o.par.k.k_edge, "K", "edge spring stiffness, N (1)", 0, 0, &opt_nonneg },
 	{ "damping", 0, OPT_DOUBLE, &o.par.k.xi_edge, "XI", "edge overdamping fraction (15)", 0, 0, &opt_nonneg },
-	{ "bend", 0, OPT_DOUBLE, &o.par.k.k_bend, "K", "bending stiffness, N (1e-4)", 0, 0, &opt_nonneg },
-	{ "torsion", 0, OPT_DOUBLE, &o.par.k.k_tors, "K", "torsion stiffness, N (1e-4)", 0, 0, &opt_nonneg },
-	{ "altitude", 0, OPT_DOUBLE, &o.par.k.k_alt, "K", "altitude spring stiffness, N (1e-4)", 0, 0, &opt_nonneg },
+	{ "bend", 0, OPT_DOUBLE, &o.par.k.k_bend, "K", "bending stiffness, N (1e-3)", 0, 0, &opt_nonneg },
+	{ "torsion", 0, OPT_DOUBLE, &o.par.k.k_tors, "K", "torsion stiffness, N (1e-3)", 0, 0, &opt_nonneg },
+	{ "altitude", 0, OPT_DOUBLE, &o.par.k.k_alt, "K", "altitude spring stiffness, N (1e-2)", 0, 0, &opt_nonneg },
 	{ "soft-damping", 0, OPT_DOUBLE, &o.par.k.xi_bend, "XI", "bend, torsion and altitude overdamping fraction (8)", 0, 0, &opt_nonneg },
 	{ "density", 0, OPT_DOUBLE, &o.par.density, "KG", "strand mass per metre without a 'mass' channel, kg/m (5e-6)", 0, 0, &opt_positive },
 	{ "strain", 0, OPT_DOUBLE, &o.par.strain, "S", "strain limit, 0 off (0.1)", 0, 0, &strain_range },
@@ -58,8 +59,11 @@ static const struct tool_info tinfo = {
 	"The hair is a strands record with P and offset and optional v, rest, mass,\n"
 	"pinned (u8) and goal point channels and a kscale strand channel (scales bend,\n"
 	"torsion and altitude stiffness).  Its virtual particles are kept as the detail\n"
-	"channels virt_P, virt_v, virt_rest, virt_mass and virt_seg.  Bodies: the grid\n"
-	"level set --solid (moved by its velocity grid NAME_vel), --ground, --sphere.\n"
+	"channels virt_P, virt_v, virt_rest, virt_mass, virt_seg and virt_pinned, with\n"
+	"the last step's accelerations acc_last: frames baked one at a time equal one\n"
+	"run.  Bodies: the grid level set --solid (moved by its velocity grid\n"
+	"NAME_vel, or between it and the next key NAME_next with NAME_next_vel),\n"
+	"--ground, --sphere.\n"
 	"The figures of the step go to the meta record 'hairstep'.",
 	opts
 };

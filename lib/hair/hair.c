@@ -13,12 +13,21 @@
  * 15).  Gravity as table 6.1.  Edge stiffness: a spring (§5.3.2, F = k
  * strain) of about 1 N keeps a strand's own weight to a strain near 1e-5
  * while leaving CG fast; strain limiting, not stiffness, holds the length
- * (§7.4.1).  Bend, torsion and altitude 1e-4 N: the bending stiffness EI
- * of a 70 micron hair (E about 3 GPa, EI about 3.5e-9 N m^2) over a
- * spring acting across about a centimetre. */
+ * (§7.4.1).  Bend and torsion 1e-3 N, altitude 1e-2 N: what holds a
+ * curl.  An altitude spring resists inversion with at most 2 k l0 / L
+ * (§5.3.4, l0 the rest altitude, L the torsion's rest length), and l0 / L
+ * is small on a curl: 0.02 on a 1 cm curl of 8 points a turn, 0.004 at 16.
+ * With 1e-4 N that is 4e-6 N, below the 1.3e-5 N weight of a 26 cm strand,
+ * and its tetrahedra flip; 1e-2 N gives 30 times the weight.  Bend and
+ * torsion at 1e-4 N let such a 4-turn curl hang to 2.4 times its height
+ * and lose turns; at 1e-3 N it keeps them within 0.1 (tests/c/test_hair.c
+ * test_curl) while a straight 30 cm strand still droops (its tip falls
+ * 0.13 m held level).  Finer curls (16 points a turn) need more: --bend,
+ * --torsion, --altitude or the kscale channel. */
 #define HAIR_G 9.8
 #define HAIR_K_EDGE 1.0
-#define HAIR_K_SOFT 1e-4
+#define HAIR_K_BEND 1e-3
+#define HAIR_K_ALT 1e-2
 #define HAIR_XI_EDGE 15.0       /* table 6.1's cloth values */
 #define HAIR_XI_SOFT 8.0
 /* 70 micron hair of 1300 kg/m^3: 5e-6 kg per metre */
@@ -42,7 +51,8 @@ hair_params_default(hair_params *p)
 	p->mp.wind_iso = 1;
 	p->k.k_edge = HAIR_K_EDGE;
 	p->k.xi_edge = HAIR_XI_EDGE;
-	p->k.k_bend = p->k.k_tors = p->k.k_alt = HAIR_K_SOFT;
+	p->k.k_bend = p->k.k_tors = HAIR_K_BEND;
+	p->k.k_alt = HAIR_K_ALT;
 	p->k.xi_bend = p->k.xi_tors = p->k.xi_alt = HAIR_XI_SOFT;
 	p->subdivide = HAIR_SUB_AUTO;
 	p->density = HAIR_DENSITY;
@@ -247,6 +257,37 @@ hair_nsteps(hair *h, double T)
 	return (int)n;
 }
 
+/* Free particles still inside a body at time t after a step are moved
+ * out along the body normal by their distance, a few Newton steps on
+ * phi.  The §6.5 collision step moves a point by the body's velocity
+ * linearised at the point (§6.5 names high curvature as its limit), which
+ * on a curved body moving fast leaves it a little inside (3e-3 dx on a
+ * sphere crossing 8/3 dx a step); thesis check: no point inside a body at
+ * a frame's end.  Velocities are left to the step's Gamma. */
+#define PUSH_ITERS 4
+
+static void
+push_out(hair *h, double t, const cloth_body *bodies, int nb)
+{
+	masspring *ms = &h->ms;
+	const ptrdiff_t np = (ptrdiff_t)ms->np;
+
+#pragma omp parallel for schedule(static) if (np > 4096)
+	for (ptrdiff_t i = 0; i < np; i++) {
+		if (ms->fixed[i])
+			continue;
+		double *x = ms->x + 3 * i;
+		for (int b = 0; b < nb; b++)
+			for (int it = 0; it < PUSH_ITERS; it++) {
+				double phi, N[3], vB[3];
+				body_eval(bodies + b, t, x, &phi, N, vB);
+				if (!(phi < 0))
+					break;
+				v3axpy(-phi, N, x);
+			}
+	}
+}
+
 int
 hair_advance(hair *h, double t, double T, const cloth_body *bodies, int nb,
 	     slc_err *err)
@@ -260,8 +301,12 @@ hair_advance(hair *h, double t, double T, const cloth_body *bodies, int nb,
 	double dt = T / n;
 	long cg0 = ms->st.cg_iters, c0 = ms->st.body_contacts;
 	memset(&h->st, 0, sizeof h->st);
-	for (int k = 0; k < n; k++)
+	for (int k = 0; k < n; k++) {
 		masspring_step(ms, t + k * dt, dt, bodies, nb);
+		if (nb)
+			push_out(h, k + 1 == n ? t + T : t + (k + 1) * dt,
+				 bodies, nb);
+	}
 	h->st.steps = n;
 	h->st.cg_iters = ms->st.cg_iters - cg0;
 	h->st.contacts = ms->st.body_contacts - c0;

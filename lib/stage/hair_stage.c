@@ -28,6 +28,7 @@ hair_stage_opts_default(hair_stage_opts *o)
 	o->root = DEFAULT_ROOT;
 	o->mu = 0.3;
 	o->ground = NAN;
+	o->frames = 1;
 	hair_params_default(&o->par);
 	o->steps = o->par.steps;
 	o->max_steps = o->par.max_steps;
@@ -96,6 +97,10 @@ read_hair(hair_stage *s, const uint32_t **offset, const uint8_t **pin,
 	if (!(*vseg = slc_rec_get(s->hr, "virt_seg", SLC_U32, 1, 0, err)))
 		return slc_failctx(err, "record '%s': ", name);
 	s->nvirt = slc_rec_find(s->hr, "virt_seg")->count;
+	if (slc_rec_find(s->hr, "virt_pinned") &&
+	    !(s->vpin = slc_rec_get(s->hr, "virt_pinned", SLC_U8, 1, s->nvirt,
+				    err)))
+		return slc_failctx(err, "record '%s': ", name);
 	if (get_chan(s, "virt_P", 3, s->nvirt, &s->vP, err) ||
 	    get_chan(s, "virt_v", 3, s->nvirt, &s->vv, err) ||
 	    get_chan(s, "virt_rest", 3, s->nvirt, &s->vrest, err) ||
@@ -110,12 +115,15 @@ read_hair(hair_stage *s, const uint32_t **offset, const uint8_t **pin,
 
 /* Pinned points move to their goal (or stay) at constant velocity over
  * the frame: the record's 'pinned' points, else the first o.root axis
- * points of every strand; a virtual is pinned when both ends of its
- * segment are, and moves to its virt_goal or with their mean velocity. */
+ * points of every strand; a virtual is pinned by 'virt_pinned', else when
+ * both ends of its segment are, and moves to its virt_goal or with their
+ * mean velocity. */
 static void
-constrain_pins(hair_stage *s, const uint8_t *pin)
+constrain_pins(hair_stage *s)
 {
 	const hair_topo *t = &s->h.topo;
+	const uint8_t *pin = s->pin;
+	const double *x = s->h.ms.x;
 	double *vel = s->h.ms.vfix;
 
 	for (size_t q = 0; q < t->nstrands; q++)
@@ -126,24 +134,63 @@ constrain_pins(hair_stage *s, const uint8_t *pin)
 				continue;
 			double w[3] = {0, 0, 0};
 			for (int k = 0; s->goal && k < 3; k++)
-				w[k] = (s->goal[3 * i + k] - s->P[3 * i + k]) / s->T;
+				w[k] = (s->goal[3 * i + k] - x[3 * i + k]) / s->T;
 			hair_constrain(&s->h, i, w);
 		}
 	for (size_t k = 0; k < t->nvirt; k++) {
 		uint32_t i = t->virt_seg[k], v = (uint32_t)(t->naxis + k);
-		if (!s->h.ms.fixed[i] || !s->h.ms.fixed[i + 1])
+		if (s->vpin ? !s->vpin[k] :
+		    !s->h.ms.fixed[i] || !s->h.ms.fixed[i + 1])
 			continue;
 		double w[3];
 		for (int d = 0; d < 3; d++)
 			w[d] = s->vgoal ? (s->vgoal[3 * k + d] -
-					   s->h.ms.x[3 * v + d]) / s->T :
+					   x[3 * v + d]) / s->T :
 				0.5 * (vel[3 * i + d] + vel[3 * i + 3 + d]);
 		hair_constrain(&s->h, v, w);
 	}
 }
 
-/* The bodies: the grid level set o.solid (with NAME_vel), the ground
- * plane, the sphere; as clothstep's (cloth/collide_body.h). */
+/* The key after sr, NAME_next (with NAME_next_vel), when the frame has
+ * one: the body becomes the two-sided interpolation between the keys
+ * (selle2008 thesis §7.5.1), as clothstep's.  It must reach the frame's
+ * end. */
+static int
+next_key(hair_stage *s, const slc_frame *F, const slc_rec *sr,
+	 const field *const vp[3], slc_err *err)
+{
+	char name[SLC_NAME_MAX + 16];
+	const field *vn[3] = {NULL, NULL, NULL};
+	const slc_rec *nr, *vr;
+
+	snprintf(name, sizeof name, "%s_next", s->o.solid);
+	if (!(nr = slc_frame_find(F, name, SLC_GRID)))
+		return 0;
+	if (field_from_rec(&s->phi_next, nr, NULL, err))
+		return slc_failctx(err, "record '%s': ", name);
+	if (!(nr->time >= s->t0 + s->T * (1 - 1e-9)))
+		return slc_fail(err, "record '%s' at time %.17g: the next key "
+				"must come at or after the frame's end %.17g",
+				name, nr->time, s->t0 + s->T);
+	snprintf(name, sizeof name, "%s_next_vel", s->o.solid);
+	if ((vr = slc_frame_find(F, name, SLC_GRID))) {
+		if (vr->grid.stagger != SLC_CELL)
+			return slc_fail(err, "record '%s': expected a "
+					"cell-centred grid", name);
+		if (recfield_vec3(vr, s->vb_next, err))
+			return -1;
+		for (int k = 0; k < 3; k++)
+			vn[k] = s->vb_next + k;
+	}
+	if (body_grid2_init(s->bodies + s->nb, &s->phi, vp, sr->time,
+			    &s->phi_next, vn, nr->time, s->o.mu, err))
+		return slc_failctx(err, "record '%s': ", s->o.solid);
+	return 0;
+}
+
+/* The bodies: the grid level set o.solid (with NAME_vel, and the next key
+ * NAME_next with NAME_next_vel), the ground plane, the sphere; as
+ * clothstep's (cloth/collide_body.h). */
 static int
 find_bodies(hair_stage *s, const slc_frame *F, slc_err *err)
 {
@@ -166,7 +213,10 @@ find_bodies(hair_stage *s, const slc_frame *F, slc_err *err)
 			for (int k = 0; k < 3; k++)
 				vp[k] = s->vb + k;
 		}
-		body_grid_init(s->bodies + s->nb++, &s->phi, vp, sr->time, o->mu);
+		body_grid_init(s->bodies + s->nb, &s->phi, vp, sr->time, o->mu);
+		if (next_key(s, F, sr, vp, err))
+			return -1;
+		s->nb++;
 	}
 	if (!isnan(o->ground)) {
 		cloth_body *b = s->bodies + s->nb++;
@@ -225,7 +275,14 @@ hair_stage_load(hair_stage *s, slc_frame *F, const hair_stage_opts *o,
 	if (hair_init(&s->h, s->nstrands, offset, s->naxis, s->P, s->v,
 		      s->rest, s->m, s->kscale, vseg ? &hv : NULL, &par, err))
 		return slc_failctx(err, "record '%s': ", o->hair);
-	constrain_pins(s, pin);
+	s->pin = pin;
+	if (slc_rec_find(s->hr, "acc_last")) {
+		double *acc = NULL;
+		if (get_chan(s, "acc_last", 3, s->h.ms.np, &acc, err))
+			return -1;
+		memcpy(s->h.ms.acc, acc, 3 * s->h.ms.np * sizeof *acc);
+		free(acc);
+	}
 	return find_bodies(s, F, err);
 }
 
@@ -234,8 +291,12 @@ hair_stage_step(hair_stage *s, slc_comm *comm, slc_err *err)
 {
 	if (slc_comm_serial(comm, err))
 		return -1;
-	if (hair_advance(&s->h, s->t0, s->T, s->bodies, s->nb, err))
-		return slc_failctx(err, "frame %.0f: ", s->frame);
+	for (long f = 0; f < s->o.frames; f++) {
+		constrain_pins(s);
+		if (hair_advance(&s->h, s->t0 + f * s->T, s->T, s->bodies, s->nb,
+				 err))
+			return slc_failctx(err, "frame %.0f: ", s->frame + f);
+	}
 	return 0;
 }
 
@@ -299,6 +360,17 @@ hair_stage_store(hair_stage *s, slc_comm *comm, slc_err *err)
 
 	if (slc_comm_serial(comm, err))
 		return -1;
+	const double tend = s->t0 + s->o.frames * s->T;
+	uint8_t *vpin = slc_calloc(nv + 1, 1, err);
+	if (!vpin)
+		return -1;
+	for (size_t k = 0; k < nv; k++)
+		vpin[k] = h->ms.fixed[na + k];
+	int rc = put_chan(r, "virt_pinned", SLC_U8, 1, SLC_DETAIL, nv, vpin, err);
+	free(vpin);
+	if (rc || put_chan(r, "acc_last", SLC_F64, 3, SLC_DETAIL, h->ms.np,
+			   h->ms.acc, err))
+		return slc_failctx(err, "record '%s': ", s->o.hair);
 	slc_rec_remove(r, "virt_goal");
 	if (put_chan(r, "P", SLC_F64, 3, SLC_POINT, na, h->ms.x, err) ||
 	    put_chan(r, "v", SLC_F64, 3, SLC_POINT, na, h->ms.v, err) ||
@@ -313,17 +385,17 @@ hair_stage_store(hair_stage *s, slc_comm *comm, slc_err *err)
 	    put_chan(r, "virt_seg", SLC_U32, 1, SLC_DETAIL, nv,
 		     h->topo.virt_seg, err))
 		return slc_failctx(err, "record '%s': ", s->o.hair);
-	r->time = s->t0 + s->T;
+	r->time = tend;
 	if (put_meta(s, err))
 		return slc_failctx(err, "meta 'hairstep': ");
 	if (!s->scene)
 		return 0;
 	/* the time in full precision: the next frame starts exactly where
 	 * this one ended */
-	snprintf(buf, sizeof buf, "%.0f", s->frame + 1);
+	snprintf(buf, sizeof buf, "%.0f", s->frame + (double)s->o.frames);
 	if (slc_meta_set(s->scene, "frame", buf, err))
 		return slc_failctx(err, "scene: ");
-	snprintf(buf, sizeof buf, "%.17g", s->t0 + s->T);
+	snprintf(buf, sizeof buf, "%.17g", tend);
 	if (slc_meta_set(s->scene, "time", buf, err))
 		return slc_failctx(err, "scene: ");
 	return 0;
@@ -337,7 +409,10 @@ hair_stage_free(hair_stage *s)
 	free(s->kscale); free(s->vP); free(s->vv); free(s->vrest); free(s->vm);
 	free(s->vgoal);
 	field_free(&s->phi);
-	for (int k = 0; k < 3; k++)
+	field_free(&s->phi_next);
+	for (int k = 0; k < 3; k++) {
 		field_free(s->vb + k);
+		field_free(s->vb_next + k);
+	}
 	memset(s, 0, sizeof *s);
 }

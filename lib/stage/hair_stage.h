@@ -41,6 +41,7 @@ typedef struct hair_stage_opts {
 	double ground;          /* height of a ground plane; NaN: none */
 	double sphere[3];       /* centre of a still sphere body */
 	double sphere_r;        /* its radius, m; 0: no sphere */
+	long frames;            /* frames advanced in one step (1) */
 	hair_params par;        /* springs, limiter, wind, CG; its steps and
 				   max_steps are set from the two above */
 } hair_stage_opts;
@@ -59,8 +60,10 @@ typedef struct hair_stage {
 	double *P, *v, *rest, *m, *goal, *kscale;  /* owned copies, or NULL */
 	double *vP, *vv, *vrest, *vm, *vgoal;      /* virt_* channels */
 	size_t nvirt;           /* virtuals read (0: built) */
+	const uint8_t *pin, *vpin;  /* 'pinned', 'virt_pinned' or NULL */
 	hair h;
 	field phi, vb[3];
+	field phi_next, vb_next[3];  /* the solid's next key, when given */
 	cloth_body bodies[3];
 	int nb;
 } hair_stage;
@@ -72,11 +75,15 @@ typedef struct hair_stage {
 int hair_stage_load(hair_stage *s, slc_frame *F, const hair_stage_opts *o,
 		    slc_comm *comm, slc_err *err);
 
-/* Advance the hair one frame, 1/fps seconds; figures in s->h.st. */
+/* Advance the hair o.frames frames of 1/fps seconds, the pinned points
+ * moving to their goals in each (there after the first); figures of the
+ * last frame in s->h.st. */
 int hair_stage_step(hair_stage *s, slc_comm *comm, slc_err *err);
 
-/* Write P, v, rest, mass (f64) and the virt_* detail channels into the
- * strands record (its time one frame on), advance the scene and put the
+/* Write P, v, rest, mass (f64), the virt_* detail channels and the last
+ * step's accelerations (detail acc_last, every particle: the next frame's
+ * first CG guess) into the strands record (its time o.frames frames on),
+ * so that frames baked one at a time equal one run; advance the scene and put the
  * meta record `hairstep` (steps, cg_iters, max_strain, limited, contacts,
  * min_phi) into the frame.  0, or -1 with err. */
 int hair_stage_store(hair_stage *s, slc_comm *comm, slc_err *err);

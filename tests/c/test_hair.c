@@ -236,14 +236,14 @@ max_strain(const hair *h)
 	return m;
 }
 
-/* Pin the root triangle (axis points 0, 1 and segment 0's virtual) with
- * velocity vel, or with the velocities taking them to R about the strand
- * axis through o along a by angle th over T. */
+/* Pin the particles id (HAIR_NONE: none) with velocity vel plus the
+ * velocities taking them by angle th about the axis through o along a
+ * over T; pin_root: the root triangle (axis points 0, 1 and segment 0's
+ * virtual). */
 static void
-pin_root(hair *h, const double vel[3], double th, const double o[3],
-	 const double a[3], double T)
+pin_three(hair *h, const uint32_t id[3], const double vel[3], double th,
+	  const double o[3], const double a[3], double T)
 {
-	uint32_t id[3] = {0, 1, h->topo.seg_virt[0]};
 	for (int k = 0; k < 3; k++) {
 		if (id[k] == HAIR_NONE)
 			continue;
@@ -257,6 +257,14 @@ pin_root(hair *h, const double vel[3], double th, const double o[3],
 					 a[j] * dd * (1 - cos(th)) - r[j]) / T;
 		hair_constrain(h, id[k], w);
 	}
+}
+
+static void
+pin_root(hair *h, const double vel[3], double th, const double o[3],
+	 const double a[3], double T)
+{
+	uint32_t id[3] = {0, 1, h->topo.seg_virt[0]};
+	pin_three(h, id, vel, th, o, a, T);
 }
 
 static void
@@ -495,6 +503,163 @@ test_big_steps(void)
 	}
 }
 
+/* Signed volume (times 6) of tetrahedron q of the spring set at x. */
+static double
+tet_vol(const spring_set *s, const double *x, size_t q)
+{
+	const uint32_t *id = s->idx + 4 * q;
+	double a[3], b[3], c[3], w[3];
+	v3sub(x + 3 * id[1], x + 3 * id[0], a);
+	v3sub(x + 3 * id[2], x + 3 * id[0], b);
+	v3sub(x + 3 * id[3], x + 3 * id[0], c);
+	v3cross(a, b, w);
+	return v3dot(w, c);
+}
+
+/* Turns of the n points x about their principal axis (the line through
+ * their centroid along the direction of largest spread): the azimuth
+ * accumulated from point to point, over 2 pi. */
+static double
+turns(const double *x, size_t n)
+{
+	double c[3] = {0, 0, 0}, C[9] = {0}, a[3] = {0.3, 0.9, 0.1};
+	for (size_t i = 0; i < n; i++)
+		v3axpy(1.0 / (double)n, x + 3 * i, c);
+	for (size_t i = 0; i < n; i++) {
+		double r[3];
+		v3sub(x + 3 * i, c, r);
+		for (int j = 0; j < 3; j++)
+			for (int k = 0; k < 3; k++)
+				C[3 * j + k] += r[j] * r[k];
+	}
+	for (int it = 0; it < 200; it++) {
+		double b[3];
+		for (int j = 0; j < 3; j++)
+			b[j] = C[3 * j] * a[0] + C[3 * j + 1] * a[1] +
+				C[3 * j + 2] * a[2];
+		v3scale(1 / v3norm(b), b);
+		memcpy(a, b, sizeof a);
+	}
+	double tot = 0, pr[3] = {0, 0, 0};
+	for (size_t i = 0; i < n; i++) {
+		double r[3], w[3];
+		v3sub(x + 3 * i, c, r);
+		v3axpy(-v3dot(r, a), a, r);
+		if (i > 0) {
+			v3cross(pr, r, w);
+			tot += atan2(v3dot(w, a), v3dot(pr, r));
+		}
+		memcpy(pr, r, sizeof pr);
+	}
+	return fabs(tot) / (2 * M_PI);
+}
+
+/* Curl (thesis fig. 7.2a, 7.5): a 4-turn helix of 1 cm radius, 8 points
+ * a turn, root pinned, hangs under gravity for 3 s with the default
+ * springs: every tetrahedron keeps the sign of its rest volume and the
+ * helix its turns within 0.1; and the stiffer the strand (kscale), the
+ * shorter it hangs. */
+static void
+test_curl(void)
+{
+	const int M = 32;
+	const double ks[3] = {0.3, 1, 3};
+	double hang[3];
+	slc_err err;
+
+	for (int c = 0; c < 3; c++) {
+		hair_params par;
+		hair h;
+		double *P = helix(M, 0.01, 0.02, 4);
+		uint32_t off[2] = {0, (uint32_t)M + 1};
+		hair_params_default(&par);
+		CHECK(hair_init(&h, 1, off, (size_t)M + 1, P, NULL, NULL, NULL,
+				ks + c, NULL, &par, &err) == 0, "curl");
+		hair_constrain(&h, 0, zero3);
+		hair_constrain(&h, 1, zero3);
+		const spring_set *s = &h.ms.spr;
+		int flips = 0;
+		for (int f = 0; f < 72; f++) {
+			hair_advance(&h, f / FPS, 1 / FPS, NULL, 0, &err);
+			for (size_t q = s->nedge + s->nbend; q < s->ns; q++)
+				if (tet_vol(s, h.ms.x, q) * tet_vol(s, h.rest, q) <= 0)
+					flips++;
+		}
+		hang[c] = h.ms.x[1] - h.ms.x[3 * M + 1];
+		if (ks[c] == 1) {
+			double t0 = turns(h.rest, (size_t)M + 1);
+			double t1 = turns(h.ms.x, (size_t)M + 1);
+			CHECK(flips == 0, "curl under gravity, default springs: "
+			      "%d tetrahedra changed sign over 72 frames", flips);
+			CHECK(fabs(t1 - t0) <= 0.1, "curl keeps its turns: %.3f "
+			      "against %.3f at rest, within 0.1", t1, t0);
+		}
+		hair_free(&h);
+		free(P);
+	}
+	CHECK(hang[0] > hang[1] && hang[1] > hang[2], "fig. 7.5: hanging "
+	      "length falls as kscale rises: %.4f, %.4f, %.4f m at kscale "
+	      "0.3, 1, 3 (rest 0.08)", hang[0], hang[1], hang[2]);
+}
+
+/* Fig. 7.4b: a straight strand, no gravity, its root and tip triangles
+ * pinned; the tip is pushed to 0.9 L from the root, then turned tw times.
+ * Unturned, it buckles off the line between its ends by more than 0.1 L
+ * (Euler).  Turned three times, the twist goes into writhe: it coils
+ * about the line, at least as far off it as the uniform 3-turn helix
+ * that takes up the slack, L sqrt(1 - 0.81) / (6 pi) = 0.023 L. */
+static void
+test_buckle(void)
+{
+	const int M = 20, F = 36;
+	const double l = 0.01, L = M * l, o[3] = {0, 0, 0}, d[3] = {0, -1, 0};
+
+	for (int tw = 0; tw <= 3; tw += 3) {
+		hair_params par;
+		hair h;
+		slc_err err;
+		double *P = straight(M, l, o, d);
+		hair_params_default(&par);
+		par.mp.g[1] = 0;
+		one(&h, (size_t)M + 1, P, NULL, &par);
+		pin_root(&h, zero3, 0, o, d, 1 / FPS);
+		const uint32_t tip[3] = {(uint32_t)M, (uint32_t)M - 1,
+					 h.topo.seg_virt[M - 1]};
+		const double up[3] = {0, 0.1 * L * FPS / (F / 2), 0};
+		for (int f = 0; f < F + 48; f++) {
+			if (f < F / 2)
+				pin_three(&h, tip, up, 0, h.ms.x + 3 * M, d,
+					  1 / FPS);
+			else if (f < F)
+				pin_three(&h, tip, zero3, tw * 2 * M_PI / (F / 2),
+					  h.ms.x + 3 * M, d, 1 / FPS);
+			else
+				pin_three(&h, tip, zero3, 0, h.ms.x + 3 * M, d,
+					  1 / FPS);
+			hair_advance(&h, f / FPS, 1 / FPS, NULL, 0, &err);
+		}
+		double off = 0, ends[3];
+		v3sub(h.ms.x + 3 * M, h.ms.x, ends);
+		double span = v3norm(ends);
+		v3scale(1 / span, ends);
+		for (int i = 0; i <= M; i++) {
+			double r[3];
+			v3sub(h.ms.x + 3 * i, h.ms.x, r);
+			v3axpy(-v3dot(r, ends), ends, r);
+			if (v3norm(r) > off)
+				off = v3norm(r);
+		}
+		double want = tw ? L * sqrt(1 - 0.81) / (2 * M_PI * tw) : 0.1 * L;
+		CHECK(fabs(span - 0.9 * L) < 1e-6 * L, "ends %.4f m apart, "
+		      "expected 0.9 L = %.4f", span, 0.9 * L);
+		CHECK(off > want, "fig. 7.4b: ends 0.9 L apart, %d turns: the "
+		      "strand leaves the line by %.4f m = %.3f L, > %.4f m",
+		      tw, off, off / L, want);
+		hair_free(&h);
+		free(P);
+	}
+}
+
 int
 main(void)
 {
@@ -505,5 +670,7 @@ main(void)
 	test_pendulum();
 	test_twist();
 	test_big_steps();
+	test_curl();
+	test_buckle();
 	return ctest_done();
 }
