@@ -25,6 +25,7 @@
 #include "core/err.h"
 #include "core/frame.h"
 #include "grid/field.h"
+#include "stage/stage_bodies.h"
 
 /* What the stage is asked to do; defaults from cloth_stage_opts_default. */
 typedef struct cloth_stage_opts {
@@ -77,10 +78,7 @@ typedef struct cloth_stage {
 					     NULL) */
 	const uint8_t *pin;     /* the record's 'pinned' channel, or NULL */
 	cloth c;
-	field phi, vb[3];       /* the solid's level set and velocity */
-	field phi_next, vb_next[3];  /* its next key, when given */
-	cloth_body bodies[3];   /* solid, ground, sphere: nb of them */
-	int nb;
+	stage_bodies B;         /* the solid, ground and sphere bodies */
 	cloth_stage_figures fig;
 } cloth_stage;
 

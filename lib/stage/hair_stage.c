@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "core/meta.h"
-#include "fluid/recfield.h"
 
 /* The frame rate when neither the options nor the scene give one. */
 #define DEFAULT_FPS 24
@@ -151,91 +150,7 @@ constrain_pins(hair_stage *s)
 	}
 }
 
-/* The key after sr, NAME_next (with NAME_next_vel), when the frame has
- * one: the body becomes the two-sided interpolation between the keys
- * (selle2008 thesis §7.5.1), as clothstep's.  It must reach the frame's
- * end. */
-static int
-next_key(hair_stage *s, const slc_frame *F, const slc_rec *sr,
-	 const field *const vp[3], slc_err *err)
-{
-	char name[SLC_NAME_MAX + 16];
-	const field *vn[3] = {NULL, NULL, NULL};
-	const slc_rec *nr, *vr;
 
-	snprintf(name, sizeof name, "%s_next", s->o.solid);
-	if (!(nr = slc_frame_find(F, name, SLC_GRID)))
-		return 0;
-	if (field_from_rec(&s->phi_next, nr, NULL, err))
-		return slc_failctx(err, "record '%s': ", name);
-	if (!(nr->time >= s->t0 + s->T * (1 - 1e-9)))
-		return slc_fail(err, "record '%s' at time %.17g: the next key "
-				"must come at or after the frame's end %.17g",
-				name, nr->time, s->t0 + s->T);
-	snprintf(name, sizeof name, "%s_next_vel", s->o.solid);
-	if ((vr = slc_frame_find(F, name, SLC_GRID))) {
-		if (vr->grid.stagger != SLC_CELL)
-			return slc_fail(err, "record '%s': expected a "
-					"cell-centred grid", name);
-		if (recfield_vec3(vr, s->vb_next, err))
-			return -1;
-		for (int k = 0; k < 3; k++)
-			vn[k] = s->vb_next + k;
-	}
-	if (body_grid2_init(s->bodies + s->nb, &s->phi, vp, sr->time,
-			    &s->phi_next, vn, nr->time, s->o.mu, err))
-		return slc_failctx(err, "record '%s': ", s->o.solid);
-	return 0;
-}
-
-/* The bodies: the grid level set o.solid (with NAME_vel, and the next key
- * NAME_next with NAME_next_vel), the ground plane, the sphere; as
- * clothstep's (cloth/collide_body.h). */
-static int
-find_bodies(hair_stage *s, const slc_frame *F, slc_err *err)
-{
-	const hair_stage_opts *o = &s->o;
-	const slc_rec *sr = slc_frame_find(F, o->solid, SLC_GRID);
-
-	if (sr) {
-		char vname[SLC_NAME_MAX + 8];
-		const field *vp[3] = {NULL, NULL, NULL};
-		if (field_from_rec(&s->phi, sr, NULL, err))
-			return slc_failctx(err, "record '%s': ", o->solid);
-		snprintf(vname, sizeof vname, "%s_vel", o->solid);
-		const slc_rec *vr = slc_frame_find(F, vname, SLC_GRID);
-		if (vr) {
-			if (vr->grid.stagger != SLC_CELL)
-				return slc_fail(err, "record '%s': expected a "
-						"cell-centred grid", vname);
-			if (recfield_vec3(vr, s->vb, err))
-				return -1;
-			for (int k = 0; k < 3; k++)
-				vp[k] = s->vb + k;
-		}
-		body_grid_init(s->bodies + s->nb, &s->phi, vp, sr->time, o->mu);
-		if (next_key(s, F, sr, vp, err))
-			return -1;
-		s->nb++;
-	}
-	if (!isnan(o->ground)) {
-		cloth_body *b = s->bodies + s->nb++;
-		memset(b, 0, sizeof *b);
-		b->shape = BODY_PLANE;
-		b->c[1] = o->ground;
-		b->a[1] = 1;
-		b->mu = o->mu;
-	}
-	if (o->sphere_r > 0) {
-		cloth_body *b = s->bodies + s->nb++;
-		memset(b, 0, sizeof *b);
-		b->shape = BODY_SPHERE;
-		memcpy(b->c, o->sphere, sizeof o->sphere);
-		b->r = o->sphere_r;
-		b->mu = o->mu;
-	}
-	return 0;
-}
 
 int
 hair_stage_load(hair_stage *s, slc_frame *F, const hair_stage_opts *o,
@@ -283,7 +198,12 @@ hair_stage_load(hair_stage *s, slc_frame *F, const hair_stage_opts *o,
 		memcpy(s->h.ms.acc, acc, 3 * s->h.ms.np * sizeof *acc);
 		free(acc);
 	}
-	return find_bodies(s, F, err);
+	{
+		stage_body_opts bo = { o->solid, o->mu, o->ground,
+				       { o->sphere[0], o->sphere[1], o->sphere[2] }, o->sphere_r };
+
+		return stage_bodies_load(&s->B, F, &bo, s->t0, s->T, err);
+	}
 }
 
 int
@@ -293,7 +213,7 @@ hair_stage_step(hair_stage *s, slc_comm *comm, slc_err *err)
 		return -1;
 	for (long f = 0; f < s->o.frames; f++) {
 		constrain_pins(s);
-		if (hair_advance(&s->h, s->t0 + f * s->T, s->T, s->bodies, s->nb,
+		if (hair_advance(&s->h, s->t0 + f * s->T, s->T, s->B.b, s->B.n,
 				 err))
 			return slc_failctx(err, "frame %.0f: ", s->frame + f);
 	}
@@ -319,7 +239,7 @@ put_meta(hair_stage *s, slc_err *err)
 	SETV("max_strain", "%.9g", st->max_strain);
 	SETV("limited", "%ld", st->limited);
 	SETV("contacts", "%ld", st->contacts);
-	if (s->nb)
+	if (s->B.n)
 		SETV("min_phi", "%.9g", st->min_phi);
 	else
 		SETV("min_phi", "none");
@@ -408,11 +328,6 @@ hair_stage_free(hair_stage *s)
 	free(s->P); free(s->v); free(s->rest); free(s->m); free(s->goal);
 	free(s->kscale); free(s->vP); free(s->vv); free(s->vrest); free(s->vm);
 	free(s->vgoal);
-	field_free(&s->phi);
-	field_free(&s->phi_next);
-	for (int k = 0; k < 3; k++) {
-		field_free(s->vb + k);
-		field_free(s->vb_next + k);
-	}
+	stage_bodies_free(&s->B);
 	memset(s, 0, sizeof *s);
 }

@@ -24,6 +24,7 @@
 #include "core/frame.h"
 #include "grid/field.h"
 #include "hair/hair.h"
+#include "stage/stage_bodies.h"
 
 /* What the stage is asked to do; defaults from hair_stage_opts_default. */
 typedef struct hair_stage_opts {
@@ -62,10 +63,7 @@ typedef struct hair_stage {
 	size_t nvirt;           /* virtuals read (0: built) */
 	const uint8_t *pin, *vpin;  /* 'pinned', 'virt_pinned' or NULL */
 	hair h;
-	field phi, vb[3];
-	field phi_next, vb_next[3];  /* the solid's next key, when given */
-	cloth_body bodies[3];
-	int nb;
+	stage_bodies B;         /* the solid, ground and sphere bodies */
 } hair_stage;
 
 /* Find in F the strands record o->hair, the scene (fps, frame, gravity)
