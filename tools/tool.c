@@ -630,6 +630,7 @@ read_frame(slc_frame *F, const char *path)
 	size_t first = F->n;
 	slc_err err;
 
+	in_defer(in);
 	if (slc_frame_read(F, in->rd, &err) || slc_frame_check_finite(F, first, &err))
 		die("%s: %s", in->label, err.msg);
 	in_close(in);

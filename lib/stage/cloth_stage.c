@@ -158,10 +158,12 @@ next_key(cloth_stage *s, const slc_frame *F, const slc_rec *sr,
 {
 	char name[SLC_NAME_MAX + 16];
 	const field *vn[3] = {NULL, NULL, NULL};
-	const slc_rec *nr, *vr;
+	slc_rec *nr, *vr;
 
 	snprintf(name, sizeof name, "%s_next", s->o.solid);
-	if (!(nr = slc_frame_find(F, name, SLC_GRID)))
+	if (slc_frame_get(F, name, SLC_GRID, &nr, err))
+		return -1;
+	if (!nr)
 		return 0;
 	if (field_from_rec(&s->phi_next, nr, NULL, err))
 		return slc_failctx(err, "record '%s': ", name);
@@ -169,7 +171,9 @@ next_key(cloth_stage *s, const slc_frame *F, const slc_rec *sr,
 		return slc_fail(err, "record '%s' at time %.17g: the next key must come at "
 				"or after the frame's end %.17g", name, nr->time, s->t0 + s->T);
 	snprintf(name, sizeof name, "%s_next_vel", s->o.solid);
-	if ((vr = slc_frame_find(F, name, SLC_GRID))) {
+	if (slc_frame_get(F, name, SLC_GRID, &vr, err))
+		return -1;
+	if (vr) {
 		if (vel_fields(vr, s->vb_next, err))
 			return -1;
 		for (int k = 0; k < 3; k++)
@@ -187,15 +191,18 @@ static int
 find_bodies(cloth_stage *s, const slc_frame *F, slc_err *err)
 {
 	const cloth_stage_opts *o = &s->o;
-	const slc_rec *sr = slc_frame_find(F, o->solid, SLC_GRID);
+	slc_rec *sr, *vr;
 
+	if (slc_frame_get(F, o->solid, SLC_GRID, &sr, err))
+		return -1;
 	if (sr) {
 		char vname[SLC_NAME_MAX + 8];
 		const field *vp[3] = {NULL, NULL, NULL};
 		if (field_from_rec(&s->phi, sr, NULL, err))
 			return slc_failctx(err, "record '%s': ", o->solid);
 		snprintf(vname, sizeof vname, "%s_vel", o->solid);
-		const slc_rec *vr = slc_frame_find(F, vname, SLC_GRID);
+		if (slc_frame_get(F, vname, SLC_GRID, &vr, err))
+			return -1;
 		if (vr) {
 			if (vel_fields(vr, s->vb, err))
 				return -1;

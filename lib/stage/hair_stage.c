@@ -148,15 +148,18 @@ static int
 find_bodies(hair_stage *s, const slc_frame *F, slc_err *err)
 {
 	const hair_stage_opts *o = &s->o;
-	const slc_rec *sr = slc_frame_find(F, o->solid, SLC_GRID);
+	slc_rec *sr, *vr;
 
+	if (slc_frame_get(F, o->solid, SLC_GRID, &sr, err))
+		return -1;
 	if (sr) {
 		char vname[SLC_NAME_MAX + 8];
 		const field *vp[3] = {NULL, NULL, NULL};
 		if (field_from_rec(&s->phi, sr, NULL, err))
 			return slc_failctx(err, "record '%s': ", o->solid);
 		snprintf(vname, sizeof vname, "%s_vel", o->solid);
-		const slc_rec *vr = slc_frame_find(F, vname, SLC_GRID);
+		if (slc_frame_get(F, vname, SLC_GRID, &vr, err))
+			return -1;
 		if (vr) {
 			if (vr->grid.stagger != SLC_CELL)
 				return slc_fail(err, "record '%s': expected a "
