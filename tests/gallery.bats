@@ -90,7 +90,7 @@ need_tools() {
 	run gallery "$T/out/sphere-ls.slc"
 	assert_failure
 	[ ! -e "$T/out/sphere-ls.slc" ]
-	[ -z "$(ls "$T/out" | grep tmp)" ]
+	[ -z "$(ls -A "$T/out" | grep tmp)" ]
 }
 
 @test "gallery: an OBJ file named by the user gets its row" {

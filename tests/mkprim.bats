@@ -339,7 +339,7 @@ assert abs(c["max"] - (0.5 - 0.5 / 16 - 0.2)) < 1e-6, c
 	run mkprim box -o "$T/nodir/s.slc"
 	assert_failure 1
 	assert [ ! -e "$T/nodir" ]
-	[ -z "$(ls "$T" | grep tmp)" ]
+	[ -z "$(ls -A "$T" | grep tmp)" ]
 }
 
 @test "mkprim: argv order is kept in the provenance" {

@@ -62,3 +62,15 @@ usage_error() {
 	surfacer --field solid --smooth 0 --refine 16 --support 64 "$T/l.slc" > "$T/m.slc"
 	rasterize --fov 179 --aa 1 --albedo 1 --sigma 0 --size 8x8 "$T/l.slc" > "$T/p.png"
 }
+
+@test "a stage's message prints a record name from input escaped: no raw control byte" {
+	"$ROOT/build/tests/gen_big" "$T/nan.slc" 4 --nan
+	slccat --rename big=$'bad\e[2J\nname' "$T/nan.slc" -o "$T/esc.slc"
+	run surfacer --field $'bad\e[2J\nname' "$T/esc.slc"
+	assert_failure 1
+	assert_output "surfacer: field 'bad\\x1b[2J\\nname' channel 'big', time 0: 1 NaN and 0 Inf values, first at sample (1,2,3)"
+	! printf '%s' "$output" | LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]'
+	run surfacer --field x "$T/nope"$'\e'
+	assert_failure 1
+	[[ "$output" == *'nope\x1b'* ]]
+}

@@ -300,3 +300,46 @@ poke() { python3 "$ROOT/tests/slcpoke.py" "$@"; }
 	assert_equal "$status" 2
 	assert_output --partial "--dt: 0, expected more than 0"
 }
+
+
+# The stored bytes of the first record named NAME of stream FILE, as they
+# are in the file (formats/slc.md: 48-byte prefix, descriptor, payload, crc).
+record_bytes() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+at = 0
+while at < len(b):
+    desc_len, = struct.unpack_from("<I", b, at + 24)
+    stored, = struct.unpack_from("<Q", b, at + 32)
+    n = 48 + desc_len + stored + 4
+    nlen, = struct.unpack_from("<H", b, at + 48)
+    if b[at + 50:at + 50 + nlen] == sys.argv[2].encode():
+        sys.stdout.buffer.write(b[at:at + n])
+        sys.exit(0)
+    at += n
+sys.exit(1)
+PY
+}
+
+@test "project passes an unrelated 256 MiB zlib grid on still encoded: little memory, byte for byte" {
+	"$ROOT/build/tests/gen_big" "$T/big.slc" 256 --frame --name density
+	run /usr/bin/time -f "maxrss %M" project -o "$T/out.slc" "$T/big.slc"
+	assert_success
+	kb=$(echo "$output" | sed -n 's/^maxrss //p')
+	echo "project max RSS: $kb KiB"
+	[ "$kb" -lt 65536 ]                # the record decodes to 262144 KiB
+	record_bytes "$T/big.slc" density >"$T/a.rec"
+	record_bytes "$T/out.slc" density >"$T/b.rec"
+	[ "$(wc -c <"$T/a.rec")" -gt 1000000 ]     # the record, stored
+	cmp "$T/a.rec" "$T/b.rec"
+}
+
+@test "a NaN in a record project passes on encoded is named by advect, which decodes it" {
+	"$ROOT/build/tests/gen_big" "$T/nan.slc" 4 --frame --name density --nan
+	run project -o "$T/p.slc" "$T/nan.slc"
+	assert_success
+	run advect --dt 0.01 "$T/p.slc"
+	assert_failure 1
+	assert_output "advect: $T/p.slc: field 'density' channel 'density', time 0: 1 NaN and 0 Inf values, first at sample (1,2,3)"
+}

@@ -218,7 +218,7 @@ bbox_near() {
 	run_split rasterize --slice x=2 -o "$T/o.png" "$T/s.slc"
 	assert_failure 1
 	[[ "$stderr" == *"outside the grid"* ]]
-	[ -z "$(ls "$T" | grep png)" ]
+	[ -z "$(ls -A "$T" | grep png)" ]
 }
 
 @test "bad options: usage error, exit 2" {
@@ -500,7 +500,7 @@ PY
 	run_split rasterize -o "$T/tiny.png" "$T/tiny.slc"
 	assert_failure 1
 	[[ "$stderr" == "rasterize: $T/tiny.slc: cannot frame the records drawn: "*"too small for the camera's nearest depth"* ]]
-	[ -z "$(ls "$T" | grep png)" ]
+	[ -z "$(ls -A "$T" | grep png)" ]
 	# near the range of a double but within it: the same picture, scaled
 	place "$T/p.slc" "$T/q.slc" 0 0.25
 	place "$T/p.slc" "$T/h.slc" 0 1e300

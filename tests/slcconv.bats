@@ -129,7 +129,7 @@ EOF
 	assert_failure 1
 	assert_output "slcconv: bad.obj: line 12: face index 9 out of range (8 vertices)"
 	[ ! -e out.slc ]
-	[ -z "$(ls | grep tmp)" ]
+	[ -z "$(ls -A | grep tmp)" ]
 	echo previous > out.slc
 	run slcconv bad.obj -o out.slc
 	assert_failure 1

@@ -116,7 +116,7 @@ PY
 	run slcinfo -o "$T/list.txt" "$T/bad.slc"
 	assert_failure 1
 	cmp "$T/list.txt" "$T/stdout.txt"
-	[ -z "$(ls "$T" | grep '\.tmp\.')" ]
+	[ -z "$(ls -A "$T" | grep '\.tmp\.')" ]
 }
 
 @test "slcinfo: usage errors exit 2" {

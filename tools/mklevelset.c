@@ -203,7 +203,8 @@ redistance_all(tool_out *o)
 			out_pass(o, r);
 			continue;
 		}
-		if (redistance_rec(r, width, &outr, &err))
+		if (slc_frame_decode(&in, in.r[q], &err) ||
+		    redistance_rec(r, width, &outr, &err))
 			die("%s: record '%s': %s", src[q], r->name, err.msg);
 		check_finite(&outr, -1);
 		out_write(o, &outr);

@@ -358,7 +358,7 @@ main(int argc, char **argv)
 		light[a] /= l;
 	if (mode == 2 && nslice == 0)
 		usage_die("--mode slice needs --slice");
-	read_frame(&F, path);   /* refuses a NaN or Inf, naming where */
+	read_frame(&F, path);   /* a NaN or Inf is refused, naming where, when read or drawn */
 	for (k = 0; k < F.n; k++)
 		if (slc_rec_validate(F.r[k], &err))
 			die("%s: record '%s': %s", label, F.r[k]->name, err.msg);

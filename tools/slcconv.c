@@ -201,7 +201,9 @@ export(const char *path, int out_fmt)
 			usage_die("--record: %s takes one record", slc_mfmt_name(out_fmt));
 	}
 	/* read the whole stream, so that damage anywhere stops the run
-	 * before anything is written */
+	 * before anything is written; the records not written are checked
+	 * but never decoded (in_defer) */
+	in_defer(in);
 	while (in_read(in, &r)) {
 		int want = 0;
 
@@ -225,8 +227,13 @@ export(const char *path, int out_fmt)
 		die("%s: no %s record to write as %s", in_label(in),
 		    out_fmt == SLC_MF_VTI ? "grid" : "mesh or particle",
 		    slc_mfmt_name(out_fmt));
-	for (k = 0; k < nkeep; k++)
+	for (k = 0; k < nkeep; k++) {
+		slc_err err;
+
+		if (slc_rec_decode(&keep[k], &err))
+			die("%s: %s", in_label(in), err.msg);
 		check_finite(&keep[k], -1);
+	}
 	if (out_fmt == SLC_MF_VTI) {
 		FILE *f = plain_open(out_path);
 		slc_err err;

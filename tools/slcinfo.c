@@ -262,6 +262,9 @@ list(const char *path, int first_file)
 	rd = slc_reader_open(f, &err);
 	if (!rd)
 		die("%s: %s", esc(path), esc(err.msg));
+	/* a listing without values checks every record but decodes none */
+	if (no_stats)
+		slc_reader_defer(rd, 1);
 	if (json) {
 		fprintf(out, "%s\n  {\"file\":", first_file ? "" : ",");
 		json_str(path);

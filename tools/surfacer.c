@@ -96,9 +96,10 @@ main(int argc, char **argv)
 		usage_die("--mesh-only: only with --format slc");
 	if (!*mesh_name || strlen(mesh_name) > SLC_NAME_MAX)
 		usage_die("--name: a name of 1 to %d bytes", SLC_NAME_MAX);
-	read_frame(&in, first < argc ? argv[first] : NULL);     /* all finite */
+	read_frame(&in, first < argc ? argv[first] : NULL);
+	/* decoded and checked finite here, as ps_gather does the particles */
 	if (slc_frame_find_unique(&in, field_name, SLC_GRID, &grec, &err))
-		die("more than one grid '%s' in the input; select one with slccat", field_name);
+		die("%s", err.msg);
 	if (!grec && !parts_name)
 		die("no grid '%s' in the input (use --field NAME or --particles NAME)",
 		    field_name);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/meta.h"
+#include "core/name.h"
 
 #define TEMP_MAX 16             /* plain and stream outputs open at once */
 #define PATH_MAXLEN 4096
@@ -83,12 +84,56 @@ on_signal(int sig)
 	raise(sig);
 }
 
+/* Write the text s to stderr escaped (core/name.h), so that no control
+ * byte from input (a record, channel or file name in a message) reaches
+ * the terminal: every run of bytes between backslashes goes through
+ * slc_escape, a backslash is kept.  Keeping it makes the escape
+ * idempotent: text lib/ or a tool escaped already (a PLY note, slcinfo's
+ * names) prints as it is, not escaped twice. */
+static void
+put_escaped(const char *s)
+{
+	char buf[SLC_ESC_BUF(256)];
+
+	while (*s) {
+		size_t n = strcspn(s, "\\");
+
+		if (!n) {
+			fputc(*s++, stderr);
+			continue;
+		}
+		/* 256 input bytes at a time, cut only between UTF-8
+		 * sequences so that a sequence is escaped whole */
+		if (n > 256) {
+			n = 256;
+			while (n > 1 && ((unsigned char)s[n] & 0xc0) == 0x80)
+				n--;
+		}
+		slc_escape(s, n, buf, sizeof buf);
+		fputs(buf, stderr);
+		s += n;
+	}
+}
+
 static void
 vmsg(const char *fmt, va_list ap)
 {
+	char small[1024], *msg = small;
+	va_list aq;
+	int len;
+
+	va_copy(aq, ap);
+	len = vsnprintf(small, sizeof small, fmt, ap);
+	if (len >= (int)sizeof small && (msg = malloc((size_t)len + 1)))
+		vsnprintf(msg, (size_t)len + 1, fmt, aq);
+	else if (len >= (int)sizeof small)
+		msg = small;    /* out of memory: the message cut short */
+	va_end(aq);
 	fprintf(stderr, "%s: ", argv0);
-	vfprintf(stderr, fmt, ap);
+	put_escaped(len < 0 ? fmt : msg);
 	fputc('\n', stderr);
+	if (msg != small)
+		free(msg);
 }
 
 void
@@ -149,7 +194,12 @@ progressmsg(const char *fmt, ...)
 		return;
 	fprintf(stderr, "\r%s: ", argv0);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	{
+		char msg[1024];
+
+		vsnprintf(msg, sizeof msg, fmt, ap);
+		put_escaped(msg);
+	}
 	va_end(ap);
 	fputs(isatty(2) ? "\033[K" : "\n", stderr);
 }
@@ -630,6 +680,7 @@ read_frame(slc_frame *F, const char *path)
 	size_t first = F->n;
 	slc_err err;
 
+	in_defer(in);
 	if (slc_frame_read(F, in->rd, &err) || slc_frame_check_finite(F, first, &err))
 		die("%s: %s", in->label, err.msg);
 	in_close(in);

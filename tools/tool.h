@@ -105,9 +105,12 @@ const char *in_label(const tool_in *in);
 void in_close(tool_in *in);
 
 /* Append every record of the stream at path ("-" or NULL: stdin) to the
- * frame F; dies on damage or out of memory, naming the input.  Every
- * float channel of every record read must be finite, those the tool only
- * passes on too (slc_frame_check_finite): a NaN or Inf dies naming the
+ * frame F; dies on damage or out of memory, naming the input.  zlib
+ * grids and particles stay encoded (in_defer): the stage reaches them
+ * through slc_frame_get / slc_frame_find_unique / slc_frame_decode
+ * (core/frame.h), which decode them and check them finite, and passes
+ * the others on as stored.  Every float channel of every decoded record
+ * must be finite (slc_frame_check_finite): a NaN or Inf dies naming the
  * input, record, channel and first bad element, before any step. */
 void read_frame(slc_frame *F, const char *path);
 

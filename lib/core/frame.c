@@ -95,8 +95,17 @@ slc_frame_read(slc_frame *F, slc_reader *rd, slc_err *err)
 	return rc;
 }
 
+/* The macro in frame.h stands in the way of the definition. */
+#undef slc_frame_find
+
 slc_rec *
 slc_frame_find(const slc_frame *F, const char *name, uint32_t kind)
+{
+	return slc_frame_find_undecoded(F, name, kind);
+}
+
+slc_rec *
+slc_frame_find_undecoded(const slc_frame *F, const char *name, uint32_t kind)
 {
 	size_t i;
 
@@ -106,21 +115,75 @@ slc_frame_find(const slc_frame *F, const char *name, uint32_t kind)
 	return NULL;
 }
 
+/* The frame number of the first scene record among records first.. of
+ * F, for messages; -1 without one.  A frame number that is not a count
+ * (or past 2^53, where doubles stop being exact integers) is left for
+ * the stage to refuse; the messages fall back to the time. */
+static long
+frame_number(const slc_frame *F, size_t first)
+{
+	size_t i;
+
+	for (i = first; i < F->n; i++) {
+		const slc_rec *r = F->r[i];
+		double fr;
+
+		if (r->kind != SLC_META || strcmp(r->name, "scene"))
+			continue;
+		if (slc_meta_get_f64(r, "frame", &fr, NULL) == 1 && fr >= 0 && fr <= 0x1p53 &&
+		    fr == floor(fr))
+			return (long)fr;
+		break;
+	}
+	return -1;
+}
+
+int
+slc_frame_decode(const slc_frame *F, slc_rec *r, slc_err *err)
+{
+	if (!r->encoded)
+		return 0;
+	if (slc_rec_decode(r, err))
+		return -1;
+	/* read_frame skipped it: this is its check (formats/slc.md,
+	 * "Non-finite values") */
+	return slc_rec_check_finite(r, frame_number(F, 0), err);
+}
+
+int
+slc_frame_get(const slc_frame *F, const char *name, uint32_t kind, slc_rec **out,
+	      slc_err *err)
+{
+	size_t i;
+
+	*out = NULL;
+	for (i = 0; i < F->n; i++)
+		if (F->r[i]->kind == kind && !strcmp(F->r[i]->name, name)) {
+			if (slc_frame_decode(F, F->r[i], err))
+				return -1;
+			*out = F->r[i];
+			return 0;
+		}
+	return 0;
+}
+
 int
 slc_frame_find_unique(const slc_frame *F, const char *name, uint32_t kind,
 		      slc_rec **out, slc_err *err)
 {
 	size_t i, n = 0;
+	slc_rec *r = NULL;
 
 	*out = NULL;
 	for (i = 0; i < F->n; i++)
 		if (F->r[i]->kind == kind && !strcmp(F->r[i]->name, name) && !n++)
-			*out = F->r[i];
-	if (n > 1) {
-		*out = NULL;
+			r = F->r[i];
+	if (n > 1)
 		return slc_fail(err, "%zu records named '%s' of kind %s", n, name,
 				slc_kind_name(kind));
-	}
+	if (r && slc_frame_decode(F, r, err))
+		return -1;
+	*out = r;
 	return 0;
 }
 
@@ -150,25 +213,11 @@ slc_frame_remove(slc_frame *F, slc_rec *r)
 int
 slc_frame_check_finite(const slc_frame *F, size_t first, slc_err *err)
 {
-	long frame = -1;
+	long frame = frame_number(F, first);
 	size_t i;
 
-	for (i = first; i < F->n; i++) {
-		const slc_rec *r = F->r[i];
-		double fr;
-
-		if (r->kind != SLC_META || strcmp(r->name, "scene"))
-			continue;
-		/* a frame number that is not a count (or past 2^53, where
-		 * doubles stop being exact integers) is left for the stage to
-		 * refuse; the messages here fall back to the time */
-		if (slc_meta_get_f64(r, "frame", &fr, NULL) == 1 && fr >= 0 && fr <= 0x1p53 &&
-		    fr == floor(fr))
-			frame = (long)fr;
-		break;
-	}
 	for (i = first; i < F->n; i++)
-		if (slc_rec_check_finite(F->r[i], frame, err))
+		if (!F->r[i]->encoded && slc_rec_check_finite(F->r[i], frame, err))
 			return -1;
 	return 0;
 }

@@ -46,12 +46,50 @@ slc_rec *slc_frame_put(slc_frame *F, slc_rec *r, slc_err *err);
  * The record or NULL with err (memory). */
 slc_rec *slc_frame_add(slc_frame *F, uint32_t kind, const char *name, slc_err *err);
 
-/* The first record of F with this name and kind, or NULL. */
-slc_rec *slc_frame_find(const slc_frame *F, const char *name, uint32_t kind);
+/* Records kept encoded: read_frame reads with slc_reader_defer, so a
+ * zlib grid or particles record (or one of an unknown kind) of a frame
+ * holds only its stored bytes until used (slc.h, "Still-encoded
+ * records").  A stage reaches the data of a grid or particles record
+ * only through slc_frame_get or slc_frame_find_unique, which decode the
+ * record and check its values finite, or by calling slc_frame_decode on
+ * a record it picked from F->r itself; records it passes on unused stay
+ * encoded and are written as stored.  slc_frame_find does not decode and
+ * refuses, when compiled, to look up a grid or particles record. */
 
-/* The record of F with this name and kind, required to be the only one:
- * 0 with *out set (NULL when F has none), or -1 with err ("2 records
- * named 'NAME' of kind KIND") when there are several. */
+/* Decode record r of F if it is still encoded, and check every value of
+ * its float channels finite (the check read_frame left to the stage that
+ * uses the record), naming F's frame number.  No-op for a decoded
+ * record.  0, or -1 with err (memory, or slc_rec_check_finite's
+ * message). */
+int slc_frame_decode(const slc_frame *F, slc_rec *r, slc_err *err);
+
+/* The first record of F with this name and kind, decoded
+ * (slc_frame_decode): 0 with *out set (NULL when F has none), or -1 with
+ * err and *out NULL. */
+int slc_frame_get(const slc_frame *F, const char *name, uint32_t kind, slc_rec **out,
+		  slc_err *err);
+
+/* The first record of F with this name and kind, or NULL; not decoded.
+ * For kinds that are never kept encoded (meta, meshes, tets, strands):
+ * the kind must be a constant other than SLC_GRID and SLC_PARTICLES,
+ * which the macro below checks when compiling (use slc_frame_get). */
+slc_rec *slc_frame_find(const slc_frame *F, const char *name, uint32_t kind);
+#define slc_frame_find(F, name, kind)                                             \
+	slc_frame_find((F), (name), (kind) + (uint32_t)(0 * sizeof(struct {       \
+		_Static_assert((kind) != SLC_GRID && (kind) != SLC_PARTICLES,     \
+			       "a grid or particles record may be still encoded: " \
+			       "look it up with slc_frame_get");                   \
+		int unused; })))
+
+/* The first record of F with this name and kind, or NULL, of any kind
+ * and not decoded: for a record the caller replaces or removes without
+ * reading its channel data. */
+slc_rec *slc_frame_find_undecoded(const slc_frame *F, const char *name, uint32_t kind);
+
+/* The record of F with this name and kind, required to be the only one,
+ * decoded (slc_frame_decode): 0 with *out set (NULL when F has none), or
+ * -1 with err and *out NULL: "2 records named 'NAME' of kind KIND" when
+ * there are several, or slc_frame_decode's message. */
 int slc_frame_find_unique(const slc_frame *F, const char *name, uint32_t kind,
 			  slc_rec **out, slc_err *err);
 
@@ -63,7 +101,8 @@ size_t slc_frame_index(const slc_frame *F, const slc_rec *r);
 void slc_frame_remove(slc_frame *F, slc_rec *r);
 
 /* Every sample of every float channel of records first..F->n-1 of F
- * finite, so that a stage reading a frame names a NaN or Inf where it is
+ * that are decoded finite (a still-encoded record is checked by
+ * slc_frame_decode when a stage uses it), so that a stage reading a frame names a NaN or Inf where it is
  * rather than where it has spread to (formats/slc.md, "Errors").  0, or
  * -1 with slc_rec_check_finite's message for the first bad record, which
  * names the record, channel and first bad element, and the frame number

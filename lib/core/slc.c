@@ -981,6 +981,13 @@ decode_desc(slc_rec *r, const uint8_t *d, size_t len, size_t *raw_len,
 					ch->name, (unsigned long long)ch->count);
 	}
 #undef NEED
+	/* padding up to desc_len is zero, so that equal records have equal
+	 * bytes (formats/slc.md, "Descriptor") */
+	for (; at < len; at++)
+		if (d[at])
+			return slc_fail(err, "record '%s': descriptor padding byte %zu (record byte "
+					"%zu) is 0x%02x, expected 0", r->name, at,
+					(size_t)PREFIX_LEN + at, d[at]);
 	*raw_len = raw;
 	return 0;
 }

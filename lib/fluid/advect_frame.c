@@ -18,8 +18,10 @@
 static int
 grid_field(const slc_frame *F, const char *name, field *f, int required, slc_err *err)
 {
-	slc_rec *r = slc_frame_find(F, name, SLC_GRID);
+	slc_rec *r;
 
+	if (slc_frame_get(F, name, SLC_GRID, &r, err))
+		return -1;
 	if (!r)
 		return required ? slc_fail(err, "no grid record '%s'", name) : 0;
 	return field_from_rec(f, r, NULL, err) ? -1 : 1;
@@ -42,7 +44,8 @@ advect_frame_load(advect_frame *AF, const slc_frame *F, const char *source, slc_
 	if ((AF->have_solid = grid_field(F, "solid", &AF->solid, 0, err)) < 0)
 		return -1;
 	if (AF->have_solid) {
-		sv = slc_frame_find(F, "solid_vel", SLC_GRID);
+		if (slc_frame_get(F, "solid_vel", SLC_GRID, &sv, err))
+			goto fail;
 		if ((AF->have_uo = sv != NULL) && recfield_vec3(sv, AF->uo, err)) {
 			AF->have_uo = 0;
 			return -1;

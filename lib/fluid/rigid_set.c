@@ -83,10 +83,12 @@ int
 rigid_set_load(rigid_set *rs, const slc_frame *F, const field *cells, slc_err *err)
 {
 	int ni, nj, nk;
-	slc_rec *rig = slc_frame_find(F, "rigid", SLC_PARTICLES), *p0, *pw;
+	slc_rec *rig, *p0, *pw;
 
 	memset(rs, 0, sizeof *rs);
 	rs->walls = 1;
+	if (slc_frame_get(F, "rigid", SLC_PARTICLES, &rig, err))
+		return -1;
 	if (!rig)
 		return 0;
 	if (rigid_bodies_read(rig, &rs->b, &rs->n, err)) {
@@ -101,11 +103,15 @@ rigid_set_load(rigid_set *rs, const slc_frame *F, const field *cells, slc_err *e
 	rs->reach = slc_calloc((size_t)rs->n, sizeof *rs->reach, err);
 	if (!rs->phi0 || !rs->phi || !rs->reach)
 		return -1;
-	if ((p0 = slc_frame_find(F, "rigid_phi0", SLC_GRID))) {
+	if (slc_frame_get(F, "rigid_phi0", SLC_GRID, &p0, err))
+		return -1;
+	if (p0) {
 		for (int b = 0; b < rs->n; b++)
 			if (borrow(&rs->phi0[b], p0, b, rs->n, err))
 				return -1;
-	} else if ((pw = slc_frame_find(F, "rigid_phi", SLC_GRID))) {
+	} else if (slc_frame_get(F, "rigid_phi", SLC_GRID, &pw, err)) {
+		return -1;
+	} else if (pw) {
 		if (phi0_from_world(rs, pw, err))
 			return -1;
 	} else {
@@ -205,10 +211,12 @@ rigid_set_step(rigid_set *rs, const double g[3], double t, double dt)
 int
 rigid_set_store(rigid_set *rs, slc_frame *F, double time, slc_err *err)
 {
-	slc_rec *rig = slc_frame_find(F, "rigid", SLC_PARTICLES), *old, out;
+	slc_rec *rig, *old, out;
 	char nm[SLC_NAME_MAX + 1];
 	slc_grid g;
 
+	if (slc_frame_get(F, "rigid", SLC_PARTICLES, &rig, err))
+		return -1;
 	if (!rig || !rs->n)
 		return 0;
 	if (slc_rec_own(rig, err) || rigid_bodies_write(rig, rs->b, rs->n, err))
@@ -232,7 +240,7 @@ rigid_set_store(rigid_set *rs, slc_frame *F, double time, slc_err *err)
 		memcpy(d, rs->phi[b].a, field_count(f) * sizeof *d);
 	}
 	out.time = time;
-	if ((old = slc_frame_find(F, "rigid_phi", SLC_GRID))) {
+	if ((old = slc_frame_find_undecoded(F, "rigid_phi", SLC_GRID))) {
 		/* in its place in the stream */
 		slc_rec_free(old);
 		*old = out;

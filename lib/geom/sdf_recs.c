@@ -57,7 +57,7 @@ sdf_recs_bounds(const slc_frame *F, const int *use, double grow,
 
 		if (!use[q])
 			continue;
-		if (!(P = points(F->r[q], "P", &np, err)))
+		if (slc_frame_decode(F, F->r[q], err) || !(P = points(F->r[q], "P", &np, err)))
 			return -1;
 		if (F->r[q]->kind != SLC_MESH)
 			g = grow > 0 ? grow : 0;
@@ -283,8 +283,9 @@ sdf_recs_levelset(const slc_frame *F, const sdf_recs_in *in, const slc_grid *g,
 	for (q = 0; q < F->n && !rc; q++) {
 		if (!in->use[q])
 			continue;
-		rc = levelset_one(F->r[q], in, &obj, ovel,
-				  (float)(in->slip ? in->slip[q] : 0), out, err);
+		rc = slc_frame_decode(F, F->r[q], err) ? -1
+		     : levelset_one(F->r[q], in, &obj, ovel,
+				    (float)(in->slip ? in->slip[q] : 0), out, err);
 		if (rc)
 			out->bad = q;
 	}

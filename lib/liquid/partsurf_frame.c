@@ -83,10 +83,10 @@ ps_gather(const slc_frame *F, const char *name, ps_particles *ps, slc_err *err)
 
 	memset(ps, 0, sizeof *ps);
 	for (size_t q = 0; q < F->n; q++) {
-		const slc_rec *r = F->r[q];
+		slc_rec *r = F->r[q];
 
 		if (r->kind == SLC_PARTICLES && !strcmp(r->name, name) &&
-		    gather_one(r, ps, &nrad, err))
+		    (slc_frame_decode(F, r, err) || gather_one(r, ps, &nrad, err)))
 			return -1;
 	}
 	if (!ps->nrec)

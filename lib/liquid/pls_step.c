@@ -355,9 +355,7 @@ int
 pls_water_load(pls_water *w, const slc_frame *F, const field *phi, uint64_t seed,
 	       long frame, int reseed, slc_err *err)
 {
-	const slc_rec *rp = slc_frame_find(F, PLS_REC_POS, SLC_PARTICLES),
-		      *rn = slc_frame_find(F, PLS_REC_NEG, SLC_PARTICLES),
-		      *rs = slc_frame_find(F, PLS_REC_SPRAY, SLC_PARTICLES);
+	slc_rec *rp, *rn, *rs;
 	rng g;
 
 	pls_set_init(&w->pos, 1);
@@ -369,6 +367,10 @@ pls_water_load(pls_water *w, const slc_frame *F, const field *phi, uint64_t seed
 	w->solid = NULL;
 	w->live = NULL;
 	rng_init(&g, seed ^ (uint64_t)(frame + 1) * SEED_MIX);
+	if (slc_frame_get(F, PLS_REC_POS, SLC_PARTICLES, &rp, err) ||
+	    slc_frame_get(F, PLS_REC_NEG, SLC_PARTICLES, &rn, err) ||
+	    slc_frame_get(F, PLS_REC_SPRAY, SLC_PARTICLES, &rs, err))
+		return -1;
 	if (rs && spray_from_rec(&w->spr, rs, err))
 		return -1;
 	if (!w->o.particles)
@@ -393,7 +395,7 @@ pls_water_load(pls_water *w, const slc_frame *F, const field *phi, uint64_t seed
 static int
 put(slc_frame *F, slc_rec *tmp, slc_err *err)
 {
-	slc_rec *old = slc_frame_find(F, tmp->name, SLC_PARTICLES);
+	slc_rec *old = slc_frame_find_undecoded(F, tmp->name, SLC_PARTICLES);
 
 	if (old) {
 		slc_rec_free(old);

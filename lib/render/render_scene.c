@@ -97,6 +97,8 @@ scene_bounds(const slc_frame *F, const scene_opts *so, double lo[3],
 
 		if (item == ITEM_NONE)
 			continue;
+		if (slc_frame_decode(F, F->r[k], err))
+			return -1;
 		bad = 0;
 		if (item == ITEM_LEVELSET || item == ITEM_DENSITY) {
 			field f;
@@ -296,6 +298,8 @@ shells(oneside *os, const field *f, const slc_frame *F, const scene_opts *so,
 
 		if (classify(r, so) != ITEM_MESH)
 			continue;
+		if (slc_frame_decode(F, F->r[m], err))
+			return -1;
 		P = points(r, &np, err);
 		tri = P ? slc_rec_get(r, "tri", SLC_U32, 3, 0, err) : NULL;
 		rc = tri ? oneside_add_mesh(os, P, np, tri, slc_rec_find(r, "tri")->count, err)
@@ -324,6 +328,8 @@ scene_draw(rimage *im, const camera *cam, const slc_frame *F,
 			int item = classify(r, so), rc = 0;
 			shade_style st;
 
+			if (item != ITEM_NONE && slc_frame_decode(F, F->r[k], err))
+				return -1;
 			memset(&st, 0, sizeof st);
 			albedo_for(r, item, st.albedo);
 			memcpy(st.light, so->light, sizeof st.light);
@@ -379,15 +385,16 @@ scene_draw(rimage *im, const camera *cam, const slc_frame *F,
 }
 
 /* The grid named name of F, or its first grid for NULL; either only
- * among the grids named in only (NULL: any). */
-static const slc_rec *
+ * among the grids named in only (NULL: any).  Not decoded: the caller
+ * decodes what it reads (slc_frame_decode). */
+static slc_rec *
 find_grid(const slc_frame *F, const char *only, const char *name)
 {
-	const slc_rec *r = NULL;
+	slc_rec *r = NULL;
 	size_t k;
 
 	if (name)
-		r = slc_frame_find(F, name, SLC_GRID);
+		r = slc_frame_find_undecoded(F, name, SLC_GRID);
 	for (k = 0; !name && k < F->n && !r; k++)
 		if (F->r[k]->kind == SLC_GRID && (!only || slc_name_listed(F->r[k]->name, only)))
 			r = F->r[k];
@@ -399,7 +406,7 @@ static int
 slice_field(const slc_frame *F, const char *only, const char **name, field *f,
 	    int *owned, slc_err *err)
 {
-	const slc_rec *r;
+	slc_rec *r;
 	field parts[3];
 	int k;
 
@@ -413,7 +420,7 @@ slice_field(const slc_frame *F, const char *only, const char **name, field *f,
 		for (k = 0; k < 3; k++) {
 			if (!(r = find_grid(F, only, uvw[k])))
 				return slc_fail(err, "speed: no velocity grid '%s'", uvw[k]);
-			if (field_from_rec(&parts[k], r, NULL, err))
+			if (slc_frame_decode(F, r, err) || field_from_rec(&parts[k], r, NULL, err))
 				return slc_failctx(err, "speed: record '%s': ", r->name);
 		}
 		if (render_speed(&parts[0], &parts[1], &parts[2], f, err))
@@ -427,7 +434,7 @@ slice_field(const slc_frame *F, const char *only, const char **name, field *f,
 		return slc_fail(err, "no grid record to slice");
 	}
 	*name = r->name;
-	if (field_from_rec(f, r, NULL, err))
+	if (slc_frame_decode(F, r, err) || field_from_rec(f, r, NULL, err))
 		return slc_failctx(err, "record '%s': ", r->name);
 	return 0;
 }

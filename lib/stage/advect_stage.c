@@ -66,7 +66,8 @@ load_vortex(advect_stage *S, slc_err *err)
 {
 	const advect_stage_opts *o = &S->o;
 
-	S->vort = slc_frame_find(S->F, "vortex", SLC_PARTICLES);
+	if (slc_frame_get(S->F, "vortex", SLC_PARTICLES, &S->vort, err))
+		return -1;
 	if (S->vort && vortex_check(S->vort, err))
 		return -1;
 	if (o->vortex.rate > 0 && !S->AF.have_src)
@@ -88,9 +89,11 @@ static int
 load_liquid(advect_stage *S, slc_err *err)
 {
 	const advect_stage_opts *o = &S->o;
-	slc_rec *rphi = slc_frame_find(S->F, "phi", SLC_GRID);
+	slc_rec *rphi;
 	pls_water *w = &S->water;
 
+	if (slc_frame_get(S->F, "phi", SLC_GRID, &rphi, err))
+		return -1;
 	if (o->pls == ADVECT_PLS_ON && !rphi)
 		return slc_fail(err, "--pls on: no grid record 'phi'");
 	if (!(S->liquid = rphi != NULL))
@@ -256,12 +259,14 @@ advect_records(advect_stage *S, double dt, slc_err *err)
 		if (S->liquid && pls_water_owns(r))
 			;       /* liquid_step */
 		else if (advect_frame_moves(r, source)) {
-			if (recfield_advect(r, &S->AF.vel, dt, &S->ao, &S->st, err))
+			if (slc_frame_decode(S->F, r, err) ||
+			    recfield_advect(r, &S->AF.vel, dt, &S->ao, &S->st, err))
 				return slc_failctx(err, "record '%s': ", r->name);
 		} else if (r == S->vort) {
 			vortex_step(r, &S->AF.vel, dt);
 		} else if (r->kind == SLC_PARTICLES && !rigid_set_owns(r) &&
-			   advect_frame_particles(r, &S->AF.vel, dt, err)) {
+			   (slc_frame_decode(S->F, r, err) ||
+			    advect_frame_particles(r, &S->AF.vel, dt, err))) {
 			return -1;
 		}
 	}

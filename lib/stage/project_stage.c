@@ -21,9 +21,7 @@ const char *const project_bc_names[] = {"wall", "stored", "open", NULL};
 static int
 find(slc_frame *F, const char *name, uint32_t kind, slc_rec **out, slc_err *err)
 {
-	if (slc_frame_find_unique(F, name, kind, out, NULL))
-		return slc_fail(err, "more than one '%s' record (one frame per stream)", name);
-	return 0;
+	return slc_frame_find_unique(F, name, kind, out, err);
 }
 
 /* Channel chan (f32 x ncomp) of the cell-centred grid record `name` on

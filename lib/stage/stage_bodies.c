@@ -31,10 +31,12 @@ next_key(stage_bodies *B, const slc_frame *F, const stage_body_opts *o, const sl
 {
 	char name[SLC_NAME_MAX + 16];
 	const field *vn[3] = {NULL, NULL, NULL};
-	const slc_rec *nr, *vr;
+	slc_rec *nr, *vr;
 
 	snprintf(name, sizeof name, "%s_next", o->solid);
-	if (!(nr = slc_frame_find(F, name, SLC_GRID)))
+	if (slc_frame_get(F, name, SLC_GRID, &nr, err))
+		return -1;
+	if (!nr)
 		return 0;
 	if (field_from_rec(&B->phi_next, nr, NULL, err))
 		return slc_failctx(err, "record '%s': ", name);
@@ -44,7 +46,8 @@ next_key(stage_bodies *B, const slc_frame *F, const stage_body_opts *o, const sl
 		return slc_fail(err, "record '%s' at time %.17g: the next key must come at "
 				"or after the frame's end %.17g", name, nr->time, t0 + T);
 	snprintf(name, sizeof name, "%s_next_vel", o->solid);
-	if ((vr = slc_frame_find(F, name, SLC_GRID)) && vel_fields(vr, B->vb_next, vn, err))
+	if (slc_frame_get(F, name, SLC_GRID, &vr, err) ||
+	    (vr && vel_fields(vr, B->vb_next, vn, err)))
 		return -1;
 	if (body_grid2_init(B->b + B->n, &B->phi, vp, sr->time, &B->phi_next, vn, nr->time,
 			    o->mu, err))
@@ -56,17 +59,19 @@ int
 stage_bodies_load(stage_bodies *B, const slc_frame *F, const stage_body_opts *o,
 		  double t0, double T, slc_err *err)
 {
-	const slc_rec *sr = slc_frame_find(F, o->solid, SLC_GRID);
+	slc_rec *sr, *vr;
 
+	if (slc_frame_get(F, o->solid, SLC_GRID, &sr, err))
+		return -1;
 	if (sr) {
 		char vname[SLC_NAME_MAX + 8];
 		const field *vp[3] = {NULL, NULL, NULL};
-		const slc_rec *vr;
 
 		if (field_from_rec(&B->phi, sr, NULL, err))
 			return slc_failctx(err, "record '%s': ", o->solid);
 		snprintf(vname, sizeof vname, "%s_vel", o->solid);
-		if ((vr = slc_frame_find(F, vname, SLC_GRID)) && vel_fields(vr, B->vb, vp, err))
+		if (slc_frame_get(F, vname, SLC_GRID, &vr, err) ||
+		    (vr && vel_fields(vr, B->vb, vp, err)))
 			return -1;
 		/* the level set is the body at the record's own time, moved
 		 * from there by its velocity (collide_body.h) */

@@ -196,7 +196,7 @@ refusals(void)
 	slc_frame_free(&F);
 
 	frame(&F, 1);
-	slc_frame_remove(&F, slc_frame_find(&F, "phi", SLC_GRID));
+	slc_frame_remove(&F, slc_frame_find_undecoded(&F, "phi", SLC_GRID));
 	o.pls = ADVECT_PLS_ON;
 	rc = advect_stage_load(&S, &F, &o, NULL, &err);
 	CHECK(rc == -1 && strstr(err.msg, "no grid record 'phi'"), "--pls on without phi: %s", err.msg);

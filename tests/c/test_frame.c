@@ -71,14 +71,14 @@ main(void)
 	CHECK(ordered, "records kept in stream order with their data");
 
 	first = F.r[1];
-	CHECK((found = slc_frame_find(&F, "p4999", SLC_PARTICLES)) == F.r[NREC], "found by name and kind");
-	CHECK(!slc_frame_find(&F, "p4999", SLC_GRID) && !slc_frame_find(&F, "q", SLC_PARTICLES),
+	CHECK((found = slc_frame_find_undecoded(&F, "p4999", SLC_PARTICLES)) == F.r[NREC], "found by name and kind");
+	CHECK(!slc_frame_find_undecoded(&F, "p4999", SLC_GRID) && !slc_frame_find_undecoded(&F, "q", SLC_PARTICLES),
 	      "a name of another kind, or absent, is not found");
 	for (i = 0; i < 3000; i++)
 		if (!slc_frame_add(&F, SLC_PARTICLES, "more", &err))
 			break;
 	CHECK(i == 3000 && F.n == NREC + 3001, "3000 records added: %zu", F.n);
-	CHECK(F.r[1] == first && slc_frame_find(&F, "p4999", SLC_PARTICLES) == found,
+	CHECK(F.r[1] == first && slc_frame_find_undecoded(&F, "p4999", SLC_PARTICLES) == found,
 	      "records keep their addresses as the frame grows");
 
 	CHECK(slc_frame_find_unique(&F, "p17", SLC_PARTICLES, &found, &err) == 0 && found == F.r[18],

@@ -58,7 +58,7 @@ main(void)
 	      st.have_dt && st.nregion == 1 && st.nenclosed == 1, "solved: %d iterations",
 	      st.pcg.iters);
 	CHECK(project_stage_store(&S, NULL, &err) == 0, "stored");
-	slc_rec *p = slc_frame_find(&F, "p", SLC_GRID);
+	slc_rec *p = slc_frame_find_undecoded(&F, "p", SLC_GRID);
 	slc_rec *meta = slc_frame_find(&F, "project", SLC_META);
 	CHECK(p && meta && slc_frame_index(&F, p) == 4 && slc_frame_index(&F, meta) == 5,
 	      "p and 'project' appended after the scene");
@@ -92,7 +92,7 @@ main(void)
 	CHECK(project_stage_load(&S, &F, &o, NULL, &err) == 0 &&
 	      project_stage_solve(&S, &st, NULL, &err) == 0 &&
 	      project_stage_store(&S, NULL, &err) == 0 && F.n == n &&
-	      slc_frame_index(&F, slc_frame_find(&F, "p", SLC_GRID)) == 4,
+	      slc_frame_index(&F, slc_frame_find_undecoded(&F, "p", SLC_GRID)) == 4,
 	      "projected again: p in its place, one 'project' record");
 	project_stage_free(&S);
 	slc_frame_free(&F);

@@ -250,6 +250,31 @@ test_names(void)
 	}
 }
 
+/* The descriptor's padding (after the last channel, up to desc_len) must
+ * be zero; a nonzero byte is refused, naming the record and the byte. */
+static void
+test_desc_padding(void)
+{
+	unsigned char buf[1024];
+	slc_rec r;
+	slc_err err;
+	size_t n = named_particles(buf, "pad", 3, "ok", 2);
+	int rc;
+
+	/* descriptor: 2+3 name, 4+4 kind block and channels, 15 for P and
+	 * 14+2 for "ok": 44 bytes, padded to 48 */
+	rc = read_one_rec(buf, n, 0, &r, &err);
+	CHECK(rc == 1 && r.stored[24] == 48, "the record reads, descriptor of 48 bytes");
+	slc_rec_free(&r);
+	buf[48 + 46] = 0x5a;
+	fix_crc((char *)buf);
+	rc = read_one_rec(buf, n, 0, &r, &err);
+	CHECK(rc < 0 && strstr(err.msg, "record 0 at byte 0: record 'pad': descriptor padding "
+			       "byte 46 (record byte 94) is 0x5a, expected 0"),
+	      "nonzero descriptor padding refused: %s", rc < 0 ? err.msg : "accepted");
+	slc_rec_free(&r);
+}
+
 /* The end record has no name, no channels and no payload. */
 static void
 test_end_record(void)
@@ -523,6 +548,7 @@ main(void)
 	slc_err err;
 	int q, level;
 
+	test_desc_padding();
 	for (q = 0; q < NKIND; q++)
 		build(&recs[q], q);
 	for (q = 0; q < NKIND; q++)
