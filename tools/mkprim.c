@@ -30,11 +30,13 @@ static const char *const char_paths[] = { "line", "circle", NULL };
 #define CHAR_OPTS \
 	{ "path", 0, OPT_CHOICE, &cspec.path, "P", "ball: an animated skinned ball (kdsmbake input) moving along\n" \
 	  "                            a line at --velocity, or in a circle about --orbit at --rate", char_paths, 0, 0 }, \
-	CNUM("frame", PC_FRAME, "N", "arm, ball --path: frame number, time N/--fps (0)"), \
+	CNUM("frame", PC_FRAME, "N", "arm, head, ball --path: frame number, time N/--fps (0)"), \
 	CNUM("bones", PC_BONES, "L1,L2", "arm: upper arm and forearm lengths (0.25,0.2); --radius 0.05, --res 16"), \
 	CNUM("elbow", PC_ELBOW, "DEG,AMP", "arm: elbow angle DEG + AMP sin(2 pi t / --period), degrees (20,50)"), \
 	CNUM("period", PC_PERIOD, "S", "arm: period of the elbow's swing, s (1)"), \
-	CNUM("orbit", PC_ORBIT, "X,Y,Z", "ball --path circle: point on the vertical axis it turns about (0.3,0.5,0.5)"),
+	CNUM("orbit", PC_ORBIT, "X,Y,Z", "ball --path circle: point on the vertical axis it turns about (0.3,0.5,0.5)"), \
+	CNUM("turn", PC_TURN, "DEG,T0,T1", "head: turn DEG about +y from time T0 to T1, s, eased (60,0.25,1.25)"), \
+	CNUM("nod", PC_NOD, "DEG,T0,T1", "head: nod down DEG about the neck and back from T0 to T1 (20,1.25,2)"),
 /* --- end of the characters' block */
 
 static int
@@ -110,7 +112,8 @@ static const struct tool_info tinfo = {
 	"SHAPE is one of sphere, box, torus, cup, paddle, cloth, hair (a mesh or strands record),\n"
 	"pool or smoke (grids: scene, u, v, w and phi, or density, temperature and source),\n"
 	"ball (a rigid body: records rigid, rigid_phi0 and rigid_phi on the grid of --box,\n"
-	"--res; slccat it after a pool on the same grid).\n"
+	"--res; slccat it after a pool on the same grid); arm, head and ball --path are\n"
+	"animated: a mesh at --frame with rest, v and bone weights, and a meta 'skeleton'.\n"
 	"An option that does not apply to SHAPE is a usage error.  y is up, units SI.",
 	opts
 };

@@ -1,5 +1,5 @@
 /* prim_char.c: the animated characters of prim_char.h: the two-bone arm
- * skinned by linear blend, the ball on a path, their skeleton poses and
+ * skinned by linear blend, the ball on a path, the head, their skeleton poses and
  * their per-frame records. */
 #include "prim/prim_char.h"
 
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/meta.h"
+#include "prim/prim_head.h"
 
 #define V(s, k) ((s)->p[k].v[0])
 
@@ -329,12 +330,60 @@ make_ball(const prim_spec *s, const prim_char_spec *c, prim_emit emit, void *arg
 	return rc;
 }
 
+/* A sphere (--radius, --center, --subdiv) turning and nodding on the
+ * schedule of prim_head.h (--turn, --nod: DEG,T0,T1). */
+static int
+check_head(prim_spec *s, prim_char_spec *c, slc_err *err)
+{
+	if (check_ball(s, c, err))
+		return -1;
+	if (fabs(c->p[PC_TURN].v[0]) > 3600 || fabs(c->p[PC_NOD].v[0]) > 90)
+		return slc_fail(err, "--turn %g, --nod %g: expected |turn| <= 3600 "
+				"and |nod| <= 90 degrees", c->p[PC_TURN].v[0],
+				c->p[PC_NOD].v[0]);
+	return 0;
+}
+
+static int
+make_head(const prim_spec *s, const prim_char_spec *c, prim_emit emit, void *arg,
+	  slc_err *err)
+{
+	double t = frame_time(s, c);
+	prim_head h;
+	prim_mesh m;
+	prim_pose pose = { .nbones = 1 };
+	float *bw;
+	size_t v;
+	int rc;
+
+	memcpy(h.c, s->p[PP_CENTER].v, sizeof h.c);
+	h.r = V(s, PP_RADIUS);
+	memcpy(h.turn, c->p[PC_TURN].v, sizeof h.turn);
+	memcpy(h.nod, c->p[PC_NOD].v, sizeof h.nod);
+	prim_head_pose(&h, t, pose.M[0], pose.Mdot[0]);
+	if (prim_icosphere(&m, (int)V(s, PP_SUBDIV), h.r, h.c, err))
+		return -1;
+	if (!(bw = slc_malloc(m.nv, sizeof *bw, err))) {
+		prim_mesh_free(&m);
+		return -1;
+	}
+	for (v = 0; v < m.nv; v++)
+		bw[v] = 1;
+	rc = prim_char_emit(&m, bw, &pose, s->name ? s->name : "head",
+			    (long)V(c, PC_FRAME), t, emit, arg, err);
+	prim_mesh_free(&m);
+	free(bw);
+	return rc;
+}
+
 static const prim_char_shape char_shapes[] = {
 	{ { "arm", "radius=0.05 center=0.3,0.5,0.5 res=16 fps=24 frame=0 bones=0.25,0.2 "
 	    "elbow=20,50 period=1", " name=", NULL, NULL }, check_arm, make_arm },
 	{ { "ball", "path=line radius=0.1 center=0.5,0.5,0.5 subdiv=3 fps=24 frame=0 "
 	    "velocity=0.5,0,0 orbit=0.3,0.5,0.5 rate=90", " name=", NULL, NULL },
 	  check_ball, make_ball },
+	{ { "head", "radius=0.1 center=0,0,0 subdiv=3 fps=24 frame=0 turn=60,0.25,1.25 "
+	    "nod=20,1.25,2", " name=", NULL, NULL }, check_head, make_head },
 };
 
 const prim_char_shape *
@@ -342,6 +391,8 @@ prim_char_find(const char *name, int with_path)
 {
 	if (!strcmp(name, "arm"))
 		return &char_shapes[0];
+	if (!strcmp(name, "head"))
+		return &char_shapes[2];
 	if (!strcmp(name, "ball") && with_path)
 		return &char_shapes[1];
 	return NULL;

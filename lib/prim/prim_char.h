@@ -1,7 +1,7 @@
 /* prim_char.h: animated characters for the skinned tet mesh bake
  * (kdsmbake), built from nothing outside the repository: a two-bone arm
  * bending at the elbow under linear blend skinning, and a ball carried
- * rigidly along a path.  Each frame is a closed skin mesh `body` (P, tri,
+ * rigidly along a path, a head turning and nodding (prim_head.h).  Each frame is a closed skin mesh `body` (P, tri,
  * rest, analytic vertex velocity v, bone weights bw f32x2) and a meta
  * record `skeleton` with each bone's rest-to-pose matrix and its time
  * derivative.  The topology is the same at every frame.
@@ -25,7 +25,8 @@
 #define PRIM_ARM_BLEND 1.0
 
 /* The parameters of mkprim's character options. */
-enum prim_char_param { PC_FRAME, PC_BONES, PC_ELBOW, PC_PERIOD, PC_ORBIT, PC_COUNT_ };
+enum prim_char_param { PC_FRAME, PC_BONES, PC_ELBOW, PC_PERIOD, PC_ORBIT, PC_TURN, PC_NOD,
+		       PC_COUNT_ };
 enum prim_char_path { PRIM_PATH_LINE, PRIM_PATH_CIRCLE };
 
 typedef struct prim_char_spec {
@@ -70,7 +71,8 @@ int prim_char_emit(const prim_mesh *rest, const float *bw, const prim_pose *pose
 		   const char *name, long frame, double t, prim_emit emit,
 		   void *arg, slc_err *err);
 
-/* mkprim's character shapes: "arm", and "ball" with --path. */
+/* mkprim's character shapes: "arm", "head" (prim_head.h), and "ball" with
+ * --path. */
 typedef struct prim_char_shape {
 	prim_shape sh;          /* name, defaults, optional (check, make unused) */
 	int (*check)(prim_spec *s, prim_char_spec *c, slc_err *err);
