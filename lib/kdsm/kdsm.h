@@ -124,7 +124,7 @@ typedef struct kdsm_mesh {
 	size_t nn, nt;
 	double *P;              /* nn*3 posed positions */
 	double *rest;           /* nn*3 */
-	float *v;               /* nn*3 node velocity */
+	float *v;               /* nn*3 node velocity, d/dt of P */
 	float *sdf;             /* nn skin signed distance (interpolated) */
 	uint32_t *tet;          /* nt*4 */
 	float *occ;             /* nt fraction of samples inside the skin */

@@ -1,8 +1,10 @@
 /* test_kdsm: the KDSM bake (lib/kdsm): the volume kept by subdivision,
  * occupancy converging to the skin's volume with the sample count, ranks
  * by node steps, face neighbours, no live tet inverted on any frame of the
- * bending arm, a rigidly moving ball moving every node rigidly, the
- * same bytes with 1 and 2 threads, and the hair volume fraction of §5. */
+ * bending arm, a rigidly moving ball moving every node rigidly, the arm's
+ * node velocity against the central difference of its bakes, adhesion
+ * along nonlocal links, the same bytes with 1 and 2 threads, and the
+ * hair volume fraction of §5. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
