@@ -124,7 +124,7 @@ typedef struct kdsm_mesh {
 	size_t nn, nt;
 	double *P;              /* nn*3 posed positions */
 	double *rest;           /* nn*3 */
-	float *v;               /* nn*3 node velocity */
+	float *v;               /* nn*3 node velocity, d/dt of P */
 	float *sdf;             /* nn skin signed distance (interpolated) */
 	uint32_t *tet;          /* nt*4 */
 	float *occ;             /* nt fraction of samples inside the skin */
@@ -171,6 +171,16 @@ int kdsm_hair_fraction(kdsm_mesh *m, const float *P, size_t np, const uint32_t *
 		       size_t ns, double r, kdsm_stats *st, slc_err *err);
 
 /* --- pieces, public for the tests ------------------------------------ */
+
+/* §3.4: adhesion carried from the lower ranks to the higher: for r = 1 ..
+ * max_rank in turn, every tet of rank r gets the mean of adh (and of
+ * adh_dir, if m->adh_dir) over its face neighbours and its nonlocal
+ * sources (the tets whose nl_off/nl_idx list holds it) that have rank 0
+ * .. r-1 and has[] set, and has[] set itself; with none it is left as it
+ * is.  Needs m->nt, rank, nbr, nl_off, nl_idx, adh; has is nt flags (the
+ * rank 0 tets the skin was rasterized into).  0, or -1 with err (memory).
+ * The same bytes for any number of threads. */
+int kdsm_adhesion_spread(kdsm_mesh *m, uint8_t *has, int32_t max_rank, slc_err *err);
 
 /* Red subdivision (Molino et al., as §3.1 uses it: only the subdivision):
  * each tet into 8, the octahedron split along its shortest diagonal in

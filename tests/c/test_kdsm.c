@@ -1,8 +1,10 @@
 /* test_kdsm: the KDSM bake (lib/kdsm): the volume kept by subdivision,
  * occupancy converging to the skin's volume with the sample count, ranks
  * by node steps, face neighbours, no live tet inverted on any frame of the
- * bending arm, a rigidly moving ball moving every node rigidly, the
- * same bytes with 1 and 2 threads, and the hair volume fraction of §5. */
+ * bending arm, a rigidly moving ball moving every node rigidly, the arm's
+ * node velocity against the central difference of its bakes, adhesion
+ * along nonlocal links, the same bytes with 1 and 2 threads, and the
+ * hair volume fraction of §5. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -68,7 +70,7 @@ test_ball(void)
 	kdsm_mesh m;
 	kdsm_stats st;
 	ball b0, b;
-	double worst = 0, vworst = 0;
+	double worst = 0, vworst = 0, uworst = 0;
 	size_t t, c, bad_rank = 0, bad_nbr = 0, inverted = 0, v;
 	int32_t *nodemin;
 	slc_err err;
@@ -97,10 +99,13 @@ test_ball(void)
 		static const float one = 1;
 
 		prim_pose_apply(&b.pose, &one, m.rest + 3 * v, x, u);
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < 3; k++) {
 			worst = fmax(worst, fabs(x[k] - m.P[3 * v + k]));
+			uworst = fmax(uworst, fabs(u[k] - m.v[3 * v + k]));
+		}
 	}
 	CHECK(worst < 1e-6, "rigid ball: every node moved rigidly, worst %.2e m", worst);
+	CHECK(uworst < 1e-6, "rigid ball: every node's v the rigid velocity, worst %.2e m/s", uworst);
 	CHECK(st.dead == 0 && st.unranked == 0, "rigid ball: %zu dead, %zu unranked", st.dead,
 	      st.unranked);
 	nodemin = malloc(m.nn * sizeof *nodemin);
@@ -212,6 +217,155 @@ test_arm(void)
 	kdsm_lattice_free(&L);
 }
 
+/* The arm's skin at time t (period 1 s), adhesion 1 painted if asked. */
+typedef struct arm {
+	prim_mesh rest;
+	prim_pose pose;
+	float *bw, *adh;
+	double *P, *V;
+	kdsm_skin s;
+} arm;
+
+static void
+arm_make(arm *A, double t, int paint)
+{
+	slc_err err;
+	size_t v;
+
+	prim_arm(&A->rest, &A->bw, &A->pose, ctr, 0.25, 0.2, 0.05, 16, 20 * M_PI / 180,
+		 50 * M_PI / 180, 1, t, &err);
+	A->P = malloc(A->rest.nv * 3 * sizeof *A->P);
+	A->V = malloc(A->rest.nv * 3 * sizeof *A->V);
+	A->adh = malloc(A->rest.nv * sizeof *A->adh);
+	for (v = 0; v < A->rest.nv; v++) {
+		prim_pose_apply(&A->pose, A->bw + 2 * v, A->rest.P + 3 * v, A->P + 3 * v, A->V + 3 * v);
+		A->adh[v] = 1;
+	}
+	A->s = (kdsm_skin){ A->rest.nv, A->rest.nt, A->P, A->rest.tri, A->rest.P, A->V, A->bw, 2,
+			    paint ? A->adh : NULL, NULL, 2, A->pose.M[0], A->pose.Mdot[0] };
+}
+
+static void
+arm_free(arm *A)
+{
+	prim_mesh_free(&A->rest);
+	free(A->bw);
+	free(A->adh);
+	free(A->P);
+	free(A->V);
+}
+
+/* §3.1: the node velocity v is the rate of change of the baked node
+ * positions: the central difference of bakes at t -+ h.  Tolerance: v is
+ * stored as f32 (relative 6e-8) and the difference is off by h^2/6 times
+ * the third time derivative of x; the elbow's angle moves as sin(2 pi t)
+ * with amplitude 50 degrees, so within 0.5 m of it that derivative is
+ * below 0.5 (2 pi)^3 0.87 = 135 m/s^3 and with h = 1e-4 s the truncation
+ * is below 2.3e-7 m/s.  1e-5 of max |v| (about 1e-5 m/s) is above both
+ * and far below the spring solve's departure from the skinning velocity
+ * (the v of before, off by up to a tenth of max |v| here). */
+static void
+test_arm_velocity(void)
+{
+	const double t0 = 0.3, h = 1e-4;
+	kdsm_lattice L;
+	kdsm_mesh m[3];
+	kdsm_stats st[3];
+	slc_err err;
+	arm A[3];
+	double worst = 0, vmax = 0;
+	size_t v, wv = 0;
+	int i, a;
+
+	for (i = 0; i < 3; i++)
+		arm_make(&A[i], t0 + (i - 1) * h, 0);
+	kdsm_lattice_build(&L, &A[0].s, 0.04, 0.03, 1, 4, &err);
+	for (i = 0; i < 3; i++)
+		CHECK(kdsm_frame_bake(&L, &A[i].s, &m[i], &st[i], &err) == 0, "arm baked at t %+.0e s",
+		      (i - 1) * h);
+	for (v = 0; v < m[1].nn; v++)
+		for (a = 0; a < 3; a++) {
+			double fd = (m[2].P[3 * v + a] - m[0].P[3 * v + a]) / (2 * h);
+			double e = fabs(m[1].v[3 * v + a] - fd);
+
+			vmax = fmax(vmax, fabs(fd));
+			if (e > worst) {
+				worst = e;
+				wv = v;
+			}
+		}
+	printf("# arm at t %.2f s: |v - central difference| up to %.3e m/s (node %zu), max |v| "
+	       "%.3f m/s, %zu nodes fixed\n", t0, worst, wv, vmax, st[1].fixed_nodes);
+	CHECK(st[0].fixed_nodes == st[1].fixed_nodes && st[2].fixed_nodes == st[1].fixed_nodes,
+	      "the same inversion fixes at t and t -+ h");
+	CHECK(vmax > 0.1 && worst < 1e-5 * vmax, "arm: v = d/dt of the baked nodes within %.2e m/s "
+	      "(%.2e of max |v| %.3f m/s)", worst, worst / vmax, vmax);
+	for (i = 0; i < 3; i++) {
+		kdsm_mesh_free(&m[i]);
+		arm_free(&A[i]);
+	}
+	kdsm_lattice_free(&L);
+}
+
+/* §3.4: adhesion reaches a higher-rank tet through a nonlocal link when no
+ * lower-rank face neighbour has any.  Adhesion 1 painted everywhere, so a
+ * tet that gets any gets 1 (to the f32 rounding of the rank 0 tets'
+ * barycentric sums). */
+static int
+has_adh(const kdsm_mesh *m, size_t t)
+{
+	return fabs(m->adh[t] - 1) < 1e-6;
+}
+
+static void
+test_adhesion_nonlocal(void)
+{
+	kdsm_lattice L;
+	kdsm_mesh m;
+	kdsm_stats st;
+	slc_err err;
+	arm A;
+	uint8_t *src;
+	size_t t, i, only_nl = 0, got = 0, face = 0, face_got = 0;
+	int k;
+
+	arm_make(&A, 0.25, 1);
+	kdsm_lattice_build(&L, &A.s, 0.04, 0.03, 1, 4, &err);
+	CHECK(kdsm_frame_bake(&L, &A.s, &m, &st, &err) == 0 && m.adh, "painted arm baked");
+	/* src[t]: a nonlocal source of t has adhesion (sources have lower rank) */
+	src = calloc(m.nt, 1);
+	for (t = 0; t < m.nt; t++)
+		for (i = m.nl_off[t]; i < m.nl_off[t + 1]; i++)
+			src[m.nl_idx[i]] |= has_adh(&m, t);
+	for (t = 0; t < m.nt; t++) {
+		int lower = 0;
+
+		if (m.rank[t] <= 0 || m.rank[t] == KDSM_RANK_NONE)
+			continue;
+		for (k = 0; k < 4; k++) {
+			int32_t o = m.nbr[4 * t + k];
+
+			lower += o >= 0 && m.rank[o] >= 0 && m.rank[o] < m.rank[t] &&
+				 has_adh(&m, (size_t)o);
+		}
+		if (lower) {
+			face++;
+			face_got += has_adh(&m, t);
+		} else if (src[t]) {
+			only_nl++;
+			got += has_adh(&m, t);
+		}
+	}
+	CHECK(face > 0 && face_got == face, "%zu of %zu tets with a lower-rank face neighbour with "
+	      "adhesion have it", face_got, face);
+	CHECK(only_nl > 0 && got == only_nl, "%zu of %zu tets whose only lower-rank link with "
+	      "adhesion is nonlocal have it", got, only_nl);
+	free(src);
+	kdsm_mesh_free(&m);
+	kdsm_lattice_free(&L);
+	arm_free(&A);
+}
+
 /* The same bytes with 1 and 2 threads. */
 static void
 test_threads(void)
@@ -315,6 +469,8 @@ main(void)
 	test_ball();
 	test_occupancy();
 	test_arm();
+	test_arm_velocity();
+	test_adhesion_nonlocal();
 	test_threads();
 	test_hair();
 	return ctest_done();
