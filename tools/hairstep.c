@@ -15,6 +15,7 @@ static hair_stage_opts o;       /* hair_stage_opts_default, then argv */
 static const char *const subdiv[] = { "auto", "all", "none", NULL };
 static const char *const integ[] = { "newmark", "be", NULL };
 static const char *const onoff[] = { "off", "on", NULL };
+static const char *const precs[] = { "strand", "jacobi", NULL };
 /* the caps keep a typing slip from running for hours */
 static const struct opt_range steps_range = { 1, 1000000, 0 };
 static const struct opt_range root_range = { 0, 1000000, 0 };
@@ -42,6 +43,7 @@ static const struct tool_opt opts[] = {
 	{ "strain", 0, OPT_DOUBLE, &o.par.strain, "S", "strain limit, 0 off (0.1)", 0, 0, &strain_range },
 	{ "integrator", 0, OPT_CHOICE, &o.par.mp.backward_euler, "newmark|be", "Newmark steps or backward Euler (newmark)", integ, 0, 0 },
 	{ "implicit", 0, OPT_CHOICE, &o.par.mp.implicit_springs, "on|off", "implicit linear springs (on)", onoff, 0, 0 },
+	{ "precond", 0, OPT_CHOICE, &o.par.precond, "strand|jacobi", "CG preconditioner: each strand's band factored, or 3x3 diagonal blocks (strand)", precs, 0, 0 },
 	{ "cg-tol", 0, OPT_DOUBLE, &o.par.mp.cg_tol, "V", "CG tolerance on velocity, m/s (1e-5)", 0, 0, &opt_positive },
 	{ "mu", 0, OPT_DOUBLE, &o.mu, "MU", "friction coefficient with bodies (0.3)", 0, 0, &opt_nonneg },
 	{ "solid", 0, OPT_STRING, &o.solid, "NAME", "grid level set of the bodies, with NAME_vel (solid)", 0, 0, 0 },

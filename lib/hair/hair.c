@@ -195,6 +195,18 @@ hair_init(hair *h, size_t nstrands, const uint32_t *offset, size_t naxis,
 		goto fail;
 	if (masspring_init(&h->ms, np, x, vel, m, &spr, &par->mp, err))
 		goto fail;
+	if (par->precond == HAIR_PREC_STRAND) {
+		uint32_t *cstart = slc_calloc(nstrands + 1, sizeof *cstart, err);
+		if (!cstart)
+			goto fail;
+		for (size_t s = 0; s <= nstrands; s++)
+			cstart[s] = offset[s] + h->topo.voff[s];
+		int rc = masspring_set_chains(&h->ms, nstrands, cstart,
+					      h->topo.seq, HAIR_BAND, err);
+		free(cstart);
+		if (rc)
+			goto fail;
+	}
 	/* drag area: each particle's share of its strand's length, m */
 	for (size_t i = 0; i < np; i++)
 		h->ms.area[i] = m[i] / par->density;

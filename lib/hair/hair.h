@@ -36,7 +36,16 @@ typedef struct hair_params {
 				   may cross in a step */
 	double strain_step;     /* largest strain change of an edge in a
 				   step */
+	int precond;            /* enum hair_precond */
 } hair_params;
+
+/* CG preconditioners: each strand's band factored exactly (notes §2; the
+ * default), or the 3x3 diagonal blocks (block Jacobi, as cloth). */
+enum hair_precond { HAIR_PREC_STRAND, HAIR_PREC_JACOBI };
+
+/* Block bandwidth of a strand in its interleaved order: torsion and
+ * altitude springs join p_j to p_{j+3} (§7.3, fig. 7.2). */
+#define HAIR_BAND 3
 
 /* SPEC defaults (the thesis gives no hair values): see hair.c. */
 void hair_params_default(hair_params *p);
