@@ -11,7 +11,7 @@
 # in at most 5 min a frame on two cores, and the time of 20k strands over
 # 10k at most 2.2 (linear in the strand count).
 # A frame takes at least 8 steps; to keep the default run to a few minutes
-# each size runs HAIR_STEPS (2) steps and the frame is that time scaled by
+# each size runs HAIR_STEPS (1) steps and the frame is that time scaled by
 # 8 / HAIR_STEPS (set-up and I/O included, so an overestimate).
 # HAIR_SIZES lists STRANDS values.
 cd "$(dirname "$0")/.." || exit 2
@@ -19,7 +19,7 @@ d=bench/out/hairstep
 mkdir -p "$d"
 [ -x bin/hairstep ] && [ -x bin/mkprim ] || { echo "build first: make"; exit 1; }
 th=${OMP_NUM_THREADS:-2}
-steps=${HAIR_STEPS:-2}
+steps=${HAIR_STEPS:-1}
 OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 export OMP_WAIT_POLICY
 printf '%-8s %9s %3s %5s %8s %8s %-13s %7s %7s %7s %8s %6s\n' \
