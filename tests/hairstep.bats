@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # hairstep: one frame of hair; virtuals persisted, rest, jerked roots,
-# stability at one step per frame, bodies, determinism, bad input.
+# stability at one step per frame, bodies, determinism, bad input,
+# stiction and self-collisions.
 
 load common
 bats_require_minimum_version 1.5.0
@@ -159,5 +160,96 @@ PY
 		run sh -c "slcinfo '$T/a.slc' | grep -E 'acc_last|virt_pinned'"
 		assert_output --partial "acc_last"
 		assert_output --partial "virt_pinned"
+		# stiction is on and its bonds (stic_seg, stic_frac) carried over
+		[ "$(meta "$T/long.slc" stiction)" -gt 0 ]
 	done
+}
+
+# two_strands FILE "x,y,z dx,dy,dz" "x,y,z dx,dy,dz" VX,VY,VZ: two straight
+# strands of 11 points 1 cm apart from the given starts along the given
+# steps, the second moving at the given velocity, no scene (24 fps)
+two_strands() {
+	python3 - "$@" <<'PY'
+import os, sys
+sys.path.insert(0, os.environ["ROOT"] + "/tests")
+import slcrec
+out, a, b, vel = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+P, v = [], []
+w = [float(c) for c in vel.split(",")]
+for s, spec in enumerate((a, b)):
+    x0, d = [[float(c) for c in p.split(",")] for p in spec.split()]
+    for i in range(11):
+        P += [x0[k] + i * d[k] for k in range(3)]
+        v += w if s else [0.0, 0.0, 0.0]
+extra = [("v", 4, 3, 1, v)]
+open(out, "wb").write(slcrec.strands_record("hair", P, [0, 11, 22], extra) + slcrec.END)
+PY
+}
+
+# regoal IN OUT DZ: the hair record of IN alone, every point pinned, the
+# second strand's (points 11..21) goal DZ higher, the first's where it is
+regoal() {
+	python3 - "$@" <<'PY'
+import os, sys
+sys.path.insert(0, os.environ["ROOT"] + "/tests")
+import slcrec
+src, out, dz = sys.argv[1], sys.argv[2], float(sys.argv[3])
+for kind, name, time, ch in slcrec.records(src):
+    if kind == 6 and name == "hair":
+        break
+P = ch["P"][3]
+goal = [P[k] + (dz if k >= 33 and k % 3 == 2 else 0.0) for k in range(len(P))]
+ch["goal"] = (5, 3, 1, goal)
+ch["pinned"] = (1, 1, 1, [1] * (len(P) // 3))
+chans = [(n,) + tuple(c) for n, c in ch.items()]
+open(out, "wb").write(slcrec._record(6, "hair", time, chans) + slcrec.END)
+PY
+}
+
+@test "stiction (selle2008 7.5.2): parallel strands 0.5 mm apart bond; pulled apart, every bond breaks in the frame past the break distance, none before" {
+	# the second strand is led away 0.4 mm a frame: from 0.5 mm it
+	# passes the break distance 2 mm in frame 4 (2.1 mm)
+	two_strands "$T/a.slc" "0,0,0 0.01,0,0" "0,0,0.0005 0.01,0,0" 0,0,0
+	opts="--gravity 0,0,0 --bond 1e-3 --break 2e-3"
+	regoal "$T/a.slc" "$T/f0.slc" 0.0004
+	for i in 0 1 2 3 4 5; do
+		hairstep $opts < "$T/f$i.slc" > "$T/o$((i + 1)).slc"
+		regoal "$T/o$((i + 1)).slc" "$T/f$((i + 1)).slc" 0.0004
+	done
+	nb=$(meta "$T/o1.slc" stiction)
+	echo "bonds $nb; made $(meta "$T/o1.slc" made)"
+	# 10 segments a strand, at most 2 bonds each
+	[ "$nb" -ge 10 ] && [ "$nb" -le 20 ]
+	[ "$(meta "$T/o1.slc" made)" -eq "$nb" ]
+	for i in 1 2 3; do
+		[ "$(meta "$T/o$i.slc" broken)" -eq 0 ]
+		[ "$(meta "$T/o$i.slc" stiction)" -eq "$nb" ]
+	done
+	[ "$(meta "$T/o4.slc" broken)" -eq "$nb" ]
+	[ "$(meta "$T/o4.slc" stiction)" -eq 0 ]
+	[ "$(meta "$T/o5.slc" made)" -eq 0 ]
+	run sh -c "slcinfo '$T/o2.slc' | grep -E 'stic_seg|stic_frac'"
+	assert_output --partial "stic_seg"
+	assert_output --partial "stic_frac"
+	# with stiction off: no bonds, no channels
+	hairstep $opts --stiction off < "$T/f0.slc" > "$T/off.slc"
+	[ "$(meta "$T/off.slc" stiction)" -eq 0 ]
+	run sh -c "slcinfo '$T/off.slc' | grep -c stic_seg"
+	assert_output "0"
+}
+
+@test "self-collisions (selle2008 7.5.3): a strand thrown across another stays on its side; with --self off it passes through" {
+	# strand 1 along y, 3 mm above strand 0 along x, falls through it at
+	# 0.2 m/s (8 mm in the frame)
+	two_strands "$T/a.slc" "-0.05,0,0 0.01,0,0" "0,-0.05,0.003 0,0.01,0" 0,0,-0.2
+	opts="--gravity 0,0,0 --root 0 --stiction off"
+	hairstep $opts < "$T/a.slc" > "$T/on.slc"
+	hairstep $opts --self off < "$T/a.slc" > "$T/off.slc"
+	# the z of strand 1's middle point over strand 0's
+	gap() { python3 "$ROOT/tests/slcrec.py" "$1" hair hair | awk 'NR == 1 { z0 = $18 } NR == 2 { z1 = $18 } END { printf "%.9g\n", z1 - z0 }'; }
+	on=$(gap "$T/on.slc"); off=$(gap "$T/off.slc")
+	echo "gap with self $on, without $off; collisions $(meta "$T/on.slc" collisions)"
+	awk -v g="$on" 'BEGIN { exit !(g > 0) }'
+	awk -v g="$off" 'BEGIN { exit !(g < 0) }'
+	[ "$(meta "$T/on.slc" unresolved)" -eq 0 ]
 }

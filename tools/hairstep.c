@@ -15,11 +15,13 @@ static hair_stage_opts o;       /* hair_stage_opts_default, then argv */
 static const char *const subdiv[] = { "auto", "all", "none", NULL };
 static const char *const integ[] = { "newmark", "be", NULL };
 static const char *const onoff[] = { "off", "on", NULL };
+static const char *const precs[] = { "strand", "jacobi", NULL };
 /* the caps keep a typing slip from running for hours */
 static const struct opt_range steps_range = { 1, 1000000, 0 };
 static const struct opt_range root_range = { 0, 1000000, 0 };
 static const struct opt_range strain_range = { 0, 1, OPEN_MAX };
 static const struct opt_range frac_range = { 0, 10, OPEN_MIN };
+static const struct opt_range bonds_range = { 1, 255, 0 };
 
 static const struct tool_opt opts[] = {
 	{ "hair", 0, OPT_STRING, &o.hair, "NAME", "strands record to advance (hair)", 0, 0, 0 },
@@ -42,6 +44,14 @@ static const struct tool_opt opts[] = {
 	{ "strain", 0, OPT_DOUBLE, &o.par.strain, "S", "strain limit, 0 off (0.1)", 0, 0, &strain_range },
 	{ "integrator", 0, OPT_CHOICE, &o.par.mp.backward_euler, "newmark|be", "Newmark steps or backward Euler (newmark)", integ, 0, 0 },
 	{ "implicit", 0, OPT_CHOICE, &o.par.mp.implicit_springs, "on|off", "implicit linear springs (on)", onoff, 0, 0 },
+	{ "self", 0, OPT_CHOICE, &o.self, "on|off", "strand repulsions and self-collisions (on)", onoff, 0, 0 },
+	{ "stiction", 0, OPT_CHOICE, &o.par.self.stiction, "on|off", "stiction bonds between close segments (on)", onoff, 0, 0 },
+	{ "thickness", 0, OPT_DOUBLE, &o.par.self.thickness, "H", "repulsion thickness, m; 0: 0.1 of the mean rest segment (0)", 0, 0, &opt_nonneg },
+	{ "bond", 0, OPT_DOUBLE, &o.par.self.stic.eps_s, "D", "stiction bonding distance and rest length, m; 0: the thickness (0)", 0, 0, &opt_nonneg },
+	{ "break", 0, OPT_DOUBLE, &o.par.self.stic.eps_break, "D", "stiction bonds longer than this break, m; 0: twice --bond (0)", 0, 0, &opt_nonneg },
+	{ "bonds-per-seg", 0, OPT_INT, &o.par.self.stic.nmax, "N", "most stiction bonds a segment holds (2)", 0, 0, &bonds_range },
+	{ "stiction-k", 0, OPT_DOUBLE, &o.par.self.stic.k, "K", "stiction spring stiffness, N; 0: --bend (0)", 0, 0, &opt_nonneg },
+	{ "precond", 0, OPT_CHOICE, &o.par.precond, "strand|jacobi", "CG preconditioner: each strand's band factored, or 3x3 diagonal blocks (strand)", precs, 0, 0 },
 	{ "cg-tol", 0, OPT_DOUBLE, &o.par.mp.cg_tol, "V", "CG tolerance on velocity, m/s (1e-5)", 0, 0, &opt_positive },
 	{ "mu", 0, OPT_DOUBLE, &o.mu, "MU", "friction coefficient with bodies (0.3)", 0, 0, &opt_nonneg },
 	{ "solid", 0, OPT_STRING, &o.solid, "NAME", "grid level set of the bodies, with NAME_vel (solid)", 0, 0, 0 },
@@ -64,7 +74,9 @@ static const struct tool_info tinfo = {
 	"run.  Bodies: the grid level set --solid (moved by its velocity grid\n"
 	"NAME_vel, or between it and the next key NAME_next with NAME_next_vel),\n"
 	"--ground, --sphere.\n"
-	"The figures of the step go to the meta record 'hairstep'.",
+	"Stiction bonds are kept as the detail channels stic_seg and stic_frac.\n"
+	"The figures of the step go to the meta record 'hairstep'; -v prints them\n"
+	"with the time spent in integration, collisions and stiction.",
 	opts
 };
 
@@ -81,6 +93,7 @@ main(int argc, char **argv)
 	if (argc - first > 1)
 		usage_die("at most one input");
 	o.par.k.xi_tors = o.par.k.xi_alt = o.par.k.xi_bend;
+	o.par.self.repulse = o.par.self.collide = o.self;
 	const char *path = first < argc ? argv[first] : NULL;
 	const char *label = !path || !strcmp(path, "-") ? "<stdin>" : path;
 
@@ -96,6 +109,12 @@ main(int argc, char **argv)
 	     "max strain %.4g, %ld limited, %ld body contacts", o.hair,
 	     s.naxis, s.h.topo.nvirt, s.h.st.steps, s.h.st.cg_iters,
 	     s.h.st.max_strain, s.h.st.limited, s.h.st.contacts);
+	info("%s: %zu bonds (%ld made, %ld broken), %ld collisions, "
+	     "%ld unresolved", o.hair, s.h.st.bonds, s.h.st.made,
+	     s.h.st.broken, s.h.st.collisions, s.h.st.unresolved);
+	info("%s: time %.3f s integration, %.3f s collisions, %.3f s "
+	     "stiction", o.hair, s.h.st.t_step, s.h.st.t_collide,
+	     s.h.st.t_stiction);
 
 	tool_out *out = out_open(argc, argv);
 	for (size_t i = 0; i < F.n; i++) {

@@ -23,7 +23,10 @@ masspring_free(masspring *ms)
 	free(ms->F); free(ms->b); free(ms->r); free(ms->z); free(ms->p);
 	free(ms->q); free(ms->diag); free(ms->cN); free(ms->cvB); free(ms->cmu);
 	free(ms->acc);
-	free(ms->contact); free(ms->nrm); free(ms->area);
+	free(ms->contact); free(ms->nrm); free(ms->area); free(ms->chained);
+	if (ms->chain)
+		band_chol_free(ms->chain);
+	free(ms->chain);
 	memset(ms, 0, sizeof *ms);
 }
 
@@ -69,7 +72,9 @@ masspring_init(masspring *ms, size_t np, const double *x, const double *v,
 	ms->cmu = slc_calloc(np + 1, sizeof *ms->cmu, err);
 	ms->fixed = slc_calloc(np + 1, 1, err);
 	ms->contact = slc_calloc(np + 1, 1, err);
-	if (!ms->m || !ms->area || !ms->cmu || !ms->fixed || !ms->contact) {
+	ms->chained = slc_calloc(np + 1, 1, err);
+	if (!ms->m || !ms->area || !ms->cmu || !ms->fixed || !ms->contact ||
+	    !ms->chained) {
 		masspring_free(ms);
 		return -1;
 	}
@@ -79,6 +84,35 @@ masspring_init(masspring *ms, size_t np, const double *x, const double *v,
 	memcpy(ms->m, m, np * sizeof *m);
 	for (size_t i = 0; i < np; i++)
 		memcpy(ms->acc + 3 * i, par->g, sizeof par->g);
+	return 0;
+}
+
+int
+masspring_set_chains(masspring *ms, size_t nchain, const uint32_t *cstart,
+		     const uint32_t *seq, int bw, slc_err *err)
+{
+	band_chol *bc = slc_calloc(1, sizeof *bc, err);
+
+	if (!bc)
+		return -1;
+	for (size_t k = 0; k < cstart[nchain]; k++)
+		if (seq[k] >= ms->np) {
+			free(bc);
+			return slc_fail(err, "chain particle %lu past %zu",
+					(unsigned long)seq[k], ms->np);
+		}
+	if (band_chol_init(bc, nchain, cstart, seq, bw, err)) {
+		free(bc);
+		return -1;
+	}
+	if (ms->chain) {
+		band_chol_free(ms->chain);
+		free(ms->chain);
+	}
+	ms->chain = bc;
+	memset(ms->chained, 0, ms->np);
+	for (size_t k = 0; k < cstart[nchain]; k++)
+		ms->chained[seq[k]] = 1;
 	return 0;
 }
 
@@ -225,6 +259,91 @@ precond(const masspring *ms, size_t i, const double *r, double *z, int use_conta
 	project(ms, i, zi, use_contact);
 }
 
+/* What the chain factor reads the system through. */
+typedef struct chain_ctx {
+	const masspring *ms;
+	double h;
+	int use_contact;
+} chain_ctx;
+
+/* Block (i, k) of the projected M - h D (band_chol_block): constrained
+ * particles decoupled with their mass on the diagonal; in the contact
+ * solve, P_i A_ik P_k with m_i N N^T added on the diagonal, so that the
+ * factor is definite and keeps the normal and tangent parts apart. */
+static void
+chain_block(void *ctx, uint32_t i, uint32_t k, double B[9])
+{
+	static const int up[9] = {0, 1, 2, 1, 3, 4, 2, 4, 5};
+	const chain_ctx *c = ctx;
+	const masspring *ms = c->ms;
+	const cloth_sys *S = &ms->sys;
+	double mi = ms->m[i];
+
+	memset(B, 0, 9 * sizeof *B);
+	if (ms->fixed[i] || ms->fixed[k]) {
+		if (i == k)
+			B[0] = B[4] = B[8] = mi;
+		return;
+	}
+	for (size_t e = S->rp[i]; e < S->rp[i + 1]; e++)
+		if (S->col[e] == k) {
+			const double *D = S->D + SYS_BLK * e;
+			for (int q = 0; q < 9; q++)
+				B[q] = -c->h * D[up[q]];
+			break;
+		}
+	if (i == k) {
+		if (iso_drag(ms))
+			mi += c->h * wind_coef(ms, i);
+		B[0] += mi;
+		B[4] += mi;
+		B[8] += mi;
+	}
+	if (!c->use_contact || (!ms->contact[i] && !ms->contact[k]))
+		return;
+	/* B <- P_i B P_k, P = I - N N^T */
+	if (ms->contact[i]) {
+		const double *N = ms->cN + 3 * i;
+		for (int col = 0; col < 3; col++) {
+			double d = N[0] * B[col] + N[1] * B[3 + col] +
+				N[2] * B[6 + col];
+			for (int r = 0; r < 3; r++)
+				B[3 * r + col] -= N[r] * d;
+		}
+	}
+	if (ms->contact[k]) {
+		const double *N = ms->cN + 3 * k;
+		for (int r = 0; r < 3; r++) {
+			double d = v3dot(B + 3 * r, N);
+			for (int col = 0; col < 3; col++)
+				B[3 * r + col] -= d * N[col];
+		}
+	}
+	if (i == k && ms->contact[i]) {
+		const double *N = ms->cN + 3 * i;
+		for (int r = 0; r < 3; r++)
+			for (int col = 0; col < 3; col++)
+				B[3 * r + col] += ms->m[i] * N[r] * N[col];
+	}
+}
+
+/* z = P (L L^T)^{-1} P r with the chains' factor (r projected already by
+ * the caller); particles in no chain take their diagonal block. */
+static void
+precond_chains(masspring *ms, const double *r, double *z, int use_contact)
+{
+	const ptrdiff_t np = (ptrdiff_t)ms->np;
+
+	band_chol_solve(ms->chain, r, z);
+#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = 0; i < np; i++) {
+		if (ms->chained[i])
+			project(ms, (size_t)i, z + 3 * i, use_contact);
+		else
+			precond(ms, (size_t)i, r, z, use_contact);
+	}
+}
+
 /* Solve (M - h D) v = rhs by preconditioned CG projected onto the free
  * velocities (constrained particles keep vfix, particles in contact keep
  * their initial normal velocity when use_contact).  v holds the initial
@@ -255,14 +374,24 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 		if (ms->fixed[i])
 			memcpy(v + 3 * i, ms->vfix + 3 * i, 3 * sizeof *v);
 	}
+	if (ms->chain) {
+		chain_ctx cc = { ms, h, use_contact };
+		band_chol_factor(ms->chain, chain_block, &cc);
+	}
 	apply_A(ms, h, v, q);
 #pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
 	for (ptrdiff_t i = 0; i < np; i++) {
 		for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++)
 			r[k] = rhs[k] - q[k];
 		project(ms, (size_t)i, r + 3 * i, use_contact);
+		if (ms->chain)
+			continue;
 		precond(ms, (size_t)i, r, z, use_contact);
 		memcpy(p + 3 * i, z + 3 * i, 3 * sizeof *p);
+	}
+	if (ms->chain) {
+		precond_chains(ms, r, z, use_contact);
+		memcpy(p, z, (size_t)n3 * sizeof *p);
 	}
 	rz = dot(r, z, (size_t)n3);
 	ms->st.cg_solves++;
@@ -299,8 +428,11 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 				v[k] += al * p[k];
 				r[k] -= al * q[k];
 			}
-			precond(ms, (size_t)i, r, z, use_contact);
+			if (!ms->chain)
+				precond(ms, (size_t)i, r, z, use_contact);
 		}
+		if (ms->chain)
+			precond_chains(ms, r, z, use_contact);
 		double rz1 = dot(r, z, (size_t)n3);
 		double be = rz1 / rz;
 		rz = rz1;

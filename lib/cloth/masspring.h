@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cloth/band_chol.h"
 #include "cloth/cloth_sys.h"
 #include "cloth/collide_body.h"
 #include "cloth/spring.h"
@@ -87,6 +88,9 @@ struct masspring {
 				   the first CG guess of the next */
 	double *cN, *cvB, *cmu; /* per particle contact normal, body vel, mu */
 	uint8_t *contact;
+	band_chol *chain;       /* NULL: block-Jacobi preconditioner; else
+				   the chains' banded factor (owned) */
+	uint8_t *chained;       /* np: 1 = in one of the chains */
 	masspring_stats st;
 };
 
@@ -100,6 +104,17 @@ int masspring_init(masspring *ms, size_t np, const double *x, const double *v,
 		   slc_err *err);
 
 void masspring_free(masspring *ms);
+
+/* Precondition CG by the exact factor of each chain's band of M - h D
+ * (band_chol.h) instead of block Jacobi: nchain chains, chain c the
+ * particles seq[cstart[c]..cstart[c+1]-1] (each particle in at most one
+ * chain; those in none keep their diagonal block), coupled within bw
+ * places along it; copied.  The factor is made once per solve (one per
+ * linearization), on the system projected as the solve is (constrained
+ * particles and, in the contact solve, normal directions decoupled).
+ * 0 / -1 with err. */
+int masspring_set_chains(masspring *ms, size_t nchain, const uint32_t *cstart,
+			 const uint32_t *seq, int bw, slc_err *err);
 
 /* Prescribe particle i's velocity (pinned: zero). */
 void masspring_constrain(masspring *ms, size_t i, const double vel[3]);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <omp.h>
+
 #include "cloth/cloth_vec.h"
 #include "hair/hair_limit.h"
 
@@ -39,6 +41,11 @@
 #define HAIR_MAX_STEPS 10000
 #define HAIR_COURANT 0.5        /* §7.6 "Courant condition" */
 #define HAIR_STRAIN_STEP 0.01   /* §7.6 "strain rate" */
+#define HAIR_K_REP 30.0         /* table 6.1's repulsion stiffness, N/m */
+#define HAIR_MU_SELF 0.1        /* strand/strand friction, as cloth's */
+#define HAIR_COLL_ITERS 8       /* step C passes, as cloth's */
+#define HAIR_NMAX 2             /* notes §1 item 11: bonds a segment */
+#define HAIR_LOOPS 1            /* notes §2: step C after every step */
 
 void
 hair_params_default(hair_params *p)
@@ -61,13 +68,22 @@ hair_params_default(hair_params *p)
 	p->max_steps = HAIR_MAX_STEPS;
 	p->courant = HAIR_COURANT;
 	p->strain_step = HAIR_STRAIN_STEP;
+	p->self.k_rep = HAIR_K_REP;
+	p->self.mu_self = HAIR_MU_SELF;
+	p->self.coll_iters = HAIR_COLL_ITERS;
+	p->self.repulse = p->self.collide = p->self.stiction = 1;
+	p->self.stic.nmax = HAIR_NMAX;
+	p->loops = HAIR_LOOPS;
 }
 
 void
 hair_free(hair *h)
 {
 	hair_topo_free(&h->topo);
+	if (h->has_ss)
+		strand_self_free(&h->ss);
 	masspring_free(&h->ms);
+	free(h->seg);
 	free(h->seg_l0);
 	free(h->tri_l0);
 	free(h->rest);
@@ -84,6 +100,19 @@ hair_limit_hook(void *ctx, masspring *ms, double dt)
 				    h->seg_l0, h->tri_l0, h->par.strain, dt);
 }
 
+/* §7.4 steps 3 and 9, the masspring repulse hook: the strands'
+ * repulsions (strand_self.h), timed. */
+static void
+hair_repulse_hook(void *ctx, const double *x, double *v, double dt,
+		  int elastic)
+{
+	hair *h = ctx;
+	double t0 = omp_get_wtime();
+
+	strand_self_repulse(&h->ss, x, v, dt, elastic);
+	h->st.t_collide += omp_get_wtime() - t0;
+}
+
 /* Distance between particles a and b of x. */
 static double
 dist(const double *x, uint32_t a, uint32_t b)
@@ -92,6 +121,65 @@ dist(const double *x, uint32_t a, uint32_t b)
 
 	v3sub(x + 3 * b, x + 3 * a, d);
 	return v3norm(d);
+}
+
+/* The strand interactions on the axis segments (notes §1 item 7: virtuals
+ * excluded), with the SPEC defaults of hair.h for sizes left 0. */
+static int
+self_init(hair *h, const hair_params *par, slc_err *err)
+{
+	const hair_topo *t = &h->topo;
+	strand_self_params sp = par->self;
+	size_t nseg = 0;
+	double sum = 0;
+
+	if (!(h->seg = slc_calloc(2 * t->naxis + 1, sizeof *h->seg, err)))
+		return -1;
+	for (size_t s = 0; s < t->nstrands; s++)
+		for (uint32_t i = t->offset[s]; i + 1 < t->offset[s + 1]; i++) {
+			h->seg[2 * nseg] = i;
+			h->seg[2 * nseg + 1] = i + 1;
+			sum += h->seg_l0[i];
+			nseg++;
+		}
+	if (!(sp.thickness > 0))
+		sp.thickness = HAIR_THICK_FRAC * sum / (double)nseg;
+	if (!(sp.stic.eps_s > 0))
+		sp.stic.eps_s = sp.thickness;
+	if (!(sp.stic.eps_break > 0))
+		sp.stic.eps_break = HAIR_BREAK_FRAC * sp.stic.eps_s;
+	/* notes §1 item 11 (SPEC): k = k_bend, damped as the soft springs */
+	if (!(sp.stic.k > 0))
+		sp.stic.k = par->k.k_bend;
+	if (!(sp.stic.xi > 0))
+		sp.stic.xi = par->k.xi_bend;
+	if (strand_self_init(&h->ss, &h->ms, nseg, h->seg, &sp, err))
+		return -1;
+	h->has_ss = 1;
+	h->par.self = sp;
+	return 0;
+}
+
+int
+hair_load_bonds(hair *h, size_t n, const uint32_t *name, const double *frac,
+		slc_err *err)
+{
+	if (!h->has_ss)
+		return slc_fail(err, "stiction bonds given with stiction off");
+	return strand_self_load(&h->ss, n, name, frac, err);
+}
+
+size_t
+hair_nbonds(const hair *h)
+{
+	return h->has_ss && h->ss.has_stic ? h->ss.stic.nb : 0;
+}
+
+void
+hair_save_bonds(const hair *h, uint32_t *name, double *frac)
+{
+	if (hair_nbonds(h))
+		stiction_save(&h->ss.stic, name, frac);
 }
 
 int
@@ -195,12 +283,30 @@ hair_init(hair *h, size_t nstrands, const uint32_t *offset, size_t naxis,
 		goto fail;
 	if (masspring_init(&h->ms, np, x, vel, m, &spr, &par->mp, err))
 		goto fail;
+	if (par->precond == HAIR_PREC_STRAND) {
+		uint32_t *cstart = slc_calloc(nstrands + 1, sizeof *cstart, err);
+		if (!cstart)
+			goto fail;
+		for (size_t s = 0; s <= nstrands; s++)
+			cstart[s] = offset[s] + h->topo.voff[s];
+		int rc = masspring_set_chains(&h->ms, nstrands, cstart,
+					      h->topo.seq, HAIR_BAND, err);
+		free(cstart);
+		if (rc)
+			goto fail;
+	}
 	/* drag area: each particle's share of its strand's length, m */
 	for (size_t i = 0; i < np; i++)
 		h->ms.area[i] = m[i] / par->density;
 	h->ms.hk.ctx = h;
 	if (par->strain > 0)
 		h->ms.hk.limit = hair_limit_hook;
+	if (par->self.repulse || par->self.collide || par->self.stiction) {
+		if (self_init(h, par, err))
+			goto fail;
+		if (par->self.repulse)
+			h->ms.hk.repulse = hair_repulse_hook;
+	}
 	free(x);
 	free(vel);
 	free(m);
@@ -300,12 +406,38 @@ hair_advance(hair *h, double t, double T, const cloth_body *bodies, int nb,
 	int n = hair_nsteps(h, T);
 	double dt = T / n;
 	long cg0 = ms->st.cg_iters, c0 = ms->st.body_contacts;
+	strand_self_stats ss0 = h->ss.st;
+	const int loops = h->par.loops > 0 ? h->par.loops : 1;
 	memset(&h->st, 0, sizeof h->st);
+	/* §7.4: collision steps of k_i = loops time steps: A, then B k_i
+	 * times, then C */
 	for (int k = 0; k < n; k++) {
+		double w0 = omp_get_wtime(), w1;
+		int k_i = n - k < loops ? n - k : loops;
+		if (h->has_ss && k % loops == 0 &&
+		    strand_self_begin(&h->ss, k_i * dt, err))
+			return slc_failctx(err, "stiction: ");
+		w1 = omp_get_wtime();
+		h->st.t_stiction += w1 - w0;
+		double tc = h->st.t_collide;
 		masspring_step(ms, t + k * dt, dt, bodies, nb);
+		w0 = omp_get_wtime();
+		h->st.t_step += w0 - w1 - (h->st.t_collide - tc);
+		if (h->has_ss && ((k + 1) % loops == 0 || k + 1 == n) &&
+		    strand_self_end(&h->ss, (k % loops + 1) * dt, err))
+			return slc_failctx(err, "self-collisions: ");
 		if (nb)
 			push_out(h, k + 1 == n ? t + T : t + (k + 1) * dt,
 				 bodies, nb);
+		h->st.t_collide += omp_get_wtime() - w0;
+	}
+	if (h->has_ss) {
+		const strand_self_stats *q = &h->ss.st;
+		h->st.collisions = q->collisions - ss0.collisions;
+		h->st.made = q->made - ss0.made;
+		h->st.broken = q->broken - ss0.broken;
+		h->st.bonds = hair_nbonds(h);
+		h->st.unresolved = q->unresolved - ss0.unresolved;
 	}
 	h->st.steps = n;
 	h->st.cg_iters = ms->st.cg_iters - cg0;

@@ -19,6 +19,7 @@
 
 #include "cloth/collide_body.h"
 #include "cloth/masspring.h"
+#include "cloth/strand_self.h"
 #include "core/err.h"
 #include "hair/hair_build.h"
 
@@ -36,7 +37,27 @@ typedef struct hair_params {
 				   may cross in a step */
 	double strain_step;     /* largest strain change of an edge in a
 				   step */
+	int precond;            /* enum hair_precond */
+	/* §7.5.2-7.5.3: repulsions (self.repulse), self-collisions
+	 * (self.collide) and stiction (self.stiction); self.thickness 0:
+	 * HAIR_THICK_FRAC of the mean rest axis segment; self.stic.eps_s 0:
+	 * the thickness; self.stic.eps_break 0: HAIR_BREAK_FRAC eps_s */
+	strand_self_params self;
+	int loops;              /* time steps per collision step k_i (§6.3) */
 } hair_params;
+
+/* notes §1 items 7, 11 (SPEC): thickness 0.1 of the mean rest axis
+ * segment; bonds break at twice their rest length. */
+#define HAIR_THICK_FRAC 0.1
+#define HAIR_BREAK_FRAC 2.0
+
+/* CG preconditioners: each strand's band factored exactly (notes §2; the
+ * default), or the 3x3 diagonal blocks (block Jacobi, as cloth). */
+enum hair_precond { HAIR_PREC_STRAND, HAIR_PREC_JACOBI };
+
+/* Block bandwidth of a strand in its interleaved order: torsion and
+ * altitude springs join p_j to p_{j+3} (§7.3, fig. 7.2). */
+#define HAIR_BAND 3
 
 /* SPEC defaults (the thesis gives no hair values): see hair.c. */
 void hair_params_default(hair_params *p);
@@ -53,6 +74,14 @@ typedef struct hair_virt {
 /* Figures of the last hair_advance. */
 typedef struct hair_stats {
 	long steps, cg_iters, limited, contacts;
+	long collisions, unresolved;  /* step C: answered, left over */
+	long made, broken;      /* stiction bonds made and broken */
+	size_t bonds;           /* stiction bonds at the end */
+	/* wall-clock seconds (not deterministic: never in the stream):
+	 * the Newmark steps without the repulsions, the strand collisions
+	 * (repulsions, steps C, body push-out), steps A (stiction and the
+	 * repulsion pairs) */
+	double t_step, t_collide, t_stiction;
 	double max_strain;      /* largest |l/l0 - 1| of an axis edge, end */
 	double min_phi;         /* smallest body distance of a free particle
 				   at the end, m (HUGE_VAL without bodies) */
@@ -67,6 +96,9 @@ typedef struct hair {
 				   from its segment's root */
 	double *rest;           /* 3 np: rest positions of every particle */
 	double lmin;            /* shortest rest edge, m */
+	strand_self ss;         /* strand interactions, when has_ss */
+	int has_ss;
+	uint32_t *seg;          /* 2 (naxis - nstrands): the axis segments */
 	hair_stats st;
 } hair;
 
@@ -82,6 +114,19 @@ int hair_init(hair *h, size_t nstrands, const uint32_t *offset, size_t naxis,
 	      const hair_params *par, slc_err *err);
 
 void hair_free(hair *h);
+
+/* Stiction bonds of a frame before (the detail channels stic_seg and
+ * stic_frac, as stiction_load): n bonds, name 2n rootward axis points of
+ * the segments, frac 2n fractions along them.  0 / -1 with err (stiction
+ * off, bad bonds). */
+int hair_load_bonds(hair *h, size_t n, const uint32_t *name,
+		    const double *frac, slc_err *err);
+
+/* Number of stiction bonds now (0 with stiction off). */
+size_t hair_nbonds(const hair *h);
+
+/* The bonds into name and frac (2 hair_nbonds each). */
+void hair_save_bonds(const hair *h, uint32_t *name, double *frac);
 
 /* Prescribe particle i's velocity (pinned: zero). */
 void hair_constrain(hair *h, size_t i, const double vel[3]);

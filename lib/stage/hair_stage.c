@@ -10,6 +10,10 @@
 
 #include "core/meta.h"
 
+static int put_chan(slc_rec *r, const char *name, uint32_t type,
+		    uint32_t ncomp, uint32_t domain, size_t n, const void *src,
+		    slc_err *err);
+
 /* The frame rate when neither the options nor the scene give one. */
 #define DEFAULT_FPS 24
 /* notes §1 item 12 (SPEC): axis points 0 and 1 and segment 0's virtual
@@ -28,6 +32,7 @@ hair_stage_opts_default(hair_stage_opts *o)
 	o->mu = 0.3;
 	o->ground = NAN;
 	o->frames = 1;
+	o->self = 1;
 	hair_params_default(&o->par);
 	o->steps = o->par.steps;
 	o->max_steps = o->par.max_steps;
@@ -152,6 +157,58 @@ constrain_pins(hair_stage *s)
 
 
 
+/* The stiction bonds of the frame before, stic_seg and stic_frac, when
+ * stiction is on (off: they are dropped on store). */
+static int
+load_bonds(hair_stage *s, slc_err *err)
+{
+	const char *name = s->o.hair;
+	const uint32_t *seg;
+	double *frac = NULL;
+	uint64_t n;
+
+	if (!s->h.par.self.stiction || !slc_rec_find(s->hr, "stic_seg"))
+		return 0;
+	if (!(seg = slc_rec_get(s->hr, "stic_seg", SLC_U32, 2, 0, err)))
+		return slc_failctx(err, "record '%s': ", name);
+	n = slc_rec_find(s->hr, "stic_seg")->count;
+	if (!slc_rec_find(s->hr, "stic_frac"))
+		return slc_fail(err, "record '%s': stic_seg without stic_frac",
+				name);
+	if (get_chan(s, "stic_frac", 2, (size_t)n, &frac, err))
+		return -1;
+	int rc = hair_load_bonds(&s->h, (size_t)n, seg, frac, err);
+	free(frac);
+	return rc ? slc_failctx(err, "record '%s': stic_seg: ", name) : 0;
+}
+
+/* The bonds into the detail channels stic_seg and stic_frac, or neither
+ * with stiction off. */
+static int
+store_bonds(hair_stage *s, slc_err *err)
+{
+	slc_rec *r = s->hr;
+	size_t nb = hair_nbonds(&s->h);
+
+	slc_rec_remove(r, "stic_seg");
+	slc_rec_remove(r, "stic_frac");
+	if (!s->h.par.self.stiction)
+		return 0;
+	uint32_t *seg = slc_calloc(2 * nb + 1, sizeof *seg, err);
+	double *frac = slc_calloc(2 * nb + 1, sizeof *frac, err);
+	int rc = -1;
+	if (seg && frac) {
+		hair_save_bonds(&s->h, seg, frac);
+		rc = put_chan(r, "stic_seg", SLC_U32, 2, SLC_DETAIL, nb, seg,
+			      err) ||
+			put_chan(r, "stic_frac", SLC_F64, 2, SLC_DETAIL, nb,
+				 frac, err) ? -1 : 0;
+	}
+	free(seg);
+	free(frac);
+	return rc;
+}
+
 int
 hair_stage_load(hair_stage *s, slc_frame *F, const hair_stage_opts *o,
 		slc_comm *comm, slc_err *err)
@@ -191,6 +248,8 @@ hair_stage_load(hair_stage *s, slc_frame *F, const hair_stage_opts *o,
 		      s->rest, s->m, s->kscale, vseg ? &hv : NULL, &par, err))
 		return slc_failctx(err, "record '%s': ", o->hair);
 	s->pin = pin;
+	if (load_bonds(s, err))
+		return -1;
 	if (slc_rec_find(s->hr, "acc_last")) {
 		double *acc = NULL;
 		if (get_chan(s, "acc_last", 3, s->h.ms.np, &acc, err))
@@ -239,6 +298,11 @@ put_meta(hair_stage *s, slc_err *err)
 	SETV("max_strain", "%.9g", st->max_strain);
 	SETV("limited", "%ld", st->limited);
 	SETV("contacts", "%ld", st->contacts);
+	SETV("stiction", "%zu", st->bonds);
+	SETV("made", "%ld", st->made);
+	SETV("broken", "%ld", st->broken);
+	SETV("collisions", "%ld", st->collisions);
+	SETV("unresolved", "%ld", st->unresolved);
 	if (s->B.n)
 		SETV("min_phi", "%.9g", st->min_phi);
 	else
@@ -289,7 +353,7 @@ hair_stage_store(hair_stage *s, slc_comm *comm, slc_err *err)
 	int rc = put_chan(r, "virt_pinned", SLC_U8, 1, SLC_DETAIL, nv, vpin, err);
 	free(vpin);
 	if (rc || put_chan(r, "acc_last", SLC_F64, 3, SLC_DETAIL, h->ms.np,
-			   h->ms.acc, err))
+			   h->ms.acc, err) || store_bonds(s, err))
 		return slc_failctx(err, "record '%s': ", s->o.hair);
 	slc_rec_remove(r, "virt_goal");
 	if (put_chan(r, "P", SLC_F64, 3, SLC_POINT, na, h->ms.x, err) ||

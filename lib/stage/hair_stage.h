@@ -43,6 +43,9 @@ typedef struct hair_stage_opts {
 	double sphere[3];       /* centre of a still sphere body */
 	double sphere_r;        /* its radius, m; 0: no sphere */
 	long frames;            /* frames advanced in one step (1) */
+	int self;               /* repulsions and self-collisions (1): the
+				   tool's switch for par.self.repulse and
+				   par.self.collide */
 	hair_params par;        /* springs, limiter, wind, CG; its steps and
 				   max_steps are set from the two above */
 } hair_stage_opts;
