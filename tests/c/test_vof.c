@@ -246,9 +246,10 @@ test_ball(void)
 	omp_set_num_threads(2);
 }
 
-/* The static box (a flat top at y = 0.55) and its mesh. */
+/* The static box (a flat top at y = 0.55) and its mesh, subdivided
+ * levels times. */
 static void
-box_mesh(prim_mesh *box, kdsm_lattice *L, kdsm_mesh *m, int *ok)
+box_mesh(prim_mesh *box, kdsm_lattice *L, kdsm_mesh *m, int levels, int *ok)
 {
 	static const double size[3] = { 0.3, 0.1, 0.3 }, c[3] = { 0.5, 0.5, 0.5 };
 	static const int res[3] = { 6, 2, 6 };
@@ -260,7 +261,7 @@ box_mesh(prim_mesh *box, kdsm_lattice *L, kdsm_mesh *m, int *ok)
 	prim_box(box, size, res, c, &err);
 	sk = (kdsm_skin){ box->nv, box->nt, box->P, box->tri, NULL, NULL, NULL, 0, NULL, NULL, 0,
 			  NULL, NULL };
-	*ok = kdsm_lattice_build(L, &sk, 0.04, 0.03, 1, 8, &err) == 0 &&
+	*ok = kdsm_lattice_build(L, &sk, 0.04, 0.03, levels, 8, &err) == 0 &&
 	      kdsm_frame_bake(L, &sk, m, &st, &err) == 0;
 }
 
@@ -290,7 +291,7 @@ test_still(void)
 	size_t t;
 	int fr, ok;
 
-	box_mesh(&box, &lb, &m, &ok);
+	box_mesh(&box, &lb, &m, 1, &ok);
 	vof_state_init(&s0, m.nt, &err);
 	wet(&m, &s0, zero);
 	for (t = 0; t < m.nt; t++)
@@ -384,7 +385,8 @@ test_slab(void)
 	double umax = 0, dW = 0;
 	int n, ok;
 
-	box_mesh(&box, &L, &m, &ok);
+	/* unsubdivided: 100 steps locate every sample every step */
+	box_mesh(&box, &L, &m, 0, &ok);
 	CHECK(ok, "box mesh baked: %zu tets", m.nt);
 	vof_state_init(&s, m.nt, &err);
 	for (t = 0; t < m.nt; t++) {
