@@ -2,8 +2,8 @@
  * against brute force: on a triangulated sphere and box, equal to the
  * closest-triangle distance within 1e-5 dx in the band, within 1 dx
  * beyond it, every sign right; a torus against its analytic distance; the same with a hole cut out, flipped and
- * duplicated triangles; thin shells detected; particles; thread-count
- * independence. */
+ * duplicated triangles; thin shells detected; particles; distances past
+ * a float refused; thread-count independence. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -514,6 +514,34 @@ test_strands(void)
 	field_free(&phi);
 }
 
+/* A level set is stored in float: two one-point strands at x = 1e300 m
+ * and 3.4e38 m on one cell of dx 1e300 m (what mklevelset placed around
+ * them with --radius 1e300) gave Inf everywhere with success. */
+static void
+test_strands_beyond_float(void)
+{
+	const double P[3 * 2] = { 1e300, -3.05, -0.06,  3.4028234663852886e38, -2.76, -0.625 };
+	const double rad[2] = { 0, 0 }, org[3] = { 3.4028234663852886e38, -3.05, -0.625 };
+	const double Prow[3] = { -2.5e38, 0.5e38, 0.5e38 }, org_row[3] = { -3e38, 0, 0 };
+	const uint32_t off[3] = { 0, 1, 2 };
+	sdf_opts o = { BAND, 0, 0 };
+	field phi;
+	slc_err err;
+
+	field_alloc(&phi, 1, 1, 1, SLC_CELL, org, 1e300, NULL);
+	CHECK(sdf_strands(&phi, P, rad, 1e300, 2, off, 2, &o, &err) != 0 &&
+	      strstr(err.msg, "float"), "strands: a distance past FLT_MAX refused (%s)",
+	      err.msg);
+	field_free(&phi);
+	/* a particle in the first of 8 cells of 1e38 m: the last samples lie
+	 * 6e38 and 7e38 m from it */
+	field_alloc(&phi, 8, 1, 1, SLC_CELL, org_row, 1e38, NULL);
+	CHECK(sdf_particles(&phi, Prow, rad, 0, 1, &o, &err) != 0 &&
+	      strstr(err.msg, "particle 0"),
+	      "particles: a distance past FLT_MAX refused naming the particle (%s)", err.msg);
+	field_free(&phi);
+}
+
 static void
 test_place_narrow(void)
 {
@@ -584,6 +612,7 @@ main(void)
 	test_threads();
 	test_particles();
 	test_strands();
+	test_strands_beyond_float();
 	test_place_narrow();
 	return ctest_done();
 }
