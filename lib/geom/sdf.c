@@ -139,6 +139,10 @@ row_range(const place *p, const double *sp, const double *un, const double *a,
 	}
 	lo = ceil(lo - 1e-9);
 	hi = floor(hi + 1e-9);
+	/* out of the row first: lo and hi are cast to int only when they lie
+	 * within [*i0, *i1] (a triangle near 1e38 m put hi at -1e10) */
+	if (lo > *i1 || hi < *i0)
+		return 0;
 	if (lo > *i0)
 		*i0 = (int)lo;
 	if (hi < *i1)

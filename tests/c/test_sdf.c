@@ -542,6 +542,58 @@ test_strands_beyond_float(void)
 	field_free(&phi);
 }
 
+/* A mesh near 1e30..3.4e38 m on 5^3 cells of 6.8e38 m (what kdsm's
+ * lattice placed around it, fuzz/regress/kdsmbake): the plane cut of a
+ * row gave a sample index of -1e10, cast to int (undefined; caught by
+ * the sanitizers of `make asan`). */
+static void
+test_mesh_far_row(void)
+{
+	static const double P[] = {
+		0x1.70da5p+100, -0x1.cf4b1ap+98, -0x1.68a1ccp+99,
+		-0x1.126988p+99, 0x1.b3eb8cp+97, 0x1.652a52p+100,
+		0x1.d28d56p+99, 0x1.da34e6p+99, -0x1.8b4cap+97,
+		0x1.85093cp+99, 0x1.0960cp+100, -0x1.84f064p+97,
+		0x1.023c8ap+100, 0x1.def2f8p+99, 0x1.5d28d4p+100,
+		0x1.fffffep+127, 0x1.a8105cp+99, 0x1.40a62cp+100,
+		0x1.99dd3ap+99, 0x1.d9fc18p+99, 0x1.3c151p+100,
+		-0x1.2d2ce4p+99, -0x1.2eec2ep+99, 0x1.a6a188p+101,
+		0x1.35d5d2p+100, 0x1.7070b4p+101, -0x1.93e594p+99,
+		-0x1.2ed6e2p+99, 0x1.fdad9cp+99, -0x1.739d58p+99,
+		0x1.ba771cp+97, 0x1.5b7854p+100, 0x1.cf4b1ap+100,
+		0x1.5b7854p+100, 0x1.5b7854p+100, 0x1.cf4b1ap+100,
+		0x1.5b7854p+100, 0x1.f67ecp+99, -0x1.832ap+97,
+		0x1.85093cp+99, 0x1.0960cp+100, -0x1.84f064p+97,
+	};
+	static const uint32_t tri[] = {
+		3, 3, 3,
+		3, 3, 3,
+		3, 10, 5,
+		6, 6, 3,
+		12, 5, 10,
+		5, 6, 1,
+		10, 4, 2,
+		6, 6, 6,
+		10, 10, 6,
+		2, 4, 6,
+		13, 10, 5,
+		11, 2, 4,
+	};
+	const double org[3] = { -0x1.fffffe17a8c9ap+129, -0x1.fffffe17a91eep+129, -0x1.fffffe193d047p+129 };
+	sdf_opts o = { 3, 0, 0 };
+	field phi;
+	slc_err err;
+	int rc;
+
+	field_alloc(&phi, 5, 5, 5, SLC_NODE, org, 0x1.fffffe12ed6e2p+128, NULL);
+	rc = sdf_mesh(&phi, P, sizeof P / sizeof *P / 3, tri, sizeof tri / sizeof *tri / 3,
+		      &o, NULL, NULL, &err);
+	CHECK(rc != 0 && strstr(err.msg, "float"),
+	      "mesh near FLT_MAX: rows cut without an int overflow, the level set refused (%s)",
+	      rc ? err.msg : "success");
+	field_free(&phi);
+}
+
 static void
 test_place_narrow(void)
 {
@@ -613,6 +665,7 @@ main(void)
 	test_particles();
 	test_strands();
 	test_strands_beyond_float();
+	test_mesh_far_row();
 	test_place_narrow();
 	return ctest_done();
 }
