@@ -31,15 +31,20 @@ positive(fz *z, double dflt)
 	return v > 0 ? v : dflt;
 }
 
+/* CG iterations a solve at most (hairstep: HAIR_CG_MAX): ill-conditioned
+ * springs took thousands a frame, seconds under the sanitizers. */
+#define CG_MAX 64
+
 /* hairstep(1)'s options within their ranges; --steps, --max-steps and
- * --root at most 3, 16 and 4 (up to 1000000 allowed) so that one input
- * runs in milliseconds. */
+ * --root at most 3, 16 and 4 (up to 1000000 allowed) and CG at most
+ * CG_MAX iterations, so that one input runs in milliseconds. */
 static void
 options(fz *z, hair_stage_opts *o)
 {
 	static const char *const names[] = { "hair", "body", "solid" };
 
 	hair_stage_opts_default(o);
+	o->par.mp.cg_max = CG_MAX;
 	if (fz_byte(z) >= 240)
 		o->hair = names[fz_below(z, 3)];
 	o->fps = nonneg(z, 0);
