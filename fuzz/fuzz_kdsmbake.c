@@ -40,6 +40,37 @@ extent(const double *X, size_t n)
 	return e;
 }
 
+/* Does the posed skin stay within reach of its lattice: P and the rest
+ * pose R together span at most SPANS_MAX spacings h, and each bone (3x4,
+ * row-major) moves the rest box by at most about its size e (rotation part
+ * within 1 of the identity, translation within e, R within 4e of the
+ * origin)?  Else the bake's skin level set is a grid of up to 2^28
+ * samples around nodes far from the skin: minutes, not a defect. */
+static int
+within_reach(const kdsm_skin *s, double e, double h)
+{
+	double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
+	const double *R = s->R ? s->R : s->P;
+
+	for (size_t q = 0; q < s->nv; q++)
+		for (int a = 0; a < 3; a++) {
+			lo[a] = fmin(lo[a], fmin(s->P[3 * q + a], R[3 * q + a]));
+			hi[a] = fmax(hi[a], fmax(s->P[3 * q + a], R[3 * q + a]));
+			if (s->nbones && !(fabs(R[3 * q + a]) <= 4 * e))
+				return 0;
+		}
+	for (int a = 0; a < 3; a++)
+		if (s->nv && !(hi[a] - lo[a] <= SPANS_MAX * h))
+			return 0;
+	for (int b = 0; b < s->nbones; b++)
+		for (int k = 0; k < 12; k++) {
+			double m = s->M[12 * b + k];
+			if (k % 4 == 3 ? !(fabs(m) <= e) : !(fabs(m - (k % 5 == 0)) <= 1))
+				return 0;
+		}
+	return 1;
+}
+
 /* Every float of every record of out finite, else a bug. */
 static void
 require_all(const slc_frame *out)
@@ -81,7 +112,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	e = extent(s.R ? s.R : s.P, s.nv);
 	dx = e > 0 ? dx * e : dx;
 	h = ldexp(dx / ratio, levels);
-	if (!(h > 0) || !(e + 2 * shell * dx <= SPANS_MAX * h))
+	if (!(h > 0) || !(e + 2 * shell * dx <= SPANS_MAX * h) || !within_reach(&s, e, h))
 		goto skin;
 	if (kdsm_lattice_build(&L, &s, h, shell * dx, levels, nsamp, &err) ||
 	    (L.nt << 3 * levels) > FINE_TETS_MAX)
