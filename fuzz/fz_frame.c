@@ -16,6 +16,7 @@
 #define STRANDS_MAX 4
 #define STRAND_POINTS_MAX 6
 #define BODIES_MAX 2
+#define SKIN_BONES_MAX 2        /* bones of a skin's skeleton */
 
 void
 fz_init(fz *z, const uint8_t *data, size_t size)
@@ -508,7 +509,7 @@ liquid(build *b)
 	}
 }
 
-static void
+static slc_rec *
 strands(build *b, const char *name)
 {
 	slc_rec *r = slc_frame_add(&b->F, SLC_STRANDS, name, &b->err);
@@ -517,16 +518,92 @@ strands(build *b, const char *name)
 	uint32_t *off;
 
 	if (!r)
-		return;
+		return NULL;
 	for (unsigned s = 0; s < ns; s++)
 		np += len[s] = fz_below(b->z, STRAND_POINTS_MAX + 1);
 	if (points(b, r, np) ||
 	    !(off = slc_rec_add(r, "offset", SLC_U32, 1, SLC_STRAND, ns + 1, &b->err)))
-		return;
+		return NULL;
 	for (unsigned s = 0; s < ns; s++)
 		off[s + 1] = off[s] + len[s];
 	if (fz_byte(b->z) >= 128)
 		point_chan(b, r, "radius", 1, np, CH_AMOUNT);
+	return r;
+}
+
+/* The strands record 'hair' as hairstep reads it: the strands above with
+ * v, rest, goal, mass, pinned now and then, and the strand channel
+ * kscale.  (Its virt_* channels come from a step: see fuzz_hairstep.c.) */
+static void
+hair(build *b)
+{
+	slc_rec *r = strands(b, "hair");
+	const slc_chan *P = r ? slc_rec_find(r, "P") : NULL;
+	size_t n, ns;
+	float *k;
+
+	if (!P)
+		return;
+	n = P->count;
+	ns = slc_rec_find(r, "offset")->count - 1;
+	point_chan(b, r, "v", 3, n, CH_VEC);
+	point_chan(b, r, "rest", 3, n, CH_POS);
+	point_chan(b, r, "goal", 3, n, CH_POS);
+	point_chan(b, r, "mass", 1, n, CH_AMOUNT);
+	if (fz_byte(b->z) >= 128) {
+		uint8_t *pin = slc_rec_add(r, "pinned", SLC_U8, 1, SLC_POINT, n, &b->err);
+		for (size_t p = 0; pin && p < n; p++)
+			pin[p] = fz_byte(b->z) >= 192;
+	}
+	if (fz_byte(b->z) >= 128 &&
+	    (k = slc_rec_add(r, "kscale", SLC_F32, 1, SLC_STRAND, ns, &b->err))) {
+		double s = fz_scale(b->z);
+		for (size_t q = 0; q < ns; q++)
+			k[q] = f32(s * fz_real(b->z, 0, 1));
+		spoil_f32(b, k, ns);
+	}
+}
+
+/* A character's skin as kdsmbake reads it (kdsm/kdsm_recs.h): the mesh
+ * 'body' (most often a closed shape) with rest, v, bone weights bw,
+ * adhesion adh and adh_dir now and then, and the meta 'skeleton' of 0..2
+ * bones, each a 3x4 matrix near the identity and its time derivative. */
+static void
+skin(build *b)
+{
+	fz *z = b->z;
+	slc_rec *r = mesh(b, "body"), *sk;
+	const slc_chan *P = r ? slc_rec_find(r, "P") : NULL;
+	unsigned nb = fz_below(z, SKIN_BONES_MAX + 1);
+	char key[32], v[12 * 26];
+	size_t n;
+
+	if (!P)
+		return;
+	n = P->count;
+	point_chan(b, r, "rest", 3, n, CH_POS);
+	point_chan(b, r, "v", 3, n, CH_VEC);
+	point_chan(b, r, "bw", nb ? nb : 1, n, CH_AMOUNT);
+	point_chan(b, r, "adh", 1, n, CH_AMOUNT);
+	point_chan(b, r, "adh_dir", 3, n, CH_VEC);
+	if (fz_byte(z) < 128 || !(sk = slc_frame_add(&b->F, SLC_META, "skeleton", &b->err)) ||
+	    slc_meta_init(sk, "skeleton", &b->err))
+		return;
+	snprintf(v, sizeof v, "%u", nb);
+	slc_meta_set(sk, "bones", v, &b->err);
+	for (unsigned q = 0; q < nb; q++)
+		for (int dot = 0; dot < 2; dot++) {
+			size_t at = 0;
+			double s = dot ? fz_scale(z) : 1;
+			for (int e = 0; e < 12; e++) {
+				double m = dot ? s * fz_real(z, -1, 1) :
+					   (e % 5 == 0) + (fz_byte(z) >= 192 ? fz_opt(z, 0) : 0);
+				at += (size_t)snprintf(v + at, sizeof v - at, "%s%.17g",
+						       e ? "," : "", m);
+			}
+			snprintf(key, sizeof key, dot ? "bone.%u.dot" : "bone.%u", q);
+			slc_meta_set(sk, key, v, &b->err);
+		}
 }
 
 /* Rigid bodies (fluid/rigid.h): P, mass, inertia, v, omega, sometimes
@@ -735,6 +812,10 @@ fz_frame(fz *z, unsigned want, slc_frame *F)
 			particles(&b, part_names[fz_below(z, 4)], 0, 0);
 	if (want & FZ_STRANDS && fz_byte(z) >= 128)
 		strands(&b, "hair");
+	if (want & FZ_HAIR && fz_byte(z) >= 16)
+		hair(&b);
+	if (want & FZ_SKIN && fz_byte(z) >= 16)
+		skin(&b);
 	if (want & FZ_GRIDS)
 		for (unsigned q = fz_below(z, 3); q; q--)
 			grid_rec(&b, other_names[fz_below(z, sizeof other_names / sizeof *other_names)],

@@ -1,6 +1,6 @@
 /* fz_frame.h: the shared decoder of the structure-aware fuzz targets
  * (fuzz/fuzz_advect.c, fuzz_project.c, fuzz_clothstep.c, fuzz_mklevelset.c,
- * fuzz_surfacer.c, fuzz_rasterize.c): turns the fuzzer's bytes into choices,
+ * fuzz_surfacer.c, fuzz_rasterize.c, fuzz_hairstep.c, fuzz_kdsmbake.c): turns the fuzzer's bytes into choices,
  * and choices into a valid frame (core/frame.h) of small size.
  *
  * The bytes are read in order, one choice at a time; past the end of the
@@ -77,7 +77,11 @@ enum {
 	FZ_MESHES = 1 << 9,     /* up to 2 meshes: 'body', 'tri', 'sdf' ... */
 	FZ_PARTICLES = 1 << 10, /* up to 2 particle records */
 	FZ_STRANDS = 1 << 11,   /* one strands record 'hair' */
-	FZ_GRIDS = 1 << 12      /* up to 2 grids of other names */
+	FZ_GRIDS = 1 << 12,     /* up to 2 grids of other names */
+	FZ_HAIR = 1 << 13,      /* strands 'hair' with v, rest, goal, mass,
+				   pinned, kscale (not with FZ_STRANDS) */
+	FZ_SKIN = 1 << 14       /* mesh 'body' with rest, v, bw, adh, adh_dir
+				   and meta 'skeleton' */
 };
 
 /* The frame built from z: the groups in want (each record present or not

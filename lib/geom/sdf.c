@@ -139,6 +139,10 @@ row_range(const place *p, const double *sp, const double *un, const double *a,
 	}
 	lo = ceil(lo - 1e-9);
 	hi = floor(hi + 1e-9);
+	/* out of the row first: lo and hi are cast to int only when they lie
+	 * within [*i0, *i1] (a triangle near 1e38 m put hi at -1e10) */
+	if (lo > *i1 || hi < *i0)
+		return 0;
 	if (lo > *i0)
 		*i0 = (int)lo;
 	if (hi < *i1)
@@ -478,6 +482,31 @@ resolve_ties(const place *p, const uint8_t *votes, int8_t *sgn,
 	return 0;
 }
 
+/* phi is stored in float: a distance past FLT_MAX metres (elements or a
+ * grid placed beyond 1e38 m, or a dx near DBL_MAX) became Inf, and a
+ * segment whose ends lie 1e308 m apart gives NaN.  Refuses such a field
+ * (-1, err naming the first such sample and its nearest element: what
+ * near[c] indexes, or with seg, the first point of segment near[c])
+ * rather than returning it. */
+static int
+check_float_range(const field *phi, const int32_t *near, const uint32_t *seg,
+		  const char *what, slc_err *err)
+{
+	size_t n = field_count(phi);
+
+	for (size_t c = 0; c < n; c++) {
+		if (isfinite(phi->a[c]))
+			continue;
+		if (near && near[c] >= 0)
+			return slc_fail(err, "sample %zu: the distance to %s %ld does not "
+					"fit a float (%g)", c, what,
+					seg ? (long)seg[2 * near[c]] : (long)near[c], phi->a[c]);
+		return slc_fail(err, "sample %zu: the distance does not fit a float "
+				"(grid of dx %g m)", c, phi->dx);
+	}
+	return 0;
+}
+
 /* --- the mesh ------------------------------------------------------- */
 
 static int
@@ -652,7 +681,7 @@ sdf_mesh(field *phi, const double *P, size_t nv, const uint32_t *tri,
 	}
 	for (c = 0; c < n; c++)
 		phi->a[c] = sgn ? (float)sgn[c] * dist[c] : dist[c];
-	rc = 0;
+	rc = check_float_range(phi, near, NULL, "triangle", err);
 out:
 	bvh_free(&b);
 	free(dist);
@@ -844,7 +873,7 @@ sdf_capsules(field *phi, const sphere_ctx *sx0, size_t np, size_t ne,
 						(double)p.n[2] * p.n[2]));
 		for (c = 0; c < n; c++)
 			phi->a[c] = far;
-		rc = 0;
+		rc = check_float_range(phi, NULL, NULL, NULL, err);
 		goto out;
 	}
 	/* Unknown samples are outside every capsule by more than the band
@@ -865,7 +894,7 @@ sdf_capsules(field *phi, const sphere_ctx *sx0, size_t np, size_t ne,
 		if (!frozen[cc])
 			phi->a[cc] = near[cc] >= 0 ?
 				(float)sphere_dist(&sx, cc, near[cc]) : d[cc];
-	rc = 0;
+	rc = check_float_range(phi, near, sx.seg, sx.seg ? "point" : "particle", err);
 out:
 	free(d);
 	free(frozen);

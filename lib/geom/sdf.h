@@ -58,7 +58,8 @@ typedef struct sdf_stats {
  * a fraction of a cell of the true distance in the tests), or +-band*dx
  * with o->narrow (and then closest is -1 there).  closest (may be NULL;
  * one per sample) receives the index of that triangle.  st (may be NULL)
- * receives the statistics.  Fails (-1, err) on bad input, on out of memory, and in
+ * receives the statistics.  Fails (-1, err) on bad input, on out of memory,
+ * when a distance does not fit a float (vertices or grid past 1e38 m), and in
  * signed mode on a thin shell (st->thin_shell set; the message gives the
  * odd fraction).  Deterministic and independent of the thread count. */
 int sdf_mesh(field *phi, const double *P, size_t nv, const uint32_t *tri,
@@ -69,7 +70,9 @@ int sdf_mesh(field *phi, const double *P, size_t nv, const uint32_t *tri,
  * radius: np radii, or NULL to use r for all): phi = min_p(|x - p| - r_p)
  * exactly wherever that is below o->band cells, fast-marched beyond on
  * the outside.  With no particles, phi is set to the length of the grid's
- * diagonal everywhere (far outside).  o->unsigned_dist is ignored. */
+ * diagonal everywhere (far outside).  o->unsigned_dist is ignored.  Fails
+ * (-1, err naming the sample and particle) when a distance does not fit
+ * a float (positions or the grid past 1e38 m). */
 int sdf_particles(field *phi, const double *P, const double *radius,
 		  double r, size_t np, const sdf_opts *o, slc_err *err);
 
@@ -79,7 +82,9 @@ int sdf_particles(field *phi, const double *P, const double *radius,
  * record).  The capsule's radius goes linearly from one end's radius
  * (radius[i], or r for all when radius is NULL) to the other's, taken at
  * the segment's closest point; a one-point strand is a sphere.  Exact in
- * the band and marched beyond it, as sdf_particles. */
+ * the band and marched beyond it, as sdf_particles; fails as it does when
+ * a distance does not fit a float (the message names the segment's first
+ * point). */
 int sdf_strands(field *phi, const double *P, const double *radius, double r,
 		size_t np, const uint32_t *offset, size_t nstrand,
 		const sdf_opts *o, slc_err *err);

@@ -354,10 +354,22 @@ hair_virt_place(const hair_topo *t, const double *rest, const double *vrest,
 			if (v3norm(c) > dev)
 				dev = v3norm(c);
 		}
-		if (dev <= HAIR_STRAIGHT_TOL * len) {
+		/* a rest strand whose tip is on its root (len 0) has no axis:
+		 * the general fit below */
+		if (len > 0 && dev <= HAIR_STRAIGHT_TOL * len) {
+			double wl;
+
 			v3sub(P + 3 * (b - 1), P + 3 * a, w);
-			v3scale(1 / v3norm(w), w);
-			min_rotation(u, w, R);
+			wl = v3norm(w);
+			if (wl > 0) {
+				v3scale(1 / wl, w);
+				min_rotation(u, w, R);
+			} else {
+				/* the posed tip on the root: no direction to
+				 * turn the axis to; the rest orientation */
+				for (int i = 0; i < 9; i++)
+					R[i] = i % 4 == 0;
+			}
 		} else {
 			/* Horn 1987: the best rotation is the quaternion of
 			 * the largest eigenvalue of N(S), S the cross

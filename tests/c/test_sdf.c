@@ -2,8 +2,8 @@
  * against brute force: on a triangulated sphere and box, equal to the
  * closest-triangle distance within 1e-5 dx in the band, within 1 dx
  * beyond it, every sign right; a torus against its analytic distance; the same with a hole cut out, flipped and
- * duplicated triangles; thin shells detected; particles; thread-count
- * independence. */
+ * duplicated triangles; thin shells detected; particles; distances past
+ * a float refused; thread-count independence. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -514,6 +514,86 @@ test_strands(void)
 	field_free(&phi);
 }
 
+/* A level set is stored in float: two one-point strands at x = 1e300 m
+ * and 3.4e38 m on one cell of dx 1e300 m (what mklevelset placed around
+ * them with --radius 1e300) gave Inf everywhere with success. */
+static void
+test_strands_beyond_float(void)
+{
+	const double P[3 * 2] = { 1e300, -3.05, -0.06,  3.4028234663852886e38, -2.76, -0.625 };
+	const double rad[2] = { 0, 0 }, org[3] = { 3.4028234663852886e38, -3.05, -0.625 };
+	const double Prow[3] = { -2.5e38, 0.5e38, 0.5e38 }, org_row[3] = { -3e38, 0, 0 };
+	const uint32_t off[3] = { 0, 1, 2 };
+	sdf_opts o = { BAND, 0, 0 };
+	field phi;
+	slc_err err;
+
+	field_alloc(&phi, 1, 1, 1, SLC_CELL, org, 1e300, NULL);
+	CHECK(sdf_strands(&phi, P, rad, 1e300, 2, off, 2, &o, &err) != 0 &&
+	      strstr(err.msg, "float"), "strands: a distance past FLT_MAX refused (%s)",
+	      err.msg);
+	field_free(&phi);
+	/* a particle in the first of 8 cells of 1e38 m: the last samples lie
+	 * 6e38 and 7e38 m from it */
+	field_alloc(&phi, 8, 1, 1, SLC_CELL, org_row, 1e38, NULL);
+	CHECK(sdf_particles(&phi, Prow, rad, 0, 1, &o, &err) != 0 &&
+	      strstr(err.msg, "particle 0"),
+	      "particles: a distance past FLT_MAX refused naming the particle (%s)", err.msg);
+	field_free(&phi);
+}
+
+/* A mesh near 1e30..3.4e38 m on 5^3 cells of 6.8e38 m (what kdsm's
+ * lattice placed around it, fuzz/regress/kdsmbake): the plane cut of a
+ * row gave a sample index of -1e10, cast to int (undefined; caught by
+ * the sanitizers of `make asan`). */
+static void
+test_mesh_far_row(void)
+{
+	static const double P[] = {
+		0x1.70da5p+100, -0x1.cf4b1ap+98, -0x1.68a1ccp+99,
+		-0x1.126988p+99, 0x1.b3eb8cp+97, 0x1.652a52p+100,
+		0x1.d28d56p+99, 0x1.da34e6p+99, -0x1.8b4cap+97,
+		0x1.85093cp+99, 0x1.0960cp+100, -0x1.84f064p+97,
+		0x1.023c8ap+100, 0x1.def2f8p+99, 0x1.5d28d4p+100,
+		0x1.fffffep+127, 0x1.a8105cp+99, 0x1.40a62cp+100,
+		0x1.99dd3ap+99, 0x1.d9fc18p+99, 0x1.3c151p+100,
+		-0x1.2d2ce4p+99, -0x1.2eec2ep+99, 0x1.a6a188p+101,
+		0x1.35d5d2p+100, 0x1.7070b4p+101, -0x1.93e594p+99,
+		-0x1.2ed6e2p+99, 0x1.fdad9cp+99, -0x1.739d58p+99,
+		0x1.ba771cp+97, 0x1.5b7854p+100, 0x1.cf4b1ap+100,
+		0x1.5b7854p+100, 0x1.5b7854p+100, 0x1.cf4b1ap+100,
+		0x1.5b7854p+100, 0x1.f67ecp+99, -0x1.832ap+97,
+		0x1.85093cp+99, 0x1.0960cp+100, -0x1.84f064p+97,
+	};
+	static const uint32_t tri[] = {
+		3, 3, 3,
+		3, 3, 3,
+		3, 10, 5,
+		6, 6, 3,
+		12, 5, 10,
+		5, 6, 1,
+		10, 4, 2,
+		6, 6, 6,
+		10, 10, 6,
+		2, 4, 6,
+		13, 10, 5,
+		11, 2, 4,
+	};
+	const double org[3] = { -0x1.fffffe17a8c9ap+129, -0x1.fffffe17a91eep+129, -0x1.fffffe193d047p+129 };
+	sdf_opts o = { 3, 0, 0 };
+	field phi;
+	slc_err err;
+	int rc;
+
+	field_alloc(&phi, 5, 5, 5, SLC_NODE, org, 0x1.fffffe12ed6e2p+128, NULL);
+	rc = sdf_mesh(&phi, P, sizeof P / sizeof *P / 3, tri, sizeof tri / sizeof *tri / 3,
+		      &o, NULL, NULL, &err);
+	CHECK(rc != 0 && strstr(err.msg, "float"),
+	      "mesh near FLT_MAX: rows cut without an int overflow, the level set refused (%s)",
+	      rc ? err.msg : "success");
+	field_free(&phi);
+}
+
 static void
 test_place_narrow(void)
 {
@@ -584,6 +664,8 @@ main(void)
 	test_threads();
 	test_particles();
 	test_strands();
+	test_strands_beyond_float();
+	test_mesh_far_row();
 	test_place_narrow();
 	return ctest_done();
 }
