@@ -311,3 +311,15 @@ poke() { python3 "$ROOT/tests/slcpoke.py" "$@"; }
 	assert_output --partial "--occlusion"
 	[ -f "$ROOT/man/mklevelset.1" ]
 }
+
+@test "mklevelset: a PLY with an unknown header line is read with a warning, -q silences it" {
+	cd "$T"
+	printf 'ply\nformat ascii 1.0\nCreated by x\nelement vertex 4\nproperty float x\nproperty float y\nproperty float z\nelement face 4\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 2 1\n3 0 1 3\n3 0 3 2\n3 1 2 3\n' > t.ply
+	run_split mklevelset --res 32 t.ply -o t.slc
+	assert_success
+	[ "$stderr" = 'mklevelset: t.ply: line 3: unknown PLY header line skipped: Created by x' ]
+	[ -s t.slc ]
+	run_split mklevelset -q --res 32 t.ply -o q.slc
+	assert_success
+	[ -z "$stderr" ]
+}

@@ -109,6 +109,7 @@ read_all(slc_frame *F, const char *path)
 	char nm[SLC_NAME_MAX + 1], *dot;
 	const char *base;
 	slc_rec r;
+	slc_mesh_notes notes;
 	slc_err err;
 	size_t q = F->n;
 
@@ -119,8 +120,9 @@ read_all(slc_frame *F, const char *path)
 		snprintf(nm, sizeof nm, "%s", base ? base + 1 : path);
 		if ((dot = strrchr(nm, '.')) && dot != nm)
 			*dot = '\0';
-		if (slc_mesh_load(path, fmt, nm, &r, &err) || !slc_frame_put(F, &r, &err))
+		if (slc_mesh_load(path, fmt, nm, &r, &notes, &err) || !slc_frame_put(F, &r, &err))
 			die("%s", err.msg);
+		mesh_notes_warn(path, &notes);
 	}
 	if (F == &in && !(src = realloc(src, (F->n + 1) * sizeof *src)))
 		die("out of memory");

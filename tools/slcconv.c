@@ -133,13 +133,7 @@ import(const char *path, int in_fmt, int out_fmt, int argc, char **argv)
 		die_esc(label, err.msg);
 	free(buf);
 	slc_escstr(label, elabel, sizeof elabel);
-	if (notes.nskipped == 1)
-		warnmsg("%s: line %llu: unknown PLY header line skipped: %s", elabel,
-			(unsigned long long)notes.line, notes.first);
-	else if (notes.nskipped > 1)
-		warnmsg("%s: line %llu: unknown PLY header line skipped: %s (and %llu more)",
-			elabel, (unsigned long long)notes.line, notes.first,
-			(unsigned long long)(notes.nskipped - 1));
+	mesh_notes_warn(label, &notes);
 	info("%s: %s '%s', %llu points, %llu triangles", elabel, slc_kind_name(r.kind),
 	     slc_escstr(r.name, ename, sizeof ename), (unsigned long long)r.chan[0].count,
 	     (unsigned long long)(r.kind == SLC_MESH ? slc_rec_find(&r, "tri")->count : 0));

@@ -681,8 +681,12 @@ read_frame(slc_frame *F, const char *path)
 	slc_err err;
 
 	in_defer(in);
-	if (slc_frame_read(F, in->rd, &err) || slc_frame_check_finite(F, first, &err))
-		die("%s: %s", in->label, err.msg);
+	if (slc_frame_read(F, in->rd, &err) || slc_frame_check_finite(F, first, &err)) {
+		const char *label = in->label;  /* the caller's path */
+
+		in_close(in);   /* closed before dying: nothing left unfreed */
+		die("%s: %s", label, err.msg);
+	}
 	in_close(in);
 }
 
@@ -801,4 +805,17 @@ check_finite(const slc_rec *r, long frame)
 
 	if (slc_rec_check_finite(r, frame, &err))
 		die("%s", err.msg);
+}
+
+void
+mesh_notes_warn(const char *label, const slc_mesh_notes *notes)
+{
+	/* warnmsg escapes what it prints; notes->first is escaped already */
+	if (notes->nskipped == 1)
+		warnmsg("%s: line %llu: unknown PLY header line skipped: %s", label,
+			(unsigned long long)notes->line, notes->first);
+	else if (notes->nskipped > 1)
+		warnmsg("%s: line %llu: unknown PLY header line skipped: %s (and %llu more)",
+			label, (unsigned long long)notes->line, notes->first,
+			(unsigned long long)(notes->nskipped - 1));
 }

@@ -18,6 +18,7 @@
 
 #include "core/frame.h"
 #include "core/slc.h"
+#include "io/meshio.h"
 
 #define SLUICE_VERSION "0.1.0"
 
@@ -141,5 +142,9 @@ void plain_commit(FILE *f);
  * of a record a tool computed, before writing it (records read are
  * checked by read_frame). */
 void check_finite(const slc_rec *r, long frame);
+
+/* Warn (unless -q) about the PLY header lines a mesh reader skipped in
+ * file label: the first one, and how many more. */
+void mesh_notes_warn(const char *label, const slc_mesh_notes *notes);
 
 #endif

@@ -116,7 +116,7 @@ slc_slurp(FILE *f, void **buf, size_t *len, slc_err *err)
 
 int
 slc_mesh_load(const char *path, int fmt, const char *name, slc_rec *r,
-	      slc_err *err)
+	      slc_mesh_notes *notes, slc_err *err)
 {
 	FILE *f;
 	void *buf;
@@ -136,7 +136,7 @@ slc_mesh_load(const char *path, int fmt, const char *name, slc_rec *r,
 	fclose(f);
 	if (rc)
 		return slc_failctx(err, "%s: ", path);
-	rc = slc_mesh_read(fmt, buf, len, name, r, NULL, err);
+	rc = slc_mesh_read(fmt, buf, len, name, r, notes, err);
 	free(buf);
 	if (rc)
 		return slc_failctx(err, "%s: ", path);

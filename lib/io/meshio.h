@@ -107,10 +107,11 @@ int slc_slurp(FILE *f, void **buf, size_t *len, slc_err *err);
 /* Open path, read it whole and parse it as fmt (SLC_MF_NONE: by the
  * extension).  Errors are prefixed with the path:
  * "body.obj: line 12: face index 9 out of range (8 vertices)".  Unknown
- * PLY header lines are skipped without a note.
+ * PLY header lines are skipped and counted in
+ * notes (which may be NULL), for the tool to warn about.
  * The usual entry point for tools that take a mesh file. */
 int slc_mesh_load(const char *path, int fmt, const char *name, slc_rec *r,
-		  slc_err *err);
+		  slc_mesh_notes *notes, slc_err *err);
 
 /* --- writers ------------------------------------------------------------ */
 

@@ -497,7 +497,7 @@ test_load(void)
 	      slc_mfmt_from_path("x.stl") == SLC_MF_STL && slc_mfmt_from_path("x.vti") == SLC_MF_VTI &&
 	      slc_mfmt_from_path("a.b/c") == SLC_MF_NONE && slc_mfmt_from_name("Slc") == SLC_MF_SLC,
 	      "formats by extension and name");
-	CHECK(slc_mesh_load(path, SLC_MF_NONE, NULL, &r, &err) < 0 &&
+	CHECK(slc_mesh_load(path, SLC_MF_NONE, NULL, &r, NULL, &err) < 0 &&
 	      !strncmp(err.msg, path, strlen(path)), "slc_mesh_load names the path (%s)", err.msg);
 }
 
