@@ -172,6 +172,9 @@ do_frame(const char *path, int argc, char **argv)
 	if ((sk = slc_frame_find(&F, "skeleton", SLC_META)) &&
 	    slc_meta_get_f64(sk, "frame", &frame, &err) < 0)
 		die("%s: %s", path ? path : "<stdin>", err.msg);
+	if (frame != floor(frame) || fabs(frame) > SLC_SCENE_FRAME_MAX)
+		die("%s: record 'skeleton': frame %.17g: expected a whole number within +-2^53",
+		    path ? path : "<stdin>", frame);
 	if (kdsm_frame_bake(&L, &s, &m, &st, &err))
 		die("%s: %s", path ? path : "<stdin>", err.msg);
 	if (hair_in(&F, path, &m, &st))
