@@ -5,6 +5,7 @@
  * the result is the same for any number of threads. */
 #include "kdsm/kdsm.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -875,8 +876,16 @@ kdsm_frame_bake(const kdsm_lattice *L, const kdsm_skin *s, kdsm_mesh *m,
 	kdsm_refine_points(m->P, L->nn, fnn, par);
 	kdsm_refine_points(m->rest, L->nn, fnn, par);
 	kdsm_refine_points(U, L->nn, fnn, par);
-	for (v = 0; v < 3 * fnn; v++)
+	for (v = 0; v < 3 * fnn; v++) {
+		/* the channel is f32: a skin moving faster than a float holds
+		 * is the input's fault, not an Inf to write */
+		if (!(fabs(U[v]) <= FLT_MAX)) {
+			slc_fail(err, "node %zu: velocity %g m/s does not fit a float "
+				 "(the skin's velocities are too large)", (size_t)(v / 3), U[v]);
+			goto out;
+		}
 		m->v[v] = (float)U[v];
+	}
 	for (t = 0; t < m->nt; t++)
 		m->alive[t] = calive[t >> shift];
 	if (skin_phi(L, s, m, &phi, &closest, err) ||
