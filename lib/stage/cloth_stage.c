@@ -35,20 +35,6 @@ cloth_stage_opts_default(cloth_stage_opts *o)
 	o->par.self = 1;
 }
 
-/* The scene's fps (unless given), frame number and gravity (unless
- * given) into *fps, s->frame and g. */
-static int
-read_scene(cloth_stage *s, double *fps, double g[3], slc_err *err)
-{
-	if (!s->scene)
-		return 0;
-	if (!*fps && slc_scene_fps(s->scene, fps, err) < 0)
-		return slc_failctx(err, "record 'scene': ");
-	if (slc_meta_get_f64(s->scene, "frame", &s->frame, err) < 0 ||
-	    (isnan(g[0]) && slc_scene_gravity(s->scene, g, err) < 0))
-		return slc_failctx(err, "record 'scene': ");
-	return 0;
-}
 
 /* Optional per-point channel name of the cloth record, ncomp doubles per
  * point, into *out (left NULL when absent). */
@@ -159,7 +145,7 @@ cloth_stage_load(cloth_stage *s, slc_frame *F, const cloth_stage_opts *o,
 		return slc_fail(err, "no mesh record '%s'", o->cloth);
 	s->t0 = s->cr->time;
 	memcpy(g, o->grav, sizeof g);
-	if (read_scene(s, &fps, g, err))
+	if (stage_scene_read(s->scene, &fps, &s->frame, g, err))
 		return -1;
 	if (!(fps > 0))
 		fps = DEFAULT_FPS;

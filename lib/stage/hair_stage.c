@@ -38,20 +38,6 @@ hair_stage_opts_default(hair_stage_opts *o)
 	o->max_steps = o->par.max_steps;
 }
 
-/* The scene's fps (unless given), frame number and gravity (unless
- * given). */
-static int
-read_scene(hair_stage *s, double *fps, double g[3], slc_err *err)
-{
-	if (!s->scene)
-		return 0;
-	if (!*fps && slc_scene_fps(s->scene, fps, err) < 0)
-		return slc_failctx(err, "record 'scene': ");
-	if (slc_meta_get_f64(s->scene, "frame", &s->frame, err) < 0 ||
-	    (isnan(g[0]) && slc_scene_gravity(s->scene, g, err) < 0))
-		return slc_failctx(err, "record 'scene': ");
-	return 0;
-}
 
 /* Optional channel name of the strands record, count elements of ncomp
  * doubles, into *out (left NULL when absent). */
@@ -229,7 +215,7 @@ hair_stage_load(hair_stage *s, slc_frame *F, const hair_stage_opts *o,
 		return slc_fail(err, "no strands record '%s'", o->hair);
 	s->t0 = s->hr->time;
 	memcpy(g, o->grav, sizeof g);
-	if (read_scene(s, &fps, g, err))
+	if (stage_scene_read(s->scene, &fps, &s->frame, g, err))
 		return -1;
 	if (!(fps > 0))
 		fps = DEFAULT_FPS;

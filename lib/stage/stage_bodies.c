@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/meta.h"
 #include "fluid/recfield.h"
 
 /* Body velocity fields, one per axis, from the cell-centred f32x3 grid
@@ -96,6 +97,19 @@ stage_bodies_load(stage_bodies *B, const slc_frame *F, const stage_body_opts *o,
 		b->r = o->sphere_r;
 		b->mu = o->mu;
 	}
+	return 0;
+}
+
+int
+stage_scene_read(const slc_rec *scene, double *fps, double *frame, double g[3],
+		 slc_err *err)
+{
+	if (!scene)
+		return 0;
+	if ((!*fps && slc_scene_fps(scene, fps, err) < 0) ||
+	    slc_meta_get_f64(scene, "frame", frame, err) < 0 ||
+	    (isnan(g[0]) && slc_scene_gravity(scene, g, err) < 0))
+		return slc_failctx(err, "record 'scene': ");
 	return 0;
 }
 

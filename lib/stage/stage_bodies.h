@@ -40,6 +40,13 @@ typedef struct stage_bodies {
 int stage_bodies_load(stage_bodies *B, const slc_frame *F, const stage_body_opts *o,
 		      double t0, double T, slc_err *err);
 
+/* What a solid stage reads of the scene record (NULL: nothing): its fps
+ * into *fps unless *fps is already set (nonzero), its frame number into
+ * *frame, its gravity into g unless g[0] is set (not NaN).  0, or -1
+ * with err naming the record (slc_scene_fps, slc_scene_gravity). */
+int stage_scene_read(const slc_rec *scene, double *fps, double *frame, double g[3],
+		     slc_err *err);
+
 /* Release the fields; B is left empty (n = 0). */
 void stage_bodies_free(stage_bodies *B);
 
