@@ -176,48 +176,19 @@ parse_tet_range(const char *a, void *dst)
 	return *e || !(s->hi > s->lo) || !isfinite(s->hi - s->lo) ? -1 : 0;
 }
 
-/* Grow lo, hi by the live tets of the tets records of F named in names
- * (NULL: all); the number of such records with a live tet. */
-static int
-tets_scene_bounds(const slc_frame *F, const char *names, const char *label,
-		  double lo[3], double hi[3])
-{
-	double a[3], b[3];
-	slc_err err;
-	size_t k;
-	int n = 0, c, q;
-
-	for (k = 0; k < F->n; k++) {
-		if (F->r[k]->kind != SLC_TETS || (names && !slc_name_listed(F->r[k]->name, names)))
-			continue;
-		if ((c = tets_bounds(F->r[k], a, b, &err)) < 0)
-			die("%s: record '%s': %s", label, F->r[k]->name, err.msg);
-		for (q = 0; c && q < 3; q++) {
-			lo[q] = fmin(lo[q], a[q]);
-			hi[q] = fmax(hi[q], b[q]);
-		}
-		n += c;
-	}
-	return n;
-}
-
 /* Draw the tets records of F that --only names (all without it). */
 static void
 tets_scene_draw(rimage *im, const camera *cam, const slc_frame *F, const char *label)
 {
 	slc_err err;
-	size_t k;
-	int a;
 
-	for (a = 0; a < 3; a++)
+	for (int a = 0; a < 3; a++)
 		tet_style.albedo[a] = TETS_GREY;
 	memcpy(tet_style.light, light, sizeof light);
 	tet_style.ambient = TETS_AMBIENT;
 	tet_style.smooth = smooth;
-	for (k = 0; k < F->n; k++)
-		if (F->r[k]->kind == SLC_TETS && (!only || slc_name_listed(F->r[k]->name, only)) &&
-		    render_tets(im, cam, F->r[k], &tet_style, NULL, NULL, &err))
-			die("%s: record '%s': %s", label, F->r[k]->name, err.msg);
+	if (tets_frame_draw(im, cam, F, only, &tet_style, &err))
+		die("%s: %s", label, err.msg);
 }
 /* --- end of tet meshes ------------------------------------------------- */
 
@@ -272,7 +243,7 @@ draw_scene(rimage *im, const slc_frame *F, const char *label)
 	scene_opts so, fo;
 	camera cam;
 	slc_err err;
-	double lo[3], hi[3], e[3], t[3], diag = 0;
+	double lo[3], hi[3], e[3], t[3], diag;
 	int a, cnt;
 
 	memset(&so, 0, sizeof so);
@@ -300,7 +271,9 @@ draw_scene(rimage *im, const slc_frame *F, const char *label)
 	if (cnt == 0)
 		for (a = 0; a < 3; a++)
 			lo[a] = INFINITY, hi[a] = -INFINITY;
-	cnt += tets_scene_bounds(F, only, label, lo, hi);
+	if ((a = tets_frame_bounds(F, only, lo, hi, &err)) < 0)
+		die("%s: %s", label, err.msg);
+	cnt += a;
 	if (cnt == 0)
 		die("%s: nothing to draw (no level set, density, mesh, tets, particles or strands)", label);
 	fo = so;
@@ -310,20 +283,16 @@ draw_scene(rimage *im, const slc_frame *F, const char *label)
 	if (frame && cnt == 0)
 		for (a = 0; a < 3; a++)
 			lo[a] = INFINITY, hi[a] = -INFINITY;
-	if (frame && cnt + tets_scene_bounds(F, frame, label, lo, hi) == 0)
+	if (frame && (a = tets_frame_bounds(F, frame, lo, hi, &err)) < 0)
+		die("%s: %s", label, err.msg);
+	if (frame && cnt + a == 0)
 		die("%s: --frame %s: no drawable record", label, frame);
 	/* a box the automatic camera cannot frame is the data's fault: its
 	 * extent overflows, or is too small for its place */
 	if (!(have_eye && have_target) &&
 	    camera_frame(lo, hi, view, fov, (double)size.w / size.h, e, t, &err))
 		die("%s: cannot frame the records drawn: %s", label, err.msg);
-	for (a = 0; a < 3; a++)
-		diag += (hi[a] - lo[a]) * (hi[a] - lo[a]);
-	diag = sqrt(diag);
-	/* the squares of a box near the range of a double overflow */
-	if (!isfinite(diag))
-		diag = 2 * hypot(hypot(0.5 * hi[0] - 0.5 * lo[0], 0.5 * hi[1] - 0.5 * lo[1]),
-				 0.5 * hi[2] - 0.5 * lo[2]);
+	diag = camera_box_diag(lo, hi);
 	if (!have_eye)
 		memcpy(eye, e, sizeof e);
 	if (!have_target)

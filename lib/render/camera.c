@@ -169,3 +169,17 @@ camera_frame(const double lo[3], const double hi[3], const double dir[3],
 	}
 	return 0;
 }
+
+double
+camera_box_diag(const double lo[3], const double hi[3])
+{
+	double d = 0;
+
+	for (int a = 0; a < 3; a++)
+		d += (hi[a] - lo[a]) * (hi[a] - lo[a]);
+	d = sqrt(d);
+	if (!isfinite(d))       /* the squares overflowed: halve first */
+		d = 2 * hypot(hypot(0.5 * hi[0] - 0.5 * lo[0], 0.5 * hi[1] - 0.5 * lo[1]),
+			      0.5 * hi[2] - 0.5 * lo[2]);
+	return d;
+}

@@ -60,4 +60,8 @@ int camera_frame(const double lo[3], const double hi[3], const double dir[3],
 /* Picture-space radius, in pixels, of a length r seen at view depth z. */
 double camera_pixels(const camera *c, double r, double z);
 
+/* The length of the diagonal of the box lo..hi, also for a box near the
+ * range of a double (whose squared sides overflow). */
+double camera_box_diag(const double lo[3], const double hi[3]);
+
 #endif

@@ -330,3 +330,40 @@ out:
 	free(Pf);
 	return rc;
 }
+
+int
+tets_frame_bounds(const slc_frame *F, const char *names, double lo[3], double hi[3],
+		  slc_err *err)
+{
+	double a[3], b[3];
+	size_t k;
+	int n = 0, c, q;
+
+	for (k = 0; k < F->n; k++) {
+		const slc_rec *r = F->r[k];
+
+		if (r->kind != SLC_TETS || (names && !slc_name_listed(r->name, names)))
+			continue;
+		if ((c = tets_bounds(r, a, b, err)) < 0)
+			return slc_failctx(err, "record '%s': ", r->name);
+		for (q = 0; c && q < 3; q++) {
+			lo[q] = fmin(lo[q], a[q]);
+			hi[q] = fmax(hi[q], b[q]);
+		}
+		n += c;
+	}
+	return n;
+}
+
+int
+tets_frame_draw(rimage *im, const camera *cam, const slc_frame *F, const char *names,
+		const tets_style *s, slc_err *err)
+{
+	size_t k;
+
+	for (k = 0; k < F->n; k++)
+		if (F->r[k]->kind == SLC_TETS && (!names || slc_name_listed(F->r[k]->name, names)) &&
+		    render_tets(im, cam, F->r[k], s, NULL, NULL, err))
+			return slc_failctx(err, "record '%s': ", F->r[k]->name);
+	return 0;
+}

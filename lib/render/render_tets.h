@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "core/frame.h"
 #include "core/slc.h"
 #include "render/camera.h"
 #include "render/raster.h"
@@ -64,5 +65,16 @@ int tets_bounds(const slc_rec *r, double lo[3], double hi[3], slc_err *err);
  * or -1 with err naming the channel. */
 int render_tets(rimage *im, const camera *cam, const slc_rec *r,
 		const tets_style *st, double *lo, double *hi, slc_err *err);
+
+/* Grow lo, hi by the live tets of the tets records of F named in the
+ * comma list names (NULL: all): the number of such records with a live
+ * tet, or -1 with err naming the record. */
+int tets_frame_bounds(const slc_frame *F, const char *names, double lo[3], double hi[3],
+		      slc_err *err);
+
+/* Draw the tets records of F named in names (NULL: all) with style s
+ * (render_tets).  0, or -1 with err naming the record. */
+int tets_frame_draw(rimage *im, const camera *cam, const slc_frame *F, const char *names,
+		    const tets_style *s, slc_err *err);
 
 #endif
