@@ -37,48 +37,6 @@ static const struct tool_info tinfo = {
 	opts
 };
 
-struct stats {
-	double min, max, sum;
-	uint64_t n, nnan, ninf;
-};
-
-static void
-chan_stats(const slc_chan *c, struct stats *s)
-{
-	uint64_t q, n = c->count * c->ncomp;
-
-	memset(s, 0, sizeof *s);
-	s->min = INFINITY;
-	s->max = -INFINITY;
-	for (q = 0; q < n; q++) {
-		double v;
-
-		switch (c->type) {
-		case SLC_U8: v = ((const uint8_t *)c->data)[q]; break;
-		case SLC_I32: v = ((const int32_t *)c->data)[q]; break;
-		case SLC_U32: v = ((const uint32_t *)c->data)[q]; break;
-		case SLC_F32: v = ((const float *)c->data)[q]; break;
-		case SLC_F64: v = ((const double *)c->data)[q]; break;
-		case SLC_I64: v = (double)((const int64_t *)c->data)[q]; break;
-		default: v = (double)((const uint64_t *)c->data)[q]; break;
-		}
-		if (isnan(v)) {
-			s->nnan++;
-			continue;
-		}
-		if (isinf(v)) {
-			s->ninf++;
-			continue;
-		}
-		if (v < s->min)
-			s->min = v;
-		if (v > s->max)
-			s->max = v;
-		s->sum += v;
-		s->n++;
-	}
-}
-
 /* A JSON string: valid UTF-8 is kept as it is, the characters slc_escape
  * would escape become \uXXXX (so that the text stays exact), and a byte
  * that is not UTF-8 becomes U+FFFD, the replacement character (JSON
@@ -196,13 +154,13 @@ print_record(const slc_rec *r, uint64_t index, int first)
 	}
 	for (c = 0; c < r->nchan; c++) {
 		const slc_chan *ch = &r->chan[c];
-		struct stats s;
+		slc_chan_stats s;
 
 		/* metadata text is listed as lines, not as numbers */
 		int stats = !no_stats && r->kind != SLC_META;
 
 		if (stats)
-			chan_stats(ch, &s);
+			slc_chan_stats_get(ch, &s);
 		if (json) {
 			fprintf(out, "%s{\"name\":", c ? "," : "");
 			json_str(ch->name);

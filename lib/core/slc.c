@@ -457,6 +457,32 @@ chan_value(const slc_chan *c, size_t q)
 	}
 }
 
+void
+slc_chan_stats_get(const slc_chan *c, slc_chan_stats *s)
+{
+	uint64_t q, n = c->count * c->ncomp;
+
+	memset(s, 0, sizeof *s);
+	s->min = INFINITY;
+	s->max = -INFINITY;
+	for (q = 0; q < n; q++) {
+		double v = chan_value(c, (size_t)q);
+
+		if (isnan(v))
+			s->nnan++;
+		else if (isinf(v))
+			s->ninf++;
+		else {
+			if (v < s->min)
+				s->min = v;
+			if (v > s->max)
+				s->max = v;
+			s->sum += v;
+			s->n++;
+		}
+	}
+}
+
 double *
 slc_rec_get_f64(const slc_rec *r, const char *name, uint32_t ncomp,
 		uint64_t *count, slc_err *err)

@@ -201,6 +201,16 @@ int64_t slc_chan_first_nonfinite(const slc_chan *c, uint64_t *nnan,
  * first bad sample (grid sample (i,j,k), or point / prim N). */
 int slc_rec_check_finite(const slc_rec *r, long frame, slc_err *err);
 
+/* What a channel's values are, over every component of every element:
+ * the finite ones' min, max and sum (min Inf, max -Inf when none), how
+ * many are finite, NaN and Inf.  The channel must be decoded. */
+typedef struct slc_chan_stats {
+	double min, max, sum;
+	uint64_t n, nnan, ninf;
+} slc_chan_stats;
+
+void slc_chan_stats_get(const slc_chan *c, slc_chan_stats *s);
+
 /* --- reading ------------------------------------------------------- */
 
 /* Open a reader on a FILE (not closed by the reader).  `label` names the

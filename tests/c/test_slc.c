@@ -541,6 +541,29 @@ test_defer(void)
 	free(c);
 }
 
+/* The statistics of a channel: finite values' range and sum, NaN and Inf
+ * counted apart, every component of every element. */
+static void
+test_chan_stats(void)
+{
+	static const float v[6] = { 2, -1.5f, NAN, 4, INFINITY, -INFINITY };
+	slc_chan c = { 0 };
+	slc_chan_stats s;
+
+	c.type = SLC_F32;
+	c.ncomp = 3;
+	c.count = 2;
+	c.data = (void *)v;
+	slc_chan_stats_get(&c, &s);
+	CHECK(s.min == -1.5 && s.max == 4 && s.sum == 4.5 && s.n == 3 && s.nnan == 1 &&
+	      s.ninf == 2, "channel stats: min %g max %g sum %g n %llu nan %llu inf %llu",
+	      s.min, s.max, s.sum, (unsigned long long)s.n, (unsigned long long)s.nnan,
+	      (unsigned long long)s.ninf);
+	c.count = 0;
+	slc_chan_stats_get(&c, &s);
+	CHECK(s.n == 0 && s.min == INFINITY && s.max == -INFINITY, "an empty channel: no range");
+}
+
 int
 main(void)
 {
@@ -757,5 +780,6 @@ main(void)
 	test_tets();
 	test_zlib_messages();
 	test_defer();
+	test_chan_stats();
 	return ctest_done();
 }
