@@ -21,6 +21,7 @@
 #include "core/frame.h"
 #include "grid/field.h"
 #include "render/raster.h"
+#include "shell/shell_vis.h"
 
 /* --- robust one-sided evaluation near thin shells --------------------- */
 
@@ -29,12 +30,8 @@
  * across a thin shell from it. */
 typedef struct oneside {
 	const field *phi;
-	double eps;             /* thickness of a triangle wedge, metres */
-	float *tv;              /* 9 floats per triangle: its corners */
-	size_t ntri, cap;
-	int ci, cj, ck;         /* lattice cells: samples - 1 on each axis */
-	uint32_t *start;        /* ci*cj*ck+1 offsets into list */
-	uint32_t *list;         /* triangle indices per lattice cell */
+	shell_set sh;           /* the triangles, binned over the cells
+				 * between phi's samples */
 	int zero_fallback;      /* a sample with no visible neighbour becomes
 				 * 0 (a density: no smoke beyond the shell)
 				 * instead of its positive distance (a level
@@ -69,10 +66,6 @@ double oneside_phi(const oneside *os, const double x[3]);
 /* Is x in a lattice cell near a shell (where oneside_phi casts rays)? */
 int oneside_near(const oneside *os, const double x[3]);
 
-/* Is the segment from a to b blocked by the thickened triangle t (9
- * floats)?  Exposed for tests. */
-int oneside_blocked(const double a[3], const double b[3], const float *t,
-		    double eps);
 
 /* --- level set surfaces ----------------------------------------------- */
 

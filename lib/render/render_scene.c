@@ -308,7 +308,7 @@ shells(oneside *os, const field *f, const slc_frame *F, const scene_opts *so,
 		if (rc)
 			slc_failctx(err, "shell '%s': ", r->name);
 	}
-	if (!rc && os->ntri)
+	if (!rc && os->sh.ntri)
 		rc = oneside_build(os, err);
 	return rc;
 }
@@ -358,7 +358,7 @@ scene_draw(rimage *im, const camera *cam, const slc_frame *F,
 				 * against its own surface */
 				rc = shells(&os, &f, F, so,
 					    so->one_sided && strcmp(r->name, "solid") != 0, err);
-				osp = os.ntri ? &os : NULL;
+				osp = os.sh.ntri ? &os : NULL;
 				if (!rc)
 					rc = render_levelset(im, cam, &f, osp, &st, err);
 				oneside_free(&os);
@@ -375,7 +375,7 @@ scene_draw(rimage *im, const camera *cam, const slc_frame *F,
 					rc = shells(&os, &f, F, so, so->one_sided, err);
 				os.zero_fallback = 1;
 				if (!rc)
-					rc = render_volume(im, cam, &f, os.ntri ? &os : NULL, &vs, err);
+					rc = render_volume(im, cam, &f, os.sh.ntri ? &os : NULL, &vs, err);
 				oneside_free(&os);
 			}
 			if (rc)

@@ -525,10 +525,10 @@ test_oneside(void)
 		double e[3] = {0.2, 0.2, 0.5}, f2[3] = {0.3, 0.3, 0.5};
 		double g[3] = {0.2, 0.2, 0.004}, h[3] = {0.2, 0.2, 1};
 
-		CHECK(oneside_blocked(a, b, t1, 0.01), "wedge: crossing segment blocked");
-		CHECK(!oneside_blocked(c2, d2, t1, 0.01), "wedge: segment beside the triangle visible");
-		CHECK(!oneside_blocked(e, f2, t1, 0.01), "wedge: segment on one side visible");
-		CHECK(oneside_blocked(h, g, t1, 0.01), "wedge: end inside the wedge is not usable");
+		CHECK(shell_tri_blocked(a, b, t1, 0.01), "wedge: crossing segment blocked");
+		CHECK(!shell_tri_blocked(c2, d2, t1, 0.01), "wedge: segment beside the triangle visible");
+		CHECK(!shell_tri_blocked(e, f2, t1, 0.01), "wedge: segment on one side visible");
+		CHECK(shell_tri_blocked(h, g, t1, 0.01), "wedge: end inside the wedge is not usable");
 	}
 	field_alloc(&phi, n, n, n, SLC_CELL, org, dx, NULL);
 	for (k = 0; k < n; k++)

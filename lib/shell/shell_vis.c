@@ -1,0 +1,423 @@
+/* shell_vis.c: thickened-triangle visibility and its binning over a
+ * lattice of cubes (guendelman2005 §3, selle2008 thesis §4.3, Figure
+ * 4.1).  See shell_vis.h. */
+#include "shell/shell_vis.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Points tested along the part of a segment that lies in a wedge's slab. */
+#define WEDGE_SAMPLES 5
+
+static double
+dot3(const double a[3], const double b[3])
+{
+	return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+int
+shell_init(shell_set *s, double eps, slc_err *err)
+{
+	memset(s, 0, sizeof *s);
+	if (!(eps > 0) || !isfinite(eps))
+		return slc_fail(err, "shell thickness %g must be positive", eps);
+	s->eps = eps;
+	return 0;
+}
+
+void
+shell_free(shell_set *s)
+{
+	free(s->tv);
+	free(s->tmesh);
+	free(s->tlocal);
+	free(s->start);
+	free(s->list);
+	memset(s, 0, sizeof *s);
+}
+
+/* Grow the per-triangle arrays to hold need triangles. */
+static int
+reserve(shell_set *s, size_t need, slc_err *err)
+{
+	size_t cap, bytes;
+	float *tv;
+	uint32_t *tm, *tl;
+
+	if (need <= s->cap)
+		return 0;
+	cap = need > 2 * s->cap ? need : 2 * s->cap;
+	if (slc_mul(cap, 9 * sizeof *tv, &bytes))
+		return slc_fail(err, "too many shell triangles");
+	tv = realloc(s->tv, bytes);
+	if (!tv)
+		return slc_fail(err, "out of memory (%zu bytes)", bytes);
+	s->tv = tv;
+	tm = realloc(s->tmesh, cap * sizeof *tm);
+	if (!tm)
+		return slc_fail(err, "out of memory (%zu triangles)", cap);
+	s->tmesh = tm;
+	tl = realloc(s->tlocal, cap * sizeof *tl);
+	if (!tl)
+		return slc_fail(err, "out of memory (%zu triangles)", cap);
+	s->tlocal = tl;
+	s->cap = cap;
+	return 0;
+}
+
+int
+shell_add_mesh(shell_set *s, const float *P, size_t np, const uint32_t *tri,
+	       size_t ntri, slc_err *err)
+{
+	size_t k, need;
+
+	if (slc_add(s->ntri, ntri, &need) || need > UINT32_MAX ||
+	    s->nmesh >= UINT32_MAX)
+		return slc_fail(err, "too many shell triangles");
+	if (reserve(s, need, err))
+		return -1;
+	for (k = 0; k < ntri; k++) {
+		int q;
+
+		for (q = 0; q < 3; q++) {
+			if (tri[3 * k + q] >= np)
+				return slc_fail(err, "triangle %zu: point index %u out of range",
+						k, tri[3 * k + q]);
+			memcpy(s->tv + 9 * (s->ntri + k) + 3 * q,
+			       P + 3 * (size_t)tri[3 * k + q], 3 * sizeof(float));
+		}
+		s->tmesh[s->ntri + k] = (uint32_t)s->nmesh;
+		s->tlocal[s->ntri + k] = (uint32_t)k;
+	}
+	s->ntri = need;
+	s->nmesh++;
+	return 0;
+}
+
+/* The cube index on axis a holding world coordinate x, clamped. */
+static int
+cube_of(const shell_set *s, int a, double x)
+{
+	int n = a == 0 ? s->ci : a == 1 ? s->cj : s->ck;
+	double c = floor((x - s->origin[a]) / s->h);
+
+	return (int)fmax(0, fmin(n - 1, c));
+}
+
+void
+shell_cube_range(const shell_set *s, const double mn[3], const double mx[3],
+		 int lo[3], int hi[3])
+{
+	int a;
+
+	for (a = 0; a < 3; a++) {
+		lo[a] = cube_of(s, a, mn[a]);
+		hi[a] = cube_of(s, a, mx[a]);
+	}
+}
+
+/* Does the triangle's thickened plane come near cube (i,j,k)?  The
+ * cube's centre must be within half its diagonal plus eps of it. */
+static int
+near_cube(const shell_set *s, const float *t, int i, int j, int k)
+{
+	double c[3], e1[3], e2[3], n[3], ln, d;
+	int a, ijk[3] = {i, j, k};
+
+	for (a = 0; a < 3; a++) {
+		c[a] = s->origin[a] + (ijk[a] + 0.5) * s->h;
+		e1[a] = (double)t[3 + a] - t[a];
+		e2[a] = (double)t[6 + a] - t[a];
+	}
+	n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+	n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+	n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+	ln = sqrt(dot3(n, n));
+	if (!(ln > 0))
+		return 1;
+	d = ((c[0] - t[0]) * n[0] + (c[1] - t[1]) * n[1] + (c[2] - t[2]) * n[2]) / ln;
+	return fabs(d) <= 0.5 * sqrt(3.0) * s->h + s->eps;
+}
+
+/* Visit every cube near triangle q: count (fill NULL) or fill the lists. */
+static void
+bin_tri(shell_set *s, size_t q, uint32_t *fill)
+{
+	const float *t = s->tv + 9 * q;
+	double mn[3], mx[3];
+	int lo[3], hi[3], a, i, j, k;
+
+	for (a = 0; a < 3; a++) {
+		mn[a] = fmin(t[a], fmin(t[3 + a], t[6 + a])) - s->eps;
+		mx[a] = fmax(t[a], fmax(t[3 + a], t[6 + a])) + s->eps;
+	}
+	shell_cube_range(s, mn, mx, lo, hi);
+	for (k = lo[2]; k <= hi[2]; k++)
+		for (j = lo[1]; j <= hi[1]; j++)
+			for (i = lo[0]; i <= hi[0]; i++) {
+				size_t c = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
+
+				if (!near_cube(s, t, i, j, k))
+					continue;
+				if (fill)
+					s->list[s->start[c] + fill[c]++] = (uint32_t)q;
+				else
+					s->start[c + 1]++;
+			}
+}
+
+int
+shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
+	    int ck, slc_err *err)
+{
+	size_t ncube, c, q;
+	uint32_t *fill;
+
+	free(s->start);
+	free(s->list);
+	s->start = NULL;
+	s->list = NULL;
+	if (!(h > 0) || !isfinite(h) || ci < 1 || cj < 1 || ck < 1)
+		return slc_fail(err, "shell lattice %dx%dx%d of %g m is empty",
+				ci, cj, ck, h);
+	memcpy(s->origin, origin, sizeof s->origin);
+	s->h = h;
+	s->ci = ci;
+	s->cj = cj;
+	s->ck = ck;
+	if (slc_mul3((size_t)ci, (size_t)cj, (size_t)ck, &ncube) ||
+	    ncube == SIZE_MAX)
+		return slc_fail(err, "shell lattice %dx%dx%d too large", ci, cj, ck);
+	s->start = slc_calloc(ncube + 1, sizeof *s->start, err);
+	if (!s->start)
+		return -1;
+	for (q = 0; q < s->ntri; q++)
+		bin_tri(s, q, NULL);
+	for (c = 0; c < ncube; c++) {
+		if (s->start[c + 1] > UINT32_MAX - s->start[c])
+			return slc_fail(err, "shells too large for their lattice");
+		s->start[c + 1] += s->start[c];
+	}
+	s->list = slc_calloc(s->start[ncube] ? s->start[ncube] : 1,
+			     sizeof *s->list, err);
+	fill = s->list ? slc_calloc(ncube, sizeof *fill, err) : NULL;
+	if (!fill)
+		return -1;
+	for (q = 0; q < s->ntri; q++)
+		bin_tri(s, q, fill);
+	free(fill);
+	return 0;
+}
+
+/* guendelman2005 §3, selle2008 Figure 4.1: the wedge of a triangle is the
+ * triangle extended by eps/2 along its normal and in its plane.  The
+ * segment is clipped to the slab |distance to the plane| <= eps/2 and
+ * points of the clipped part (its ends, the plane crossing and points in
+ * between) are tested against the triangle grown by eps/2 across each
+ * edge: a hit means the far end is occluded, or is inside the wedge. */
+int
+shell_tri_blocked(const double a[3], const double b[3], const float *t,
+		  double eps)
+{
+	double e1[3], e2[3], n[3], area2, d0, d1, h = 0.5 * eps, tlo, thi;
+	double el[3];
+	int c, s;
+
+	for (c = 0; c < 3; c++) {
+		e1[c] = (double)t[3 + c] - t[c];
+		e2[c] = (double)t[6 + c] - t[c];
+	}
+	n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+	n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+	n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+	area2 = sqrt(dot3(n, n));
+	if (!(area2 > 0))
+		return 0;
+	for (c = 0; c < 3; c++)
+		n[c] /= area2;
+	d0 = (a[0] - t[0]) * n[0] + (a[1] - t[1]) * n[1] + (a[2] - t[2]) * n[2];
+	d1 = (b[0] - t[0]) * n[0] + (b[1] - t[1]) * n[1] + (b[2] - t[2]) * n[2];
+	if ((d0 > h && d1 > h) || (d0 < -h && d1 < -h))
+		return 0;
+	if (fabs(d1 - d0) < 1e-300) {
+		tlo = 0;
+		thi = 1;
+	} else {
+		double ta = (h - d0) / (d1 - d0), tb = (-h - d0) / (d1 - d0);
+
+		tlo = fmax(0, fmin(ta, tb));
+		thi = fmin(1, fmax(ta, tb));
+	}
+	/* lengths of the edges opposite each corner */
+	for (c = 0; c < 3; c++) {
+		const float *p = t + 3 * ((c + 1) % 3), *q = t + 3 * ((c + 2) % 3);
+		double e[3] = {(double)q[0] - p[0], (double)q[1] - p[1],
+			       (double)q[2] - p[2]};
+
+		el[c] = sqrt(dot3(e, e));
+	}
+	for (s = 0; s <= WEDGE_SAMPLES; s++) {
+		double u, p[3], r[3], l1, l2, l0, cr[3];
+
+		if (s < WEDGE_SAMPLES)
+			u = tlo + (thi - tlo) * s / (WEDGE_SAMPLES - 1);
+		else if (d0 * d1 < 0)
+			u = d0 / (d0 - d1);     /* the plane crossing */
+		else
+			break;
+		for (c = 0; c < 3; c++)
+			p[c] = a[c] + u * (b[c] - a[c]);
+		/* barycentric coordinates of p projected on the plane */
+		for (c = 0; c < 3; c++)
+			r[c] = p[c] - t[c];
+		cr[0] = r[1] * e2[2] - r[2] * e2[1];
+		cr[1] = r[2] * e2[0] - r[0] * e2[2];
+		cr[2] = r[0] * e2[1] - r[1] * e2[0];
+		l1 = dot3(cr, n) / area2;
+		cr[0] = e1[1] * r[2] - e1[2] * r[1];
+		cr[1] = e1[2] * r[0] - e1[0] * r[2];
+		cr[2] = e1[0] * r[1] - e1[1] * r[0];
+		l2 = dot3(cr, n) / area2;
+		l0 = 1 - l1 - l2;
+		/* moving a distance h across the edge opposite corner c
+		 * changes that corner's coordinate by h * el[c] / area2 */
+		if (l0 >= -h * el[0] / area2 && l1 >= -h * el[1] / area2 &&
+		    l2 >= -h * el[2] / area2)
+			return 1;
+	}
+	return 0;
+}
+
+/* The cube range of the segment a-b's box. */
+static void
+segment_cubes(const shell_set *s, const double a[3], const double b[3],
+	      int lo[3], int hi[3])
+{
+	double mn[3], mx[3];
+	int c;
+
+	for (c = 0; c < 3; c++) {
+		mn[c] = fmin(a[c], b[c]);
+		mx[c] = fmax(a[c], b[c]);
+	}
+	shell_cube_range(s, mn, mx, lo, hi);
+}
+
+int
+shell_visible(const shell_set *s, const double a[3], const double b[3])
+{
+	int lo[3], hi[3], i, j, k;
+
+	if (!s->start || s->ntri == 0)
+		return 1;
+	segment_cubes(s, a, b, lo, hi);
+	for (k = lo[2]; k <= hi[2]; k++)
+		for (j = lo[1]; j <= hi[1]; j++)
+			for (i = lo[0]; i <= hi[0]; i++) {
+				size_t c = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
+				uint32_t q;
+
+				for (q = s->start[c]; q < s->start[c + 1]; q++)
+					if (shell_tri_blocked(a, b, s->tv + 9 * (size_t)s->list[q],
+							      s->eps))
+						return 0;
+			}
+	return 1;
+}
+
+int
+shell_near(const shell_set *s, const double x[3])
+{
+	size_t c;
+
+	if (!s->start || s->ntri == 0)
+		return 0;
+	c = (size_t)cube_of(s, 0, x[0]) + (size_t)s->ci *
+	    ((size_t)cube_of(s, 1, x[1]) + (size_t)s->cj * cube_of(s, 2, x[2]));
+	return s->start[c] != s->start[c + 1];
+}
+
+/* Where the segment a->b meets triangle t's mid-plane (parameter along
+ * it, clamped to [0,1]; the end nearer the plane when it does not cross)
+ * and the barycentric weights of that point's projection, clamped to the
+ * triangle and renormalised. */
+static void
+crossing(const double a[3], const double b[3], const float *t, shell_hit *hit)
+{
+	double e1[3], e2[3], n[3], nn, d0, d1, u, p[3], r[3], cr[3], l[3], sum;
+	int c;
+
+	for (c = 0; c < 3; c++) {
+		e1[c] = (double)t[3 + c] - t[c];
+		e2[c] = (double)t[6 + c] - t[c];
+	}
+	n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+	n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+	n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+	nn = dot3(n, n);
+	d0 = (a[0] - t[0]) * n[0] + (a[1] - t[1]) * n[1] + (a[2] - t[2]) * n[2];
+	d1 = (b[0] - t[0]) * n[0] + (b[1] - t[1]) * n[1] + (b[2] - t[2]) * n[2];
+	if (d0 * d1 < 0)
+		u = d0 / (d0 - d1);
+	else
+		u = fabs(d0) <= fabs(d1) ? 0 : 1;
+	hit->t = u;
+	for (c = 0; c < 3; c++) {
+		p[c] = a[c] + u * (b[c] - a[c]);
+		r[c] = p[c] - t[c];
+	}
+	cr[0] = r[1] * e2[2] - r[2] * e2[1];
+	cr[1] = r[2] * e2[0] - r[0] * e2[2];
+	cr[2] = r[0] * e2[1] - r[1] * e2[0];
+	l[1] = nn > 0 ? dot3(cr, n) / nn : 1.0 / 3;
+	cr[0] = e1[1] * r[2] - e1[2] * r[1];
+	cr[1] = e1[2] * r[0] - e1[0] * r[2];
+	cr[2] = e1[0] * r[1] - e1[1] * r[0];
+	l[2] = nn > 0 ? dot3(cr, n) / nn : 1.0 / 3;
+	l[0] = 1 - l[1] - l[2];
+	sum = 0;
+	for (c = 0; c < 3; c++) {
+		l[c] = fmax(0, l[c]);
+		sum += l[c];
+	}
+	for (c = 0; c < 3; c++)
+		hit->bary[c] = sum > 0 ? l[c] / sum : 1.0 / 3;
+}
+
+int
+shell_segment_hit(const shell_set *s, const double a[3], const double b[3],
+		  double t0, shell_hit *hit)
+{
+	int lo[3], hi[3], i, j, k, found = 0;
+
+	if (!s->start || s->ntri == 0)
+		return 0;
+	segment_cubes(s, a, b, lo, hi);
+	for (k = lo[2]; k <= hi[2]; k++)
+		for (j = lo[1]; j <= hi[1]; j++)
+			for (i = lo[0]; i <= hi[0]; i++) {
+				size_t c = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
+				uint32_t q;
+
+				for (q = s->start[c]; q < s->start[c + 1]; q++) {
+					size_t tq = s->list[q];
+					const float *t = s->tv + 9 * tq;
+					shell_hit h;
+
+					if (!shell_tri_blocked(a, b, t, s->eps))
+						continue;
+					crossing(a, b, t, &h);
+					h.tri = tq;
+					/* nearest t0; ties to the lower index,
+					 * so the answer does not depend on the
+					 * order of the cubes' lists */
+					if (!found || fabs(h.t - t0) < fabs(hit->t - t0) ||
+					    (fabs(h.t - t0) == fabs(hit->t - t0) &&
+					     tq < hit->tri))
+						*hit = h;
+					found = 1;
+				}
+			}
+	return found;
+}

@@ -1,0 +1,97 @@
+/* shell_vis.h: visibility across thin shells (triangle meshes with no
+ * inside), after guendelman2005 §3 and selle2008 thesis §4.3, Figure 4.1.
+ *
+ * A shell set holds the triangles of one or more meshes, each thickened
+ * into a wedge eps thick, binned over a lattice of cubes so that a
+ * segment between two nearby points (a stencil's ray, a back-trace, the
+ * ray between two cell centres) is tested only against the triangles of
+ * the cubes it passes through.  Every fluid step that must not see
+ * through a shell (advection, forces, extrapolation, the pressure's cut
+ * faces) and the renderer's one-sided evaluation ask it the same
+ * question: is b visible from a?
+ */
+#ifndef SLC_SHELL_VIS_H
+#define SLC_SHELL_VIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+typedef struct shell_set {
+	double eps;             /* thickness of a triangle's wedge, metres */
+	float *tv;              /* 9 floats per triangle: its corners */
+	uint32_t *tmesh;        /* per triangle: the index of its mesh, in
+				 * the order of shell_add_mesh */
+	uint32_t *tlocal;       /* per triangle: its index in its mesh */
+	size_t ntri, cap;
+	size_t nmesh;
+	double origin[3];       /* lower corner of lattice cube (0,0,0) */
+	double h;               /* the cubes' edge, metres */
+	int ci, cj, ck;         /* cubes on each axis */
+	uint32_t *start;        /* ci*cj*ck+1 offsets into list */
+	uint32_t *list;         /* triangle indices per cube */
+} shell_set;
+
+/* A segment's crossing of one triangle's mid-plane. */
+typedef struct shell_hit {
+	size_t tri;             /* index in the set */
+	double t;               /* parameter along the segment, [0, 1] */
+	double bary[3];         /* barycentric weights of the crossing on
+				 * the triangle, clamped to it */
+} shell_hit;
+
+/* Start an empty set with wedges eps thick (guendelman2005 §3: each
+ * triangle extended by eps/2 along its normal and across its edges).
+ * 0, or -1 with err if eps is not positive. */
+int shell_init(shell_set *s, double eps, slc_err *err);
+
+/* Add the triangles of a mesh (np points xyz, ntri index triples); its
+ * triangles keep their mesh's number (0 for the first call, then 1, ...)
+ * and their index in it.  0 or -1 (an index out of range, too many). */
+int shell_add_mesh(shell_set *s, const float *P, size_t np,
+		   const uint32_t *tri, size_t ntri, slc_err *err);
+
+/* Bin the triangles over ci*cj*ck cubes of edge h whose first has its
+ * lower corner at origin; call after the last shell_add_mesh (and again
+ * after the triangles move).  A triangle is listed in every cube whose
+ * centre lies within half the cube's diagonal plus eps of its plane and
+ * whose box meets the triangle's box grown by eps; triangles beyond the
+ * lattice are listed in the nearest boundary cubes, so a query outside
+ * the lattice is still answered safely.  0 or -1. */
+int shell_build(shell_set *s, const double origin[3], double h,
+		int ci, int cj, int ck, slc_err *err);
+
+void shell_free(shell_set *s);
+
+/* Is the segment from a to b blocked by the thickened triangle t (9
+ * floats)?  Also true when either end lies inside the wedge.  Growing a
+ * wedge only ever labels more points occluded, the safe side (§3). */
+int shell_tri_blocked(const double a[3], const double b[3], const float *t,
+		      double eps);
+
+/* Is b visible from a: no thickened triangle of the set blocks the
+ * segment?  Tests the triangles listed in the cubes of the segment's
+ * box.  Read-only: safe from many threads. */
+int shell_visible(const shell_set *s, const double a[3], const double b[3]);
+
+/* Does any triangle of the set come near the cube holding x?  Cheap:
+ * callers take their plain path where this is 0. */
+int shell_near(const shell_set *s, const double x[3]);
+
+/* The crossing of the segment a->b with a triangle's mid-plane nearest
+ * to the point at parameter t0 along it (guendelman2005 §4.3: the face
+ * between two cell centres is cut where the ray between them meets the
+ * shell; a segment crossing several triangles, a fold, takes the one
+ * nearest t0, the face's own position; that rule is not the paper's,
+ * which is silent).  Only triangles whose wedge blocks the segment
+ * count.  1 with *hit filled, or 0 if the segment is visible. */
+int shell_segment_hit(const shell_set *s, const double a[3],
+		      const double b[3], double t0, shell_hit *hit);
+
+/* Cube index range [lo, hi] (inclusive, clamped to the lattice) that a
+ * world box [mn, mx] touches; for callers that walk the lists. */
+void shell_cube_range(const shell_set *s, const double mn[3],
+		      const double mx[3], int lo[3], int hi[3]);
+
+#endif
