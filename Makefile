@@ -13,6 +13,11 @@
 #                   fuzzer's bytes) for N seconds after replaying its
 #                   regression inputs; needs clang (build-fuzz/)
 #   make install PREFIX=/usr/local
+#   make MPI=1      the MPI builds of the stages that run over many ranks
+#                   (advect, project) in bin-mpi/, from the same sources
+#                   compiled by mpicc with -DSLC_MPI and lib/comm/, and
+#                   the C tests of lib/comm/ in build-mpi/tests/ (run by
+#                   tests/mpi.bats under mpirun); `make check` builds them
 
 PREFIX ?= /usr/local
 DEMO ?= smoke drop
@@ -22,6 +27,16 @@ CFLAGS ?= -O2 -g
 BUILD ?= build
 BIN ?= bin
 SAN ?=
+MPI ?=
+# the stages with an MPI build, and its C tests
+MPI_TOOLS := advect project
+
+ifeq ($(MPI),1)
+CC := mpicc
+BUILD := build-mpi
+BIN := bin-mpi
+MPI_DEF := -DSLC_MPI
+endif
 
 # clang reports a `#pragma omp simd` loop it could not vectorize as a
 # warning (-Wpass-failed), as it does for every such loop under the
@@ -30,22 +45,30 @@ CC_IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo 1)
 CC_WARN := $(if $(CC_IS_CLANG),-Wno-pass-failed)
 
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror $(CC_WARN) \
-	     -fopenmp -Ilib $(SAN) $(CFLAGS)
+	     -fopenmp -Ilib $(MPI_DEF) $(SAN) $(CFLAGS)
 LDLIBS = -lpng -lz -lm
 
+ifeq ($(MPI),1)
 LIB_SRC := $(wildcard lib/*/*.c)
+TOOL_SRC := $(patsubst %,tools/%.c,$(MPI_TOOLS))
+CTEST_SRC := $(wildcard tests/c/test_comm*.c)
+BENCH_SRC :=
+else
+# lib/comm/ (MPI) is only in the MPI builds
+LIB_SRC := $(filter-out lib/comm/%,$(wildcard lib/*/*.c))
 TOOL_SRC := $(filter-out tools/tool.c,$(wildcard tools/*.c))
-CTEST_SRC := $(wildcard tests/c/*.c)
+CTEST_SRC := $(filter-out tests/c/test_comm%,$(wildcard tests/c/*.c))
 BENCH_SRC := $(wildcard bench/*.c)
+endif
 
 LIB_OBJ := $(patsubst lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRC))
 TOOLS := $(patsubst tools/%.c,$(BIN)/%,$(TOOL_SRC))
 CTESTS := $(patsubst tests/c/%.c,$(BUILD)/tests/%,$(CTEST_SRC))
 BENCHES := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 LIBA := $(BUILD)/libsluice.a
-HDR := $(wildcard lib/*/*.h) tools/tool.h
+HDR := $(wildcard lib/*/*.h) $(wildcard tools/*.h)
 
-.PHONY: all asan check bench demo deps fuzz install clean ctests benches
+.PHONY: all asan mpi check bench demo deps fuzz install clean ctests benches
 .DELETE_ON_ERROR:
 # objects are kept between runs, not removed as intermediates
 .SECONDARY:
@@ -85,7 +108,11 @@ asan:
 	$(MAKE) BUILD=build-asan BIN=bin-asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \
 		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" all
 
-check: all asan
+# The MPI builds (bin-mpi/, build-mpi/)
+mpi:
+	$(MAKE) MPI=1 all
+
+check: all asan mpi
 	@sh tests/run
 
 bench: all
@@ -107,4 +134,4 @@ install: all
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:
-	rm -rf build build-asan build-fuzz bin bin-asan
+	rm -rf build build-asan build-fuzz build-mpi bin bin-asan bin-mpi

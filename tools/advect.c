@@ -11,6 +11,9 @@
 
 #include "tool.h"
 #include "stage/advect_stage.h"
+#ifdef SLC_MPI
+#include "tool_mpi.h"
+#endif
 
 static advect_stage_opts o;     /* advect_stage_defaults before parsing */
 
@@ -78,11 +81,19 @@ static const struct tool_info tinfo = {
 	opts
 };
 
+static int
+changed(const void *S, const slc_rec *r)
+{
+	return advect_stage_changed(S, r);
+}
+
 int
 main(int argc, char **argv)
 {
 	const char *path, *label;
-	slc_frame F;
+	slc_frame F, L, *G = &F;
+	slc_rec **cut = NULL;
+	slc_comm *comm = NULL;
 	slc_rec *scene;
 	advect_stage S;
 	advect_stage_stats st;
@@ -100,8 +111,28 @@ main(int argc, char **argv)
 	path = first < argc ? argv[first] : NULL;
 	label = path && strcmp(path, "-") ? path : "<stdin>";
 	slc_frame_init(&F);
-	read_frame(&F, path);
-	if (advect_stage_load(&S, &F, &o, NULL, &err))
+	slc_frame_init(&L);
+#ifdef SLC_MPI
+	if ((comm = tool_mpi_open(&argc, &argv, path))) {
+		static const char hint[] = ": lower --cfl or use --scheme sl, or run on fewer ranks";
+		int g = advect_stage_opts_ghost(&o);
+
+		/* unbounded substeps: the widest ghosts the slabs hold */
+		tool_mpi_read(comm, &F, &L, path, g < 0 ? 0 : g, hint);
+		if (g < 0) {
+			slc_frame_free(&L);
+			slc_frame_init(&L);
+			tool_mpi_read(comm, &F, &L, path, slc_comm_thinnest(comm->nk, comm->size) - 1,
+				      hint);
+		}
+		G = &L;
+		cut = xcalloc(L.n ? L.n : 1, sizeof *cut);
+		memcpy(cut, L.r, L.n * sizeof *cut);
+	}
+#endif
+	if (!comm)
+		read_frame(&F, path);
+	if (advect_stage_load(&S, G, &o, comm, &err))
 		die("%s: %s", label, err.msg);
 	while (!advect_stage_done(&S)) {
 		if (advect_stage_substep(&S, &err))
@@ -121,7 +152,16 @@ main(int argc, char **argv)
 		     "%zu escaped particles corrected phi, %zu removed, %zu became spray",
 		     st.water.dv_advect, st.water.dv_spray, st.water.dv_correct, st.water.dv_redist,
 		     st.water.corrected, st.water.removed, st.water.sprayed);
-	scene = slc_frame_find(&F, "scene", SLC_META);
+	scene = slc_frame_find(G, "scene", SLC_META);
+#ifdef SLC_MPI
+	if (comm) {
+		tool_mpi_write(comm, &F, &L, cut, F.n, changed, &S, scene, advect_stage_frame(&S),
+			       argc, argv);
+		goto done;
+	}
+#endif
+	(void)changed;
+	(void)cut;
 	out = out_open(argc, argv);
 	for (i = 0; i < F.n; i++) {
 		if (F.r[i] == scene) {
@@ -134,7 +174,14 @@ main(int argc, char **argv)
 		}
 	}
 	out_close(out);
+#ifdef SLC_MPI
+done:
+	if (comm)
+		slc_comm_close(comm);
+#endif
+	free(cut);
 	advect_stage_free(&S);
+	slc_frame_free(&L);
 	slc_frame_free(&F);
 	return 0;
 }

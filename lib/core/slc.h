@@ -110,6 +110,10 @@ typedef struct slc_rec {
 	uint32_t kblock_len;
 	uint32_t encoding;  /* encoding as read */
 	int encoded;        /* still encoded: channel data NULL (slc_rec_decode) */
+	/* in memory only, never written: a grid record holding sample planes
+	 * k0 .. k0+nk-1 of a grid of nk_all planes along k (an MPI rank's
+	 * slab with its ghost planes, lib/comm/); 0, 0: the whole grid */
+	int32_t k0, nk_all;
 } slc_rec;
 
 typedef struct slc_reader slc_reader;

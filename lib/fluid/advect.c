@@ -277,6 +277,8 @@ walls_init(walls *W, const macgrid *vel, const field *q, double dt,
 		lin_init(&W->S, s);
 	}
 	field_cell_dims(&vel->u, &nc[0], &nc[1], &nc[2]);
+	if (vel->u.nk_all)      /* a slab: the walls of the whole box */
+		nc[2] = vel->u.nk_all;
 	for (a = 0; a < 3; a++) {
 		W->wall[a] = o->walls && nc[a] > 1;
 		W->lo[a] = vel->u.origin[a];

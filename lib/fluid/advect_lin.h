@@ -24,6 +24,7 @@ typedef struct lin {
 	double o[3];            /* sample-space coordinate of x = 0 */
 	int n[3];               /* sample dims */
 	size_t di, sj, sk;      /* neighbour strides, 0 along one-sample axes */
+	double k0;              /* first plane of a slab (field.k0), or 0 */
 } lin;
 
 static inline void
@@ -43,6 +44,7 @@ lin_init(lin *L, const field *f)
 	L->di = f->ni > 1;
 	L->sj = f->nj > 1 ? (size_t)f->ni : 0;
 	L->sk = f->nk > 1 ? (size_t)f->ni * (size_t)f->nj : 0;
+	L->k0 = f->k0;
 }
 
 /* Clamped base index and weight along one axis (as field.c's locate). */
@@ -70,7 +72,7 @@ lin_locate(const lin *L, const double x[3], double t[3])
 {
 	int i = lin_axis(x[0] * L->inv + L->o[0], L->n[0], &t[0]);
 	int j = lin_axis(x[1] * L->inv + L->o[1], L->n[1], &t[1]);
-	int k = lin_axis(x[2] * L->inv + L->o[2], L->n[2], &t[2]);
+	int k = lin_axis((x[2] * L->inv + L->o[2]) - L->k0, L->n[2], &t[2]);
 
 	return (size_t)i + (size_t)L->n[0] * ((size_t)j + (size_t)L->n[1] * (size_t)k);
 }

@@ -15,8 +15,12 @@ like_rec(field *f, const slc_rec *r, slc_err *err)
 	int32_t d[3];
 
 	slc_grid_cells(&r->grid, d);    /* field_alloc takes cell dims */
-	return field_alloc(f, d[0], d[1], d[2], (int)r->grid.stagger, r->grid.origin,
-			   r->grid.dx, err);
+	if (field_alloc(f, d[0], d[1], d[2], (int)r->grid.stagger, r->grid.origin,
+			r->grid.dx, err))
+		return -1;
+	f->k0 = r->k0;          /* a slab's planes (slc_rec.k0) */
+	f->nk_all = r->nk_all;
+	return 0;
 }
 
 /* The placement of grid record r, without samples; 0, or -1 with err

@@ -39,7 +39,11 @@ field_alloc_like(field *f, const field *g, slc_err *err)
 	int nci, ncj, nck;
 
 	field_cell_dims(g, &nci, &ncj, &nck);
-	return field_alloc(f, nci, ncj, nck, g->stagger, g->origin, g->dx, err);
+	if (field_alloc(f, nci, ncj, nck, g->stagger, g->origin, g->dx, err))
+		return -1;
+	f->k0 = g->k0;
+	f->nk_all = g->nk_all;
+	return 0;
 }
 
 void
@@ -85,7 +89,7 @@ field_pos(const field *f, int i, int j, int k, double x[3])
 	field_offset(f, off);
 	x[0] = f->origin[0] + f->dx * (i + off[0]);
 	x[1] = f->origin[1] + f->dx * (j + off[1]);
-	x[2] = f->origin[2] + f->dx * (k + off[2]);
+	x[2] = f->origin[2] + f->dx * (k + f->k0 + off[2]);
 }
 
 /* Split a sample-space coordinate into a clamped base index and weight. */
@@ -120,7 +124,8 @@ field_sample(const field *f, const double x[3])
 	field_offset(f, off);
 	locate((x[0] - f->origin[0]) / f->dx - off[0], f->ni, &i, &tx);
 	locate((x[1] - f->origin[1]) / f->dx - off[1], f->nj, &j, &ty);
-	locate((x[2] - f->origin[2]) / f->dx - off[2], f->nk, &k, &tz);
+	/* a slab's plane: the whole grid's coordinate less k0, exact */
+	locate(((x[2] - f->origin[2]) / f->dx - off[2]) - f->k0, f->nk, &k, &tz);
 	/* a dimension of one sample has no neighbour to blend with */
 	di = f->ni > 1;
 	sj = f->nj > 1 ? (size_t)f->ni : 0;
@@ -216,6 +221,8 @@ field_place_rec(field *f, const slc_rec *r)
 	f->stagger = (int)r->grid.stagger;
 	memcpy(f->origin, r->grid.origin, sizeof f->origin);
 	f->dx = r->grid.dx;
+	f->k0 = r->k0;
+	f->nk_all = r->nk_all;
 }
 
 int

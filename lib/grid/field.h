@@ -21,6 +21,10 @@ typedef struct field {
 	double dx;
 	float *a;           /* ni*nj*nk samples */
 	int owned;          /* a is this field's allocation */
+	int k0, nk_all;     /* a holds sample planes k0 .. k0+nk-1 of a grid
+			       of nk_all along k (an MPI rank's slab,
+			       slc_rec.k0); 0, 0: the whole grid.  Positions
+			       and sampling use the whole grid's indices */
 } field;
 
 #define FIELD_IDX(f, i, j, k) \

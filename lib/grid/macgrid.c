@@ -24,7 +24,14 @@ mac_alloc_like(macgrid *m, const macgrid *g, slc_err *err)
 	int nci, ncj, nck;
 
 	field_cell_dims(&g->u, &nci, &ncj, &nck);
-	return mac_alloc(m, nci, ncj, nck, g->u.origin, g->u.dx, err);
+	if (mac_alloc(m, nci, ncj, nck, g->u.origin, g->u.dx, err))
+		return -1;
+	/* a slab's planes of the whole grid (field.k0) */
+	m->u.k0 = m->v.k0 = m->w.k0 = g->u.k0;
+	m->u.nk_all = g->u.nk_all;
+	m->v.nk_all = g->v.nk_all;
+	m->w.nk_all = g->w.nk_all;
+	return 0;
 }
 
 void
@@ -111,7 +118,26 @@ mac_max_speed(const macgrid *m)
 double
 mac_max_speed_seen(const macgrid *m, const field *solid)
 {
+	double mx[3];
+	int bad = mac_max_comps_seen(m, solid, mx);
+
+	return bad < 0 ? NAN : bad ? INFINITY : mac_speed_of(mx);
+}
+
+double
+mac_speed_of(const double mx[3])
+{
 	double s2 = 0;
+	int a;
+
+	for (a = 0; a < 3; a++)
+		s2 += mx[a] * mx[a];
+	return sqrt(s2);
+}
+
+int
+mac_max_comps_seen(const macgrid *m, const field *solid, double out[3])
+{
 	int a, inf = 0;
 
 	for (a = 0; a < 3; a++) {
@@ -138,11 +164,11 @@ mac_max_speed_seen(const macgrid *m, const field *solid)
 			mx = s;
 		}
 		if (nbad)
-			return NAN;
+			return -1;
 		inf |= ninf > 0;
-		s2 += mx * mx;
+		out[a] = mx;
 	}
-	return inf ? INFINITY : sqrt(s2);
+	return inf;
 }
 
 int

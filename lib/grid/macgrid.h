@@ -53,6 +53,15 @@ double mac_max_speed(const macgrid *m);
  * any face (seen or not) as for mac_max_speed. */
 double mac_max_speed_seen(const macgrid *m, const field *solid);
 
+/* The largest |u|, |v|, |w| over the faces of mac_max_speed_seen into
+ * mx: 0, 1 when a face holds an Inf (and none a NaN), -1 when one holds a
+ * NaN (mx then partly set).  The parts an MPI build reduces over ranks
+ * (the maximum is exact) before mac_speed_of. */
+int mac_max_comps_seen(const macgrid *m, const field *solid, double mx[3]);
+
+/* sqrt(mx[0]^2 + mx[1]^2 + mx[2]^2), summed in that order. */
+double mac_speed_of(const double mx[3]);
+
 /* The trilinear stencil of a point reads faces at most one cell diagonal
  * (sqrt 3 cells) away: the depth, for a signed distance, of the faces a
  * stencil of a point outside the solid reaches. */

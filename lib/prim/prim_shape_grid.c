@@ -146,7 +146,7 @@ make_ball(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
 		b.accel[a] = s->p[PP_GRAVITY].v[a];
 	if (grid_place(s, n, &h, err))
 		return -1;
-	cells = (field){ n[0], n[1], n[2], SLC_CELL, { o[0], o[1], o[2] }, h, NULL, 0 };
+	cells = (field){ n[0], n[1], n[2], SLC_CELL, { o[0], o[1], o[2] }, h, NULL, 0, 0, 0 };
 	if (prim_ball_recs(&b, &cells, V(s, PP_TIME), r, err))
 		return -1;
 	for (a = 0; a < 3; a++)

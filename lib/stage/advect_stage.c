@@ -10,6 +10,10 @@
 #include "fluid/recfield.h"
 #include "grid/extrapolate.h"
 
+#ifdef SLC_MPI
+#include "comm/halo.h"
+#endif
+
 /* A rest of the frame this close (relative) to the substep length is one
  * whole substep, so that rounding neither leaves a vanishing last
  * substep nor makes the last one differ from it in its last bits. */
@@ -29,6 +33,25 @@ _Static_assert(ADVECT_MAX_SUBSTEPS <= VORTEX_KEYS_PER_FRAME,
 	       "a frame's substeps would share vortex seeding streams with the next frame's");
 
 static const double no_g[3];
+
+int
+advect_stage_ghost(int scheme, double c, double d)
+{
+	int pass = scheme == ADVECT_BFECC ? 3 : scheme == ADVECT_MACCORMACK ? 2 : 1;
+	double g = pass * (ceil(c) + 2), e = ceil(d) + 2;
+
+	g = g > e ? g : e;
+	g = g > ADVECT_FORCE_GHOST ? g : ADVECT_FORCE_GHOST;
+	return g < 1e6 ? (int)g : 1000000;
+}
+
+int
+advect_stage_opts_ghost(const advect_stage_opts *o)
+{
+	if (o->substep > 0 || !(o->cfl > 0))
+		return -1;
+	return advect_stage_ghost(o->scheme, o->cfl, o->cfl + 2);
+}
 
 void
 advect_stage_defaults(advect_stage_opts *o)
@@ -112,6 +135,119 @@ load_liquid(advect_stage *S, slc_err *err)
 	return 0;
 }
 
+#ifdef SLC_MPI
+/* What the slabs of an MPI run hold so far: a smoke frame, every grid
+ * record it moves a slab on the velocity's cells.  0, or -1 with err
+ * naming what is not yet carried over ranks. */
+static int
+mpi_load(advect_stage *S, slc_err *err)
+{
+	size_t i;
+
+	if (!S->comm)
+		return 0;
+	if (S->liquid)
+		return slc_fail(err, "a liquid (grid record 'phi') is not yet advected over "
+				"several MPI ranks");
+	if (S->vort || S->o.vortex.rate > 0)
+		return slc_fail(err, "vortex particles are not yet advected over several MPI ranks");
+	if (S->rs.n)
+		return slc_fail(err, "rigid bodies are not yet advected over several MPI ranks");
+	for (i = 0; i < S->F->n; i++) {
+		const slc_rec *r = S->F->r[i];
+
+		if (r->kind == SLC_PARTICLES)
+			return slc_fail(err, "particles '%s' are not yet advected over several "
+					"MPI ranks", r->name);
+		if (r->kind == SLC_GRID && r->nk_all == 0 &&
+		    (advect_frame_moves(r, S->o.source) || !strcmp(r->name, "solid") ||
+		     !strcmp(r->name, "solid_vel") || !strcmp(r->name, "solid_slip") ||
+		     (S->o.source && !strcmp(r->name, S->o.source))))
+			return slc_fail(err, "grid record '%s' is not on the velocity's cells: not "
+					"yet advected over several MPI ranks", r->name);
+	}
+	return 0;
+}
+
+/* Every slab's ghost planes from their owners. */
+static int
+mpi_halo(advect_stage *S, slc_err *err)
+{
+	return S->comm ? slc_halo_frame(S->comm, S->F, err) : 0;
+}
+
+/* The CFL speed's part of cfl_speed over every rank: the largest face
+ * speeds of the whole grid (maxima, exact), and a check that the ghost
+ * planes hold the substep dt at this speed. */
+static int
+mpi_speed(advect_stage *S, double *v, slc_err *err)
+{
+	double mx[6];
+	int bad[1];
+
+	bad[0] = mac_max_comps_seen(&S->AF.vel, S->sol, mx);
+	if (bad[0] >= 0 && mac_max_comps_seen(&S->AF.vel, NULL, mx + 3) < 0)
+		bad[0] = -1;
+	bad[0] = bad[0] < 0 ? 2 : bad[0];
+	if (slc_comm_imax(S->comm, bad, 1, err) || slc_comm_max(S->comm, mx, 6, err))
+		return -1;
+	if (bad[0]) {
+		if (mac_check_finite(&S->AF.vel, err))
+			return in_frame(S, err);
+		return slc_fail(err, "frame %.0f: NaN or Inf in the velocity of another rank's slab",
+				S->frame + 1);
+	}
+	*v = mac_speed_of(mx);
+	S->wmax = mx[5];        /* |w| of every face: the reach along k */
+	return 0;
+}
+
+/* A substep of dt moving nothing farther along k than the ghost planes
+ * allow, else -1 with err naming the option. */
+static int
+mpi_reach(advect_stage *S, double vmax, double dt, slc_err *err)
+{
+	double dx = S->AF.vel.u.dx, c = dt * S->wmax / dx;
+	int need;
+
+	if (!S->comm)
+		return 0;
+	need = advect_stage_ghost(S->o.scheme, c, dt * vmax / dx + 2);
+	if (need > S->comm->ghost)
+		return slc_fail(err, "frame %.0f: a substep moves up to %.3g cells along k and "
+				"needs %d ghost planes, the slabs hold %d: lower --cfl (or "
+				"--substep), or run on fewer ranks", S->frame + 1, c, need,
+				S->comm->ghost);
+	return 0;
+}
+#else
+static int
+mpi_load(advect_stage *S, slc_err *err)
+{
+	(void)S;
+	(void)err;
+	return 0;
+}
+
+static int
+mpi_halo(advect_stage *S, slc_err *err)
+{
+	(void)S;
+	(void)err;
+	return 0;
+}
+
+static int
+mpi_reach(advect_stage *S, double vmax, double dt, slc_err *err)
+{
+	(void)S;
+	(void)vmax;
+	(void)dt;
+	(void)err;
+	return 0;
+}
+#endif
+
 int
 advect_stage_load(advect_stage *S, slc_frame *F, const advect_stage_opts *o,
 		  slc_comm *comm, slc_err *err)
@@ -122,8 +258,12 @@ advect_stage_load(advect_stage *S, slc_frame *F, const advect_stage_opts *o,
 	memset(S, 0, sizeof *S);
 	S->F = F;
 	S->o = *o;
+#ifdef SLC_MPI
+	S->comm = comm;
+#else
 	if (slc_comm_serial(comm, err))
 		return -1;
+#endif
 	S->scene = slc_frame_find(F, "scene", SLC_META);
 	if (slc_scene_read(S->scene, &sc, err))
 		return slc_failctx(err, "scene: ");
@@ -155,7 +295,7 @@ advect_stage_load(advect_stage *S, slc_frame *F, const advect_stage_opts *o,
 	S->ao.walls = !o->open;
 	S->ao.pool = &S->AF.pool;       /* temporaries kept across records and substeps */
 	S->T = sc.dt;
-	return 0;
+	return mpi_load(S, err);
 }
 
 /* --- the phases of a substep ----------------------------------------- */
@@ -191,8 +331,16 @@ fluid_solid(advect_stage *S)
 static int
 cfl_speed(advect_stage *S, double *vmax, slc_err *err)
 {
-	double v;
+	double v = 0;
 
+#ifdef SLC_MPI
+	if (S->comm) {
+		if (mpi_speed(S, &v, err))
+			return -1;
+		*vmax = v;      /* no rigid bodies over ranks yet (mpi_load) */
+		return 0;
+	}
+#endif
 	/* faces deep in a solid are no part of the flow: not counted */
 	if (!isfinite(v = mac_max_speed_seen(&S->AF.vel, S->sol)) &&
 	    mac_check_finite(&S->AF.vel, err))
@@ -375,17 +523,20 @@ advect_stage_substep(advect_stage *S, slc_err *err)
 	double vmax = 0, dt = 0, rest = S->T - S->t;
 	const advect_stage_opts *o = &S->o;
 
-	if (liquid_extrapolate(S, err))
+	/* over MPI ranks, the ghost planes are refreshed before each phase
+	 * that reads its neighbours' samples (advect_stage_ghost) */
+	if (mpi_halo(S, err) || liquid_extrapolate(S, err))
 		return -1;
 	fluid_solid(S);
-	if (cfl_speed(S, &vmax, err) || substep_length(S, vmax, rest, &dt, err))
+	if (cfl_speed(S, &vmax, err) || substep_length(S, vmax, rest, &dt, err) ||
+	    mpi_reach(S, vmax, dt, err))
 		return -1;
 	S->ao.vmax = vmax;
-	if (solid_extrapolate(S, vmax, dt, err) || advect_records(S, dt, err) ||
-	    liquid_step(S, dt, err) || advect_velocity(S, dt, err))
+	if (solid_extrapolate(S, vmax, dt, err) || (S->sol && mpi_halo(S, err)) ||
+	    advect_records(S, dt, err) || liquid_step(S, dt, err) || advect_velocity(S, dt, err))
 		return -1;
 	sources(S);
-	if (forces(S, dt, err))
+	if (mpi_halo(S, err) || forces(S, dt, err))
 		return -1;
 	rigid_bodies(S, dt);
 	if (vortex_particles(S, dt, err))

@@ -107,7 +107,25 @@ typedef struct advect_stage {
 	double frame, time0;    /* the scene's frame (-1 without) and time */
 	double T, t;            /* frame length and time reached, s */
 	int nsub;               /* substeps taken */
+	slc_comm *comm;         /* the other ranks, or NULL: alone */
+	double wmax;            /* MPI: largest |w| of the substep, m/s */
 } advect_stage;
+
+/* The ghost planes a k slab needs each side under MPI (comm/halo.h) for
+ * substeps of at most c cells of travel along k, d cells of travel of
+ * the solid's extrapolation band (extrapolate_solid: c + 2): a
+ * characteristic's foot and its trilinear stencil reach ceil(c) + 2
+ * samples of any staggering, once per semi-Lagrangian pass of the scheme
+ * (1, 2, 3: SL, MacCormack, BFECC), the extrapolation one plane per
+ * layer, the body forces' stencils (vorticity, its gradient, faces) at
+ * most ADVECT_FORCE_GHOST.  The halo is refreshed between these phases. */
+int advect_stage_ghost(int scheme, double c, double d);
+#define ADVECT_FORCE_GHOST 4
+
+/* The ghost planes of the options: advect_stage_ghost at o->cfl cells
+ * (when substeps follow the CFL number), or -1 when the substeps are not
+ * bounded in cells (--cfl 0, --substep): the widest the slabs allow. */
+int advect_stage_opts_ghost(const advect_stage_opts *o);
 
 /* The defaults of advect(1): MacCormack with the reversion limiter,
  * walls, --cfl 1, frame length and gravity from the scene (NaN), source
@@ -119,7 +137,10 @@ void advect_stage_defaults(advect_stage_opts *o);
 /* Prepare S to carry frame F (which S borrows until advect_stage_free,
  * and to which it adds records: a 'vortex' record when o->vortex.rate >
  * 0 and F has none) with the options o (copied; o->source must outlive
- * S).  comm: NULL (this build runs on one rank).  0, or -1 with err: a
+ * S).  comm: NULL (one rank), or in an MPI build the ranks, F then this
+ * rank's k slab (comm/slabframe.h) of a smoke frame (grid records on the
+ * velocity's cells: no liquid, particles, vortex particles or rigid
+ * bodies yet, each refused with a message).  0, or -1 with err: a
  * message about the frame (no velocity or frame length, bad records,
  * "--pls on: no grid record 'phi'", memory); S is freed with
  * advect_stage_free either way. */

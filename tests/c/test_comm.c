@@ -1,0 +1,252 @@
+/* test_comm.c: the MPI communicator of lib/comm/ (MPI builds only; run
+ * under mpirun at 1..4 ranks by tests/mpi.bats): the halo of k slabs,
+ * the ordered plane sums against the serial order, max and min, and a
+ * frame cut into slabs and gathered back.  Every rank checks; rank 0
+ * prints the results agreed over all ranks. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctest.h"
+#include "comm/halo.h"
+#include "comm/mpicomm.h"
+#include "comm/slabframe.h"
+
+static slc_comm *C;
+
+/* CHECK of a condition that must hold on every rank. */
+static int
+all(int ok)
+{
+	int bad[1] = { !ok };
+	slc_err err;
+
+	if (slc_comm_imax(C, bad, 1, &err))
+		return 0;
+	return !bad[0];
+}
+
+#define ALL(cond, ...)                                                  \
+	do {                                                            \
+		int all_ = all(cond);                                   \
+		if (C->rank == 0)                                       \
+			CHECK(all_, __VA_ARGS__);                       \
+	} while (0)
+
+/* The value of sample (i, j, k) of channel c, component q: distinct
+ * everywhere. */
+static double
+val(int i, int j, int k, int c, int q)
+{
+	return 1000000.0 * c + 10000.0 * k + 100.0 * j + i + 0.125 * q;
+}
+
+/* A slab record of this rank (cells ni x nj x nk, z-staggered when
+ * face): channel 0 f32 x1, channel 1 f64 x3; owned planes set, ghosts
+ * garbage. */
+static void
+slab_rec(slc_rec *r, int ni, int nj, int face)
+{
+	int lo, hi, own0, own1, i, j, k, q, ex = face;
+	slc_grid g = { ni, nj, 0, face ? SLC_FACE_Z : SLC_CELL, { 0, 0, 0 }, 0.5 };
+	slc_err err;
+	float *a;
+	double *b;
+
+	slc_comm_held(C, C->rank, &lo, &hi);
+	g.nk = hi - lo + ex;
+	slc_rec_init(r, SLC_GRID, face ? "w" : "density");
+	r->grid = g;
+	a = slc_rec_add(r, "a", SLC_F32, 1, SLC_SAMPLE, (uint64_t)ni * nj * g.nk, &err);
+	b = slc_rec_add(r, "b", SLC_F64, 3, SLC_SAMPLE, (uint64_t)ni * nj * g.nk, &err);
+	r->k0 = lo;
+	r->nk_all = C->nk + ex;
+	slc_halo_owned(C, r, &own0, &own1);
+	for (k = lo; k < hi + ex; k++)
+		for (j = 0; j < nj; j++)
+			for (i = 0; i < ni; i++) {
+				size_t s = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * (size_t)(k - lo));
+				int own = k >= own0 && k < own1;
+
+				a[s] = own ? (float)val(i, j, k, 0, 0) : -1;
+				for (q = 0; q < 3; q++)
+					b[3 * s + q] = own ? val(i, j, k, 1, q) : NAN;
+			}
+}
+
+/* Every held plane of r holds val. */
+static int
+slab_ok(const slc_rec *r)
+{
+	const float *a = r->chan[0].data;
+	const double *b = r->chan[1].data;
+	int ni = r->grid.ni, nj = r->grid.nj, i, j, k, q;
+
+	for (k = 0; k < r->grid.nk; k++)
+		for (j = 0; j < nj; j++)
+			for (i = 0; i < ni; i++) {
+				size_t s = (size_t)i + (size_t)ni * ((size_t)j + (size_t)nj * (size_t)k);
+
+				if (a[s] != (float)val(i, j, k + r->k0, 0, 0))
+					return 0;
+				for (q = 0; q < 3; q++)
+					if (b[3 * s + q] != val(i, j, k + r->k0, 1, q))
+						return 0;
+			}
+	return 1;
+}
+
+static void
+test_halo(int nk, int ghost)
+{
+	slc_rec r[2];
+	slc_rec *rp[2] = { &r[0], &r[1] };
+	slc_err err;
+	int ok;
+
+	if (slc_comm_slabs(C, nk, ghost, &err)) {
+		ALL(0, "halo %d cells, %d ghosts: %s", nk, ghost, err.msg);
+		return;
+	}
+	slab_rec(&r[0], 5, 3, 0);
+	slab_rec(&r[1], 5, 3, 1);
+	ok = !slc_halo(C, rp, 2, &err);
+	ALL(ok && slab_ok(&r[0]), "halo of cell planes: %d cells, %d ghost planes", nk, ghost);
+	ALL(ok && slab_ok(&r[1]), "halo of face planes: %d cells, %d ghost planes", nk, ghost);
+	slc_rec_free(&r[0]);
+	slc_rec_free(&r[1]);
+}
+
+/* The partial sums of plane k: values whose sum depends on the order. */
+static void
+partials(int k, double p[2])
+{
+	p[0] = (k % 3 == 0 ? 1e16 : k % 3 == 1 ? 1.0 : -1e16) + 0.1 * k;
+	p[1] = 1.0 / (k + 1) * (k % 2 ? -1 : 1) * 1e-3 + 3.0 * k;
+}
+
+static void
+test_sums(int nk)
+{
+	double serial[2] = { 0, 0 }, sum[2], p[2], *part, mine[2];
+	int k0, k1, k, ok;
+	slc_err err;
+
+	if (slc_comm_slabs(C, nk, 0, &err)) {
+		ALL(0, "sums: %s", err.msg);
+		return;
+	}
+	for (k = 0; k < nk; k++) {
+		partials(k, p);
+		serial[0] += p[0];
+		serial[1] += p[1];
+	}
+	slc_comm_owned(C, &k0, &k1);
+	part = calloc(2 * (size_t)(k1 - k0) + 2, sizeof *part);
+	for (k = k0; k < k1; k++)
+		partials(k, part + 2 * (k - k0));
+	ok = !slc_comm_plane_sums(C, part, 2, sum, &err);
+	ALL(ok && !memcmp(sum, serial, sizeof sum),
+	    "ordered sums of %d plane partials: the serial bits (%.17g, %.17g)", nk, sum[0], sum[1]);
+	memcpy(mine, sum, sizeof mine);
+	ok = !slc_comm_bcast(C, sum, sizeof sum, &err);
+	ALL(ok && !memcmp(sum, mine, sizeof sum), "ordered sums: the same bits on every rank");
+	free(part);
+}
+
+static void
+test_maxmin(void)
+{
+	double v[2] = { C->rank * 1.5 - 7, -C->rank * 0.25 }, w[2] = { v[0], v[1] };
+	slc_err err;
+	int ok;
+
+	ok = !slc_comm_max(C, v, 2, &err) && !slc_comm_min(C, w, 2, &err);
+	ALL(ok && v[0] == (C->size - 1) * 1.5 - 7 && v[1] == 0 && w[0] == -7 &&
+	    w[1] == -(C->size - 1) * 0.25, "max and min over %d ranks", C->size);
+}
+
+/* A whole frame on rank 0: a scene, u, v, w, density on 4 x 3 x nk cells
+ * and a grid on other cells (copied whole). */
+static void
+whole_frame(slc_frame *F, int nk)
+{
+	static const char *const name[] = { "u", "v", "w", "density", "other" };
+	slc_err err;
+	int q;
+
+	for (q = 0; q < 5; q++) {
+		slc_rec *r = slc_frame_add(F, SLC_GRID, name[q], &err);
+		slc_grid g = { 4 + (q == 0), 3 + (q == 1), nk + (q == 2), q < 3 ? SLC_FACE_X + q : SLC_CELL,
+			       { 0, 0, 0 }, 0.25 };
+		float *a;
+		size_t n, s;
+
+		if (q == 4)
+			g.dx = 0.5;
+		slc_grid_count(&g, &n);
+		r->grid = g;
+		a = slc_rec_add(r, name[q], SLC_F32, 1, SLC_SAMPLE, n, &err);
+		for (s = 0; s < n; s++)
+			a[s] = (float)(q * 1000 + s) * 0.5f;
+	}
+}
+
+static void
+test_frame(int nk, int ghost)
+{
+	slc_frame F, L;
+	slc_err err;
+	size_t q;
+	int ok, same = 1;
+
+	slc_frame_init(&F);
+	slc_frame_init(&L);
+	if (C->rank == 0)
+		whole_frame(&F, nk);
+	ok = !slc_slab_scatter(C, &F, "u", ghost, &L, &err);
+	ALL(ok && L.n == 5 && L.r[0]->nk_all == nk && L.r[2]->nk_all == nk + 1 &&
+	    L.r[4]->nk_all == 0, "frame cut into slabs: %d cells, %d ghosts", nk, ghost);
+	for (q = 0; ok && q < 4; q++) {
+		slc_rec w;
+
+		ok = !slc_slab_gather(C, L.r[q], C->rank ? NULL : &w, &err);
+		if (ok && C->rank == 0) {
+			const slc_chan *a = &w.chan[0], *b = &F.r[q]->chan[0];
+
+			same &= w.grid.nk == F.r[q]->grid.nk && a->count == b->count &&
+				!memcmp(a->data, b->data, (size_t)a->count * 4);
+			slc_rec_free(&w);
+		}
+	}
+	ALL(ok && same, "slabs gathered back: the whole records");
+	slc_frame_free(&F);
+	slc_frame_free(&L);
+}
+
+int
+main(int argc, char **argv)
+{
+	slc_err err;
+	int nk, g, rc;
+
+	if (!(C = slc_comm_open(&argc, &argv, &err))) {
+		printf("not ok 1 - %s\n", err.msg);
+		return 1;
+	}
+	for (nk = 12; nk <= 37; nk += 25)
+		for (g = 0; g <= 2; g++)
+			test_halo(nk, g);
+	test_sums(C->size);
+	test_sums(37);
+	test_maxmin();
+	test_frame(13, 2);
+	rc = slc_comm_slabs(C, 4 * C->size, 4, &err);
+	ALL(rc < 0 && strstr(err.msg, "thinner than 4 ghost planes"),
+	    "slabs of 4 planes with 4 ghost planes refused: %s", err.msg);
+	ALL(!slc_comm_slabs(C, 4 * C->size, 3, &err), "slabs of 4 planes with 3 ghost planes");
+	rc = C->rank == 0 ? ctest_done() : 0;
+	slc_comm_close(C);
+	return rc;
+}

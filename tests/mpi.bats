@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# mpi.bats: the MPI builds (make MPI=1: bin-mpi/, build-mpi/tests/) over
+# 1..4 ranks on one machine (--oversubscribe; as root in CI): the C tests
+# of lib/comm/, and advect's frames byte-identical to the serial program's.
+
+load common
+
+MPI_BIN="$ROOT/bin-mpi"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+
+mpi() {
+	local np=$1
+	shift
+	mpirun --oversubscribe -np "$np" "$@"
+}
+
+STEP=(--source source --buoyancy 0.1,4 --confinement 0.3 --dt 0.04)
+
+@test "mpi: the halo, ordered sums and slabs of lib/comm at 1, 2, 3 and 4 ranks" {
+	for np in 1 2 3 4; do
+		run mpi "$np" "$ROOT/build-mpi/tests/test_comm"
+		assert_success
+		refute_output --partial "not ok"
+		assert_output --partial "1..21"
+	done
+}
+
+# three frames of smoke: advect (serial, or MPI over np ranks) then the
+# serial project, in $T/$dir with the same file names (provenance)
+smoke3() {
+	local dir=$1 scheme=$2
+	shift 2
+	mkdir -p "$T/$dir" && cd "$T/$dir" || return 1
+	cp "$T/f0.slc" f0.slc
+	for f in 1 2 3; do
+		"$@" "${STEP[@]}" --scheme "$scheme" "f$((f - 1)).slc" -o "a$f.slc" || return 1
+		project "a$f.slc" -o "f$f.slc" || return 1
+	done
+}
+
+@test "mpi: three smoke frames (sl, maccormack, bfecc) at 1-4 ranks identical to serial" {
+	mkprim smoke --res 32 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 -o "$T/f0.slc"
+	for scheme in sl maccormack bfecc; do
+		smoke3 "serial-$scheme" "$scheme" advect
+		for np in 1 2 3 4; do
+			# bfecc needs 9 ghost planes at --cfl 1: 32 cells at 4 ranks are too thin
+			[ "$scheme" = bfecc ] && [ "$np" = 4 ] && continue
+			run smoke3 "mpi$np-$scheme" "$scheme" mpi "$np" "$MPI_BIN/advect"
+			assert_success
+			for f in 1 2 3; do
+				cmp "$T/serial-$scheme/a$f.slc" "$T/mpi$np-$scheme/a$f.slc"
+				cmp "$T/serial-$scheme/f$f.slc" "$T/mpi$np-$scheme/f$f.slc"
+			done
+		done
+	done
+}
+
+@test "mpi: a slab too thin for its ghost planes is refused, naming --cfl" {
+	mkprim smoke --res 32 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 -o "$T/f0.slc"
+	run mpi 4 "$MPI_BIN/advect" "${STEP[@]}" --scheme bfecc "$T/f0.slc" -o "$T/out.slc"
+	assert_failure
+	assert_output --partial "a slab of 8 cells along k at 4 ranks, thinner than 9 ghost planes and one: lower --cfl"
+	[ ! -e "$T/out.slc" ]
+}
+
+@test "mpi: a substep longer than the ghost planes hold is refused, naming --cfl" {
+	mkprim smoke --res 32 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 -o "$T/f0.slc"
+	# a frame of velocity 16 m/s along k: 20 cells in one step of 0.04 s,
+	# more than the 15 ghost planes of two slabs of 16
+	advect --gravity 0,0,400 --dt 0.04 --cfl 0 "$T/f0.slc" -o "$T/fast.slc"
+	run mpi 2 "$MPI_BIN/advect" --gravity 0,0,0 --dt 0.04 --cfl 0 --scheme sl "$T/fast.slc" -o "$T/out.slc"
+	assert_failure
+	assert_output --partial "ghost planes, the slabs hold"
+	assert_output --partial "lower --cfl"
+}
+
+@test "mpi: over two ranks advect needs FILE and -o FILE (exit 2), not over one" {
+	mkprim smoke --res 16 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 -o "$T/f0.slc"
+	run mpi 2 "$MPI_BIN/advect" --dt 0.04 "$T/f0.slc"
+	assert_failure 2
+	assert_output --partial "give FILE and -o FILE"
+	run bash -c "mpirun --oversubscribe -np 2 '$MPI_BIN/advect' --dt 0.04 -o '$T/o.slc' < '$T/f0.slc'"
+	assert_failure 2
+	advect --dt 0.04 < "$T/f0.slc" > "$T/serial.slc"
+	mpi 1 "$MPI_BIN/advect" --dt 0.04 < "$T/f0.slc" > "$T/one.slc"
+	cmp "$T/serial.slc" "$T/one.slc"
+}
