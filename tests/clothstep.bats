@@ -352,3 +352,216 @@ names() { slcinfo -j "$1" | jq -r '.streams[0].records[] | .kind + " " + .name';
 		assert_output "1"
 	done
 }
+
+# plyforce IN OUT EXPR: the cloth of IN with a point channel f_fluid f64 x3
+# (through ascii PLY), EXPR a Python expression of the vertex's PLY
+# properties (x, y, z, mass, pinned, ...) giving its three components
+plyforce() {
+	slcconv -a -r cloth "$1" -o "$T/pf.ply"
+	python3 - "$T/pf.ply" "$T/pf2.ply" "$3" <<'PY'
+import sys
+src, dst, expr = sys.argv[1:4]
+head, body = open(src).read().split("end_header\n")
+hl = head.split("\n")
+props, nv, out = [], 0, []
+for l in hl:
+    w = l.split()
+    if w[:2] == ["element", "vertex"]:
+        nv, invert = int(w[2]), True
+    elif w[:2] == ["element", "face"]:
+        invert = False
+        out += ["property double f_fluid_%d" % a for a in range(3)]
+    elif w[:1] == ["property"] and invert:
+        props.append(w[-1])
+    out.append(l)
+rows = body.split("\n")
+for i in range(nv):
+    d = {k: float(v) for k, v in zip(props, rows[i].split())}
+    f = eval(expr, {}, d)
+    rows[i] += " " + " ".join(repr(float(c)) for c in f)
+open(dst, "w").write("\n".join(out) + "end_header\n" + "\n".join(rows))
+PY
+	slcconv -n cloth "$T/pf2.ply" -o "$2"
+}
+
+# plycols FILE COLS...: the named PLY vertex properties of the cloth, one
+# vertex a line
+plycols() {
+	local f=$1
+	shift
+	slcconv -a -r cloth "$f" -o "$T/pc.ply"
+	python3 - "$T/pc.ply" "$@" <<'PY'
+import sys
+head, body = open(sys.argv[1]).read().split("end_header\n")
+props, nv = [], 0
+for l in head.split("\n"):
+    w = l.split()
+    if w[:2] == ["element", "vertex"]:
+        nv = int(w[2])
+    elif w[:1] == ["property"] and w[1] != "list":
+        props.append(w[-1])
+for r in body.split("\n")[:nv]:
+    d = dict(zip(props, r.split()))
+    print(" ".join(d[c] for c in sys.argv[2:]))
+PY
+}
+
+@test "f_fluid: a free sheet under f = m a moves by a t^2/2 at every node, held over all steps" {
+	# no gravity; lumped masses differ (corners, edges, inside), so each
+	# node gets its own force and the same acceleration a = (2, 0, -1):
+	# the sheet translates unstrained, x - x0 = a T^2 / 2 and v = a T
+	# exactly (Newmark is exact under constant acceleration; CG solved
+	# to 1e-9 m/s).  A force
+	# taken for an acceleration, or given in only some of the 5 steps,
+	# misses by a factor.
+	mkprim cloth --res 6 --center 0,1,0 --density 0.3 > "$T/a.slc"
+	plyforce "$T/a.slc" "$T/f.slc" "(2 * mass, 0, -1 * mass)"
+	clothstep --gravity 0,0,0 --fps 10 --steps 5 --cg-tol 1e-9 "$T/f.slc" -o "$T/b.slc"
+	plycols "$T/b.slc" x y z rest_0 rest_1 rest_2 v_0 v_1 v_2 mass > "$T/cols"
+	run python3 - "$T/cols" <<'PY'
+import sys
+n, worst = 0, 0
+masses = set()
+for l in open(sys.argv[1]):
+    x, y, z, rx, ry, rz, vx, vy, vz, m = map(float, l.split())
+    T, a = 0.1, (2, 0, -1)
+    for d, w in zip((x - rx, y - ry, z - rz), a):
+        worst = max(worst, abs(d - w * T * T / 2))
+    for v, w in zip((vx, vy, vz), a):
+        worst = max(worst, abs(v - w * T))
+    masses.add(round(m, 9))
+    n += 1
+print(n, len(masses), worst)
+assert n == 49 and len(masses) >= 3 and worst < 1e-6, (n, masses, worst)
+PY
+	assert_success
+	echo "$output"
+}
+
+@test "f_fluid = m g with gravity off hangs a pinned sheet as gravity does; pinned nodes ignore it" {
+	mkprim cloth --res 8 --center 0,1,0 --pin edge > "$T/a.slc"
+	# the pinned edge also gets a large force, which must do nothing
+	plyforce "$T/a.slc" "$T/f0.slc" "(0, -9.8 * mass, 0) if pinned == 0 else (50, 50, 50)"
+	slcconv -a -r cloth "$T/a.slc" -o "$T/a.ply"
+	slcconv -n cloth "$T/a.ply" -o "$T/g0.slc"
+	for i in 0 1 2 3 4 5; do
+		clothstep --gravity 0,0,0 "$T/f$i.slc" -o "$T/f$((i + 1)).slc"
+		clothstep --gravity 0,-9.8,0 "$T/g$i.slc" -o "$T/g$((i + 1)).slc"
+	done
+	plycols "$T/f6.slc" x y z pinned > "$T/f.cols"
+	plycols "$T/g6.slc" x y z > "$T/g.cols"
+	run python3 - "$T/f.cols" "$T/g.cols" "$T/a.ply" <<'PY'
+import sys
+F = [list(map(float, l.split())) for l in open(sys.argv[1])]
+G = [list(map(float, l.split())) for l in open(sys.argv[2])]
+diff = max(abs(f[a] - g[a]) for f, g in zip(F, G) for a in range(3))
+sag = max(g[1] for g in G) - min(g[1] for g in G)
+pinned = [f for f in F if f[3] == 1]
+print("largest difference %.3g m, sag %.3f m" % (diff, sag))
+# the same hanging sheet to the CG tolerance; it sagged by far more
+assert len(F) == 81 and diff < 1e-4 and sag > 0.3, (diff, sag)
+# the pinned edge has not moved (it is at y = 1, z = -0.5)
+assert len(pinned) == 9 and all(f[1] == 1 and f[2] == -0.5 for f in pinned)
+PY
+	assert_success
+	echo "$output"
+}
+
+@test "f_fluid: one triangle pinned at two corners stretches to the analytic static deflection" {
+	# A = (-0.5,0,0), B = (0.5,0,0) pinned, C = (0,0.5,0) free, pulled by
+	# F = 1 N along +y, no gravity: at rest the two edge springs (K =
+	# k/l0, k = 4.14 N) balance F: 2 K (l - l0) y / l = F, l = |C - A|
+	printf '%s\n' ply "format ascii 1.0" "element vertex 3" "property double x" \
+		"property double y" "property double z" "property double mass" \
+		"property uchar pinned" "property double f_fluid_0" "property double f_fluid_1" \
+		"property double f_fluid_2" "element face 1" "property list uchar int vertex_indices" \
+		end_header "-0.5 0 0 0.01 1 0 0 0" "0.5 0 0 0.01 1 0 0 0" \
+		"0 0.5 0 0.01 0 0 1 0" "3 0 1 2" > "$T/t.ply"
+	slcconv -n cloth "$T/t.ply" -o "$T/t.slc"
+	clothstep --gravity 0,0,0 --self off --damping 1 --fps 0.5 --steps 400 \
+		--cg-tol 1e-9 "$T/t.slc" -o "$T/u.slc"
+	plycols "$T/u.slc" x y > "$T/cols"
+	run python3 - "$T/cols" <<'PY'
+import math, sys
+rows = [list(map(float, l.split())) for l in open(sys.argv[1])]
+k, l0, F = 4.14, math.sqrt(0.5), 1.0
+lo, hi = 0.5, 2.0
+for _ in range(200):     # bisection on the balance of forces at C
+    y = (lo + hi) / 2
+    l = math.hypot(0.5, y)
+    if 2 * k / l0 * (l - l0) * y / l < F:
+        lo = y
+    else:
+        hi = y
+x, yc = rows[2]
+print("C at y = %.6f, analytic %.6f (rest 0.5)" % (yc, y))
+assert abs(x) < 1e-9 and abs(yc - y) < 1e-4 * (y - 0.5), (x, yc, y)
+PY
+	assert_success
+	echo "$output"
+}
+
+@test "--keep-scene leaves the scene alone; P_prev holds the positions the frame started from" {
+	mkprim pool --res 8 > "$T/pool.slc"
+	mkprim cloth --res 4 --center 0.5,0.8,0.5 --size 0.5 > "$T/c.slc"
+	cat "$T/pool.slc" "$T/c.slc" > "$T/a.slc"
+	clothstep --keep-scene --keep-prev "$T/a.slc" -o "$T/b.slc"
+	run sh -c "slcinfo -j '$T/b.slc' | jq -r '.streams[0].records[] | select(.name==\"scene\") | .meta.frame + \" \" + .meta.time'"
+	assert_output "0 0"
+	run sh -c "slcinfo '$T/b.slc' | grep \"mesh 'cloth'\""
+	assert_output --partial "time 0.0416"
+	# the scene record passes on byte for byte
+	slccat --only scene "$T/a.slc" | slcinfo -j | jq -c '.streams[0].records[0]' > "$T/s0"
+	slccat --only scene "$T/b.slc" | slcinfo -j | jq -c '.streams[0].records[0]' > "$T/s1"
+	cmp "$T/s0" "$T/s1"
+	# P_prev (f64) is the P read; a second frame overwrites it without
+	# the option, since the record has one
+	run sh -c "slcinfo '$T/b.slc' | grep -c 'P_prev  *f64 x3 point 25'"
+	assert_output "1"
+	clothstep --keep-scene "$T/b.slc" -o "$T/c2.slc"
+	plycols "$T/a.slc" x y z > "$T/p0"
+	plycols "$T/b.slc" P_prev_0 P_prev_1 P_prev_2 > "$T/q1"
+	plycols "$T/b.slc" x y z > "$T/p1"
+	plycols "$T/c2.slc" P_prev_0 P_prev_1 P_prev_2 > "$T/q2"
+	run python3 -c '
+import sys
+A = [[float(v) for v in l.split()] for l in open(sys.argv[1])]
+B = [[float(v) for v in l.split()] for l in open(sys.argv[2])]
+# A is P in f32, printed to 9 digits; B the same values in f64
+assert len(A) == 25 and all(abs(a - b) < 1e-8 for p, q in zip(A, B) for a, b in zip(p, q))
+' "$T/p0" "$T/q1"
+	assert_success
+	cmp "$T/p1" "$T/q2"
+	# without the options the scene advances and no P_prev appears
+	clothstep "$T/a.slc" -o "$T/d.slc"
+	run sh -c "slcinfo -j '$T/d.slc' | jq -r '.streams[0].records[] | select(.name==\"scene\") | .meta.frame'"
+	assert_output "1"
+	run sh -c "slcinfo '$T/d.slc' | grep -c P_prev"
+	assert_output "0"
+}
+
+@test "f_fluid of zeros changes no bit of the step; it passes on unchanged" {
+	mkprim cloth --res 8 --center 0,1,0 --pin corners > "$T/a.slc"
+	plyforce "$T/a.slc" "$T/z.slc" "(0, 0, 0)"
+	slcconv -a -r cloth "$T/a.slc" -o "$T/a.ply"
+	slcconv -n cloth "$T/a.ply" -o "$T/n.slc"
+	clothstep --sphere 0,0.7,0 --sphere-radius 0.3 "$T/z.slc" -o "$T/z1.slc"
+	clothstep --sphere 0,0.7,0 --sphere-radius 0.3 "$T/n.slc" -o "$T/n1.slc"
+	plycols "$T/z1.slc" x y z v_0 v_1 v_2 > "$T/zc"
+	plycols "$T/n1.slc" x y z v_0 v_1 v_2 > "$T/nc"
+	cmp "$T/zc" "$T/nc"
+	run sh -c "slcinfo '$T/z1.slc' | grep 'f_fluid'"
+	assert_output --partial "f64 x3 point 81"
+	run clothstep --cloth cloth "$T/z1.slc" -o "$T/z2.slc"
+	assert_success
+}
+
+@test "f_fluid with the wrong count is refused naming the record" {
+	mkprim cloth --res 4 > "$T/a.slc"
+	plyforce "$T/a.slc" "$T/f.slc" "(0, 1, 0)"
+	python3 "$ROOT/tests/slcpoke.py" "$T/f.slc" "$T/bad.slc" keep cloth f_fluid 3
+	run_split clothstep -o "$T/out.slc" "$T/bad.slc"
+	assert_failure 1
+	assert_equal "$stderr" "clothstep: $T/bad.slc: record 0 'cloth' at byte 0: channel 'f_fluid' has 3 elements, expected 25 (one per point)"
+	[ ! -e "$T/out.slc" ]
+}

@@ -11,11 +11,11 @@ load common
 	for o in --subdiv --radii --res --pin --strands --drop-center --source; do
 		assert_output --partial -- "$o"
 	done
-	assert_output --partial "sphere, box, torus, cup, paddle, cloth, hair"
+	assert_output --partial "sphere, box, torus, cup, paddle, cloth, curtain, hull, basin, hair"
 }
 
 @test "mkprim: every shape writes a stream that slcinfo validates" {
-	for s in sphere box torus cup paddle cloth hair pool smoke; do
+	for s in sphere box torus cup paddle cloth curtain hull basin hair pool smoke; do
 		run sh -c "mkprim $s | slcinfo"
 		assert_success
 	done
@@ -318,6 +318,9 @@ assert abs(c["max"] - (0.5 - 0.5 / 16 - 0.2)) < 1e-6, c
 		    "box --size 1,0,1" "box --res 1.5" "box --res 2,3" \
 		    "torus --radii 0.2,0.5" "torus --res 2" "cup --height 0" \
 		    "cloth --density 0" "hair --strands 0" "hair --seed -1" \
+		    "curtain --size 1,0" "hull --bottom 0.2" "hull --bottom 0,1" \
+		    "hull --motion thrown" "hull --spin 0,1,0" "basin --res 0" \
+		    "hull --motion dynamic --stop 1" "basin --motion dynamic" \
 		    "pool --depth -1" "pool --drop-radius 0" "pool --res 0" \
 		    "smoke --box 1,1,-1" "sphere --center 1,2"; do
 		run mkprim $args
@@ -362,4 +365,163 @@ assert abs(c["max"] - (0.5 - 0.5 / 16 - 0.2)) < 1e-6, c
 		grep -q 'Name="phi"' "$T/out/pool.vti"
 		grep -q 'Name="density"' "$T/out/smoke.vti"
 	fi
+}
+
+# shellgeo PLY: the checks of an open shell (tests below): every edge in
+# both directions once except the rim's, which bound it alone; a disk
+# (Euler characteristic 1); prints "area volume nrim rimy" with the volume
+# closed by a lid across the rim (the origin on the rim's plane, so the
+# lid adds nothing), positive when the normals face out
+shellgeo() {
+	python3 - "$1" <<'PY'
+import sys
+head, body = open(sys.argv[1]).read().split("end_header\n")
+nv = int([l for l in head.split("\n") if l.startswith("element vertex")][0].split()[2])
+rows = body.split("\n")
+P = [list(map(float, r.split()[:3])) for r in rows[:nv]]
+F = [list(map(int, r.split()[1:4])) for r in rows[nv:] if r.strip()]
+E = {}
+for f in F:
+    for a, b in ((f[0], f[1]), (f[1], f[2]), (f[2], f[0])):
+        E[(a, b)] = E.get((a, b), 0) + 1
+assert all(n == 1 for n in E.values()), "an edge used twice one way"
+rim = [(a, b) for (a, b) in E if (b, a) not in E]
+nedge = (len(E) + len(rim)) // 2
+assert len(P) - nedge + len(F) == 1, ("euler", len(P), nedge, len(F))
+top = max(p[1] for p in P)
+assert all(P[a][1] == top and P[b][1] == top for a, b in rim), "a boundary edge below the rim"
+# the rim is one loop
+nxt = dict(rim)
+a, n = rim[0][0], 0
+while True:
+    a, n = nxt[a], n + 1
+    if a == rim[0][0]:
+        break
+assert n == len(rim), ("rim loops", n, len(rim))
+def cross(u, v):
+    return [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
+area = vol = 0
+o = [0, top, 0]
+for f in F:
+    a, b, c = ([P[k][q] - o[q] for q in range(3)] for k in f)
+    n = cross([b[q] - a[q] for q in range(3)], [c[q] - a[q] for q in range(3)])
+    area += 0.5 * sum(x * x for x in n) ** 0.5
+    vol += sum(a[q] * cross(b, c)[q] for q in range(3)) / 6
+print("%.12g %.12g %d %.9g" % (area, vol, len(rim), top))
+PY
+}
+
+@test "mkprim hull, basin: open-top shells, welded seams, outward, their area and volume" {
+	# a hull 0.4 x 0.2 x 0.3 (W, H, D) on --center 1,0.5,2: vertical walls
+	mkprim hull --size 0.4,0.2,0.3 --res 8,4,6 --center 1,0.5,2 | slcconv -a -o "$T/h.ply"
+	run shellgeo "$T/h.ply"
+	assert_success
+	echo "$output"
+	set -- $output
+	python3 -c "
+import sys
+a, v, n, top = map(float, sys.argv[1:5])
+assert abs(a - (0.4 * 0.3 + 2 * 0.2 * (0.4 + 0.3))) < 1e-6, a
+assert abs(v - 0.4 * 0.2 * 0.3) < 1e-6, v
+assert n == 2 * (8 + 6) and abs(top - 0.7) < 1e-6, (n, top)
+" "$@"
+	# a basin flaring from a 0.4 x 0.2 bottom to a 0.6 x 0.5 rim, 0.25
+	# high: the walls are planar trapezoids, the volume a prismatoid's
+	mkprim basin --size 0.6,0.25,0.5 --bottom 0.4,0.2 --res 12 | slcconv -a -o "$T/b.ply"
+	run shellgeo "$T/b.ply"
+	assert_success
+	echo "$output"
+	set -- $output
+	python3 -c "
+import math, sys
+a, v, n, top = map(float, sys.argv[1:5])
+H, bx, bz, tx, tz = 0.25, 0.4, 0.2, 0.6, 0.5
+walls = (bz + tz) * math.hypot(H, (tx - bx) / 2) + (bx + tx) * math.hypot(H, (tz - bz) / 2)
+assert abs(a - (bx * bz + walls)) < 1e-6, (a, bx * bz + walls)
+mid = (bx + tx) / 2 * (bz + tz) / 2
+assert abs(v - H / 6 * (bx * bz + 4 * mid + tx * tz)) < 1e-6, v
+assert abs(top - 0.25) < 1e-6
+" "$@"
+	# the default basin's bottom is 0.8 of its rim
+	mkprim basin --size 1,0.5,1 --res 4 | slcconv -a -o "$T/d.ply"
+	run awk '/^end_header/ { b = 1; next } b && NF == 3 && $2 == 0 { if ($1 > m) m = $1 } END { printf "%.6f\n", m }' "$T/d.ply"
+	assert_output "0.400000"
+}
+
+@test "mkprim curtain: a hanging sheet pinned along its top edge, facing +z, with its areal density" {
+	mkprim curtain --size 2,1.5 --res 8,6 --density 0.2 --center 0.5,3,-1 | slcconv -a -r cloth -o "$T/c.ply"
+	run python3 - "$T/c.ply" <<'PY'
+import sys
+head, body = open(sys.argv[1]).read().split("end_header\n")
+nv = int([l for l in head.split("\n") if l.startswith("element vertex")][0].split()[2])
+rows = body.split("\n")
+V = [list(map(float, r.split())) for r in rows[:nv]]
+F = [list(map(int, r.split()[1:4])) for r in rows[nv:] if r.strip()]
+# columns: x y z v_0..2 rest_0..2 mass pinned
+assert nv == 9 * 7 and len(F) == 2 * 8 * 6
+assert all(v[2] == -1 for v in V), "not upright in z = -1"
+xs, ys = [v[0] for v in V], [v[1] for v in V]
+assert min(xs) == -0.5 and max(xs) == 1.5 and max(ys) == 3 and min(ys) == 1.5
+pinned = [v for v in V if v[10] == 1]
+assert len(pinned) == 9 and all(v[1] == 3 for v in pinned), "pinned: the top edge"
+assert abs(sum(v[9] for v in V) - 0.2 * 2 * 1.5) < 1e-6, "mass = density x area"
+for f in F:
+    a, b, c = (V[k][:3] for k in f)
+    nz = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+    assert nz > 0, "a triangle not facing +z"
+print("ok")
+PY
+	assert_success
+	run sh -c "mkprim curtain --pin corners --res 4 | slcinfo"
+	assert_output --partial "pinned       u8 x1 point 25  min 0 max 1 mean 0.08"
+	run sh -c "mkprim curtain --res 2 | clothstep | slcinfo"
+	assert_success
+}
+
+@test "mkprim hull --motion: the rigid body of its shell (mass, centre, inertia of plates) and its mesh in the body frame" {
+	mkprim hull --size 0.4,0.2,0.3 --res 4 --density 12 --center 1,0.5,2 --motion dynamic \
+		--velocity 0.5,0,0 --spin 0,2,0 > "$T/h.slc"
+	run sh -c "slcinfo '$T/h.slc' | grep -c 'body_P *f64 x3 point'"
+	assert_output "1"
+	run python3 - "$T/h.slc" "$ROOT/tests" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+import slcrec
+R = {r[1]: r for r in slcrec.records(sys.argv[1])}
+rig, hull = R["rigid"][3], R["hull"][3]
+s, W, H, D, c = 12, 0.4, 0.2, 0.3, (1, 0.5, 2)
+# five plates: (mass, centre, own inertia diagonal)
+plates = [(s * W * D, (0, 0, 0), (D * D / 12, (W * W + D * D) / 12, W * W / 12))]
+for x in (-W / 2, W / 2):
+    plates.append((s * D * H, (x, H / 2, 0), ((D * D + H * H) / 12, D * D / 12, H * H / 12)))
+for z in (-D / 2, D / 2):
+    plates.append((s * W * H, (0, H / 2, z), (H * H / 12, W * W / 12, (W * W + H * H) / 12)))
+M = sum(p[0] for p in plates)
+cm = [sum(p[0] * p[1][a] for p in plates) / M for a in range(3)]
+I = [[0.0] * 3 for _ in range(3)]
+for m, pc, own in plates:
+    d = [pc[a] - cm[a] for a in range(3)]
+    for a in range(3):
+        I[a][a] += m * own[a]
+        for b in range(3):
+            I[a][b] += m * ((a == b) * sum(x * x for x in d) - d[a] * d[b])
+mass, P, inert = rig["mass"][3][0], rig["P"][3], rig["inertia"][3]
+assert abs(mass - M) < 1e-9, (mass, M)
+assert all(abs(P[a] - (c[a] + cm[a])) < 1e-9 for a in range(3)), (P, cm)
+assert all(abs(inert[3 * a + b] - I[a][b]) < 1e-9 for a in range(3) for b in range(3)), (inert, I)
+assert list(rig["v"][3]) == [0.5, 0, 0] and list(rig["omega"][3]) == [0, 2, 0]
+# body_P = P - centre of mass; v = v + omega x r; detail body = 0
+X, BP, V = hull["P"][3], hull["body_P"][3], hull["v"][3]
+n = len(X) // 3
+for i in range(n):
+    r = [BP[3 * i + a] for a in range(3)]
+    assert all(abs(X[3 * i + a] - P[a] - r[a]) < 1e-6 for a in range(3))
+    w = (0, 2, 0)
+    u = (0.5 + w[1] * r[2] - w[2] * r[1], w[2] * r[0] - w[0] * r[2], w[0] * r[1] - w[1] * r[0])
+    assert all(abs(V[3 * i + a] - u[a]) < 1e-6 for a in range(3))
+assert list(hull["body"][3]) == [0]
+print("mass %.6g kg, centre %s, Iyy %.6g" % (mass, P, inert[4]))
+PY
+	assert_success
+	echo "$output"
 }

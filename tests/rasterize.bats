@@ -599,3 +599,71 @@ PY
 	assert_output --partial "'nope'"
 	[ ! -e "$T/n.png" ]
 }
+
+# with_prev IN REC OUT DX,DY,DZ [PX,PY,PZ]: IN's mesh REC alone (through
+# ascii PLY) with a point channel P_prev f64 x3 = P + (DX, DY, DZ), and P
+# itself moved by (PX, PY, PZ) (default 0,0,0)
+with_prev() {
+	slcconv -a -r "$2" "$1" -o "$T/wp.ply"
+	python3 - "$T/wp.ply" "$T/wp2.ply" "$4" "${5:-0,0,0}" <<'PY'
+import sys
+src, dst = sys.argv[1:3]
+d = [float(x) for x in sys.argv[3].split(",")]
+m = [float(x) for x in sys.argv[4].split(",")]
+head, body = open(src).read().split("end_header\n")
+out, nv, inv = [], 0, False
+for l in head.split("\n"):
+    w = l.split()
+    if w[:2] == ["element", "vertex"]:
+        nv, inv = int(w[2]), True
+    elif w[:2] == ["element", "face"] and inv:
+        out += ["property double P_prev_%d" % a for a in range(3)]
+        inv = False
+    out.append(l)
+rows = body.split("\n")
+for i in range(nv):
+    w = rows[i].split()
+    p = [float(x) for x in w[:3]]
+    w[:3] = [repr(p[a] + m[a]) for a in range(3)]
+    rows[i] = " ".join(w + [repr(p[a] + d[a]) for a in range(3)])
+open(dst, "w").write("\n".join(out) + "end_header\n" + "\n".join(rows))
+PY
+	slcconv -n "$2" "$T/wp2.ply" -o "$3"
+}
+
+@test "--shell-points P_prev: meshes drawn and framed there; a mesh without it keeps P" {
+	gen box "$T/b.slc"
+	with_prev "$T/b.slc" body "$T/p.slc" 0.1,0,0
+	rasterize "${CAM[@]}" -o "$T/p.png" "$T/p.slc"
+	rasterize "${CAM[@]}" --shell-points P_prev -o "$T/q.png" "$T/p.slc"
+	rasterize "${CAM[@]}" --shell-points nosuch -o "$T/r.png" "$T/p.slc"
+	# the cube's front face, 0.1 to the right: 0.1 / 2.3 / tan(20 deg) * 100
+	# = 11.9 px
+	bbox_near "$T/p.png" 0,0,0 "76 76 123 123" 1
+	bbox_near "$T/q.png" 0,0,0 "88 76 135 123" 1
+	cmp "$T/p.png" "$T/r.png"
+	# the automatic camera frames the cube where it is drawn
+	rasterize --size 64x64 --view 0,0,1 --shell-points P_prev -o "$T/a.png" "$T/p.slc"
+	rasterize --size 64x64 --view 0,0,1 -o "$T/b.png" "$T/b.slc"
+	cmp "$T/a.png" "$T/b.png"
+}
+
+@test "--shell-points P_prev: the liquid is evaluated one-sidedly against the shell there" {
+	# the wall's P moved far behind (x = -5), its P_prev where it holds
+	# the liquid (x = 0.5).  At P_prev the wall is drawn and stops the
+	# liquid (grey); a picture drawing it or evaluating the liquid at P
+	# shows the liquid (blue), as without the option
+	gen shell "$T/w.slc"
+	with_prev "$T/w.slc" wall "$T/m.slc" 0,0,0 -5.5,0,0
+	slccat --drop wall "$T/w.slc" | cat - "$T/m.slc" > "$T/f.slc"
+	cam=(--eye 3,0.5,0.5 --target 0.5,0.5,0.5 --fov 10 --size 64x64)
+	rasterize "${cam[@]}" --shell-points P_prev -o "$T/prev.png" "$T/f.slc"
+	run probe "$T/prev.png" pixel 32 32
+	read -r r g b <<<"$output"
+	[ "$r" -ge "$b" ]
+	[ "$r" -gt 60 ]
+	rasterize "${cam[@]}" -o "$T/now.png" "$T/f.slc"
+	run probe "$T/now.png" pixel 32 32
+	read -r r g b <<<"$output"
+	[ "$b" -gt $((r + 40)) ]
+}

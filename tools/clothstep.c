@@ -1,8 +1,9 @@
 /* clothstep: advance cloth meshes one frame (selle2008 thesis ch. 5-6):
  * mass-spring cloth with altitude bending springs, Newmark time stepping
  * with implicit linear springs, level-set body collisions with friction,
- * wind drag.  Reads a frame, writes the next one; every other record is
- * passed on unchanged.  The frame's physics is lib/stage/cloth_stage.h. */
+ * wind drag, an external per-node force (a fluid's load, guendelman2005
+ * §5).  Reads a frame, writes the next one; every other record is passed
+ * on unchanged.  The frame's physics is lib/stage/cloth_stage.h. */
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +40,8 @@ static const struct tool_opt opts[] = {
 	{ "loops", 0, OPT_INT, &o.loops, "K", "time steps per collision step (8)", 0, 0, &steps_range },
 	{ "wind", 0, OPT_VEC3, o.par.wind, "X,Y,Z", "wind velocity, m/s (0,0,0)", 0, 0, 0 },
 	{ "drag", 0, OPT_DOUBLE, &o.par.wind_drag, "C", "drag along the normal, kg/(m^2 s) (0)", 0, 0, &opt_nonneg },
+	{ "keep-scene", 0, OPT_FLAG, &o.keep_scene, NULL, "leave the scene's frame and time as they are (the shell leads the fluid)", 0, 0, 0 },
+	{ "keep-prev", 0, OPT_FLAG, &o.keep_prev, NULL, "write the starting positions into P_prev (always when the record has one)", 0, 0, 0 },
 	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
@@ -50,7 +53,9 @@ static const struct tool_info tinfo = {
 	"pinned points that are scripted to move).  Bodies: the grid level set --solid\n"
 	"(the body at the record's time, moved by its velocity grid NAME_vel; with a next\n"
 	"key NAME_next and NAME_next_vel at or after the frame's end, interpolated both ways\n"
-	"in time between the keys), and the analytic --ground and --sphere.",
+	"in time between the keys), and the analytic --ground and --sphere.\n"
+	"A point channel f_fluid (x3, N per node) is added to the nodes' forces and held\n"
+	"through the frame; P_prev (f64 x3) gets the positions the frame started from.",
 	opts
 };
 
@@ -100,7 +105,7 @@ main(int argc, char **argv)
 
 	tool_out *out = out_open(argc, argv);
 	for (size_t i = 0; i < F.n; i++) {
-		if (F.r[i] == s.cr || F.r[i] == s.scene)
+		if (F.r[i] == s.cr || (F.r[i] == s.scene && !o.keep_scene))
 			out_write(out, F.r[i]);
 		else
 			out_pass(out, F.r[i]);

@@ -1,5 +1,5 @@
 /* mkprim: procedural meshes and initial states (sphere, box, torus, cup,
- * paddle, cloth, hair, pool, smoke), so that every pipeline runs with no asset
+ * paddle, cloth, curtain, hull, basin, hair, pool, smoke), so that every pipeline runs with no asset
  * from outside the repository.  The shapes, their defaults and checks live
  * in lib/prim/prim_shape.c, the geometry in lib/prim*.c; this file parses the
  * options and writes the records. */
@@ -61,21 +61,28 @@ parse_list(const char *arg, void *dst)
 static const struct tool_opt opts[] = {
 	NUM("subdiv", PP_SUBDIV, "N", "sphere: icosphere subdivisions, 0..9 (3)"),
 	NUM("radius", PP_RADIUS, "R", "sphere (0.5), hair scalp (0.1), smoke source (0.12) radius"),
-	NUM("center", PP_CENTER, "X,Y,Z", "centre; of the cup's bottom (0,0,0; smoke source 0.5,0.25,0.5)"),
-	NUM("size", PP_SIZE, "X[,Y[,Z]]", "box edges (1); cloth W,D (1); smoke box source (0.3,0.1,0.3);\n"
-	    "                            paddle blade thickness,length along the axis (0.06,0.5)"),
+	NUM("center", PP_CENTER, "X,Y,Z", "centre; of the cup's, hull's, basin's bottom (0,0,0; smoke source\n"
+    "                            0.5,0.25,0.5); of the curtain's top edge (0,1,0)"),
+	NUM("size", PP_SIZE, "X[,Y[,Z]]", "box edges (1); cloth W,D, curtain W,H (1); smoke box source\n"
+	    "                            (0.3,0.1,0.3); paddle blade thickness,length along the axis\n"
+	    "                            (0.06,0.5); hull, basin rim W, height H, rim D (0.3,0.15,0.3;\n"
+	    "                            0.6,0.25,0.6)"),
+	NUM("bottom", PP_BOTTOM, "W,D", "hull, basin: bottom extents (the rim's; basin 0.8 of them)"),
 	NUM("radii", PP_RADII, "A,B", "torus R,r (0.5,0.2); cup TOP,BOTTOM (0.4,0.3); paddle R,HUB (0.4,0.08)"),
 	NUM("res", PP_RES, "N[,M[,K]]", "segments: box X[,Y,Z] (1), torus (48), cup (32), paddle hub (32),\n"
-	    "                            cloth NX[,NZ] (32); grids: cells along the box's longest side (32)"),
+	    "                            cloth NX[,NZ], curtain NX[,NY] (32), hull, basin X,Y,Z or N along\n"
+	    "                            the longest side (16, 24); grids: cells along the box's longest\n"
+	    "                            side (32)"),
 	NUM("blades", PP_BLADES, "N", "paddle: number of blades, 1..64 (4)"),
 	{ "axis", 0, OPT_CHOICE, &spec.axis, "A", "paddle: axis through --center (z)", axes, 0, 0 },
 	NUM("angle", PP_ANGLE, "DEG", "paddle: turn about the axis at time 0, degrees (0)"),
 	NUM("rate", PP_RATE, "DEG", "paddle: turning rate about the axis, degrees/s; adds channel v"),
 	NUM("height", PP_HEIGHT, "H", "cup height (0.5)"),
 	NUM("velocity", PP_VELOCITY, "X,Y,Z", "adds channel v to a mesh; cloth and hair velocity (0,0,0)"),
-	NUM("density", PP_DENSITY, "KG", "cloth areal density, kg/m^2 (0.1); ball density, kg/m^3 (500)"),
-	{ "pin", 0, OPT_CHOICE, &spec.pin, "MODE", "cloth: pin the corners or the whole edge at minimum z (none)",
-	  pin_modes, 0, 0 },
+	NUM("density", PP_DENSITY, "KG", "cloth, curtain areal density, kg/m^2 (0.1); hull's, kg/m^2 (10);\n"
+	    "                            ball density, kg/m^3 (500)"),
+	{ "pin", 0, OPT_CHOICE, &spec.pin, "MODE", "cloth: pin the corners or the whole edge at minimum z (none);\n"
+	  "                            curtain: the top corners or the top edge (edge)", pin_modes, 0, 0 },
 	NUM("strands", PP_STRANDS, "N", "hair: number of strands (200)"),
 	NUM("segments", PP_SEGMENTS, "N", "hair: segments per strand (16)"),
 	NUM("length", PP_LENGTH, "L", "hair: strand length along the hair (0.3)"),
@@ -97,9 +104,10 @@ static const struct tool_opt opts[] = {
 	NUM("fps", PP_FPS, "F", "pool, smoke: frames per second (24)"),
 	NUM("gravity", PP_GRAVITY, "X,Y,Z", "pool, smoke: gravity, m/s^2; ball: a thrown one's path (0,-9.81,0)"),
 	{ "motion", 0, OPT_CHOICE, &spec.motion, "M", "ball: dynamic (pushed by the liquid), scripted (constant\n"
-	  "                            velocity), thrown (scripted, falling at --gravity) (dynamic)", motions, 0, 0 },
-	NUM("spin", PP_SPIN, "X,Y,Z", "ball: angular velocity, rad/s (0,0,0)"),
-	NUM("stop", PP_STOP, "T", "ball, scripted or thrown: time at which it comes to rest, s (never)"),
+	  "                            velocity), thrown (scripted, falling at --gravity) (dynamic);\n"
+	  "                            hull: dynamic or scripted writes a rigid body (none: a mesh)", motions, 0, 0 },
+	NUM("spin", PP_SPIN, "X,Y,Z", "ball, rigid hull: angular velocity, rad/s (0,0,0)"),
+	NUM("stop", PP_STOP, "T", "ball, scripted or thrown, hull, scripted: time at which it comes to rest, s (never)"),
 	{ "name", 0, OPT_STRING, &spec.name, "NAME", "mesh, cloth or hair record name (the shape's name)", 0, 0, 0 },
 	NUM("time", PP_TIME, "T", "time of the records, s (0)"),
 	CHAR_OPTS
@@ -109,7 +117,9 @@ static const struct tool_opt opts[] = {
 static const struct tool_info tinfo = {
 	"mkprim", "Write a procedural shape or initial state as a sluice stream.",
 	"SHAPE",
-	"SHAPE is one of sphere, box, torus, cup, paddle, cloth, hair (a mesh or strands record),\n"
+	"SHAPE is one of sphere, box, torus, cup, paddle, cloth, curtain, hull, basin, hair (a mesh\n"
+	"or strands record; curtain a hanging cloth, hull and basin open-top shells, a hull with\n"
+	"--motion a rigid body made of its shell: records rigid and hull with body_P),\n"
 	"pool or smoke (grids: scene, u, v, w and phi, or density, temperature and source),\n"
 	"ball (a rigid body: records rigid, rigid_phi0 and rigid_phi on the grid of --box,\n"
 	"--res; slccat it after a pool on the same grid); arm, head and ball --path are\n"
@@ -133,7 +143,7 @@ emit(slc_rec *r, void *arg, slc_err *err)
 }
 
 /* Options whose every number must be > 0. */
-static const char positive[] = " radius size radii res height density strands count blades "
+static const char positive[] = " radius size radii res height density strands count blades bottom "
 	"segments length box dx drop-radius dt fps curl cap ";
 
 /* Check the count, wholeness and sign of the numbers of option o. */

@@ -37,6 +37,7 @@ static long aa = 1;
 static int nslice, smooth, flat_shells, mode, have_range;
 static int have_eye, have_target;
 static const char *field_name, *only, *frame, *levelsets = "phi,solid,sdf", *densities = "density";
+static const char *shell_points;
 
 static const char *const modes[] = {"auto", "scene", "slice", NULL};
 /* a field of view strictly between 0 and 180 degrees; antialiasing 1..8 */
@@ -219,6 +220,7 @@ static const struct tool_opt opts[] = {
 	{"albedo", 0, OPT_DOUBLE, &albedo, "A", "smoke scattering albedo 0..1 (default 0.9)", 0, 0, &unit_range},
 	{"ambient", 0, OPT_DOUBLE, &ambient, "A", "smoke ambient light (default 0.15)", 0, 0, &opt_nonneg},
 	{"shell-eps", 0, OPT_DOUBLE, &shell_eps, "CELLS", "thin shell wedge thickness in cells (default 0.01)", 0, 0, &opt_positive},
+	{"shell-points", 0, OPT_STRING, &shell_points, "NAME", "draw meshes that have this point channel (e.g. P_prev, the shell at the fluid's time) there, and evaluate level sets and smoke one-sidedly against it (default P)", 0, 0, 0},
 	{"two-sided", 0, OPT_FLAG, &flat_shells, NULL, "plain interpolation of level sets and smoke next to meshes (no one-sided evaluation)", 0, 0, 0},
 	{"tet-cut", 0, OPT_FUNC, &tet_style, "A=POS", "cut tet meshes open at x|y|z=POS metres (or POS% of their box)", 0, parse_tet_cut, 0},
 	{"tet-keep", 0, OPT_CHOICE, &tet_style.keep_above, "SIDE", "side of --tet-cut kept: below or above (default below)", tet_sides, 0, 0},
@@ -254,6 +256,7 @@ draw_scene(rimage *im, const slc_frame *F, const char *label)
 	so.radius = radius;
 	so.one_sided = !flat_shells;
 	so.shell_eps = shell_eps;
+	so.shell_points = shell_points;
 	so.iso = iso;
 	memcpy(so.light, light, sizeof light);
 	so.hair_width = hair_width;

@@ -131,6 +131,12 @@ cloth_constrain(cloth *c, size_t i, const double vel[3])
 	masspring_constrain(&c->ms, i, vel);
 }
 
+int
+cloth_set_force(cloth *c, const double *f, slc_err *err)
+{
+	return masspring_set_force(&c->ms, f, err);
+}
+
 /* The masspring counters into the cloth's. */
 static void
 sync_stats(cloth *c)

@@ -84,6 +84,13 @@ void cloth_free(cloth *c);
 /* Prescribe particle i's velocity (pinned: zero). */
 void cloth_constrain(cloth *c, size_t i, const double vel[3]);
 
+/* Hold the external force f (3np, N per node, copied; NULL: none) on the
+ * nodes through every following step: the fluid's load of guendelman2005
+ * §5, explicit and constant while the cloth advances a frame
+ * (masspring_set_force).  Pinned and scripted nodes ignore it.  0, or -1
+ * with err (memory). */
+int cloth_set_force(cloth *c, const double *f, slc_err *err);
+
 /* One time step dt from time t (steps B.1-B.8 of §6.2): body collisions
  * and friction against the nb bodies; self-repulsions from the pairs of
  * the last collision step when par.self is on. */

@@ -22,7 +22,7 @@ masspring_free(masspring *ms)
 	free(ms->x0); free(ms->vn); free(ms->vs); free(ms->vh); free(ms->xt);
 	free(ms->F); free(ms->b); free(ms->r); free(ms->z); free(ms->p);
 	free(ms->q); free(ms->diag); free(ms->cN); free(ms->cvB); free(ms->cmu);
-	free(ms->acc);
+	free(ms->acc); free(ms->fext);
 	free(ms->contact); free(ms->nrm); free(ms->area); free(ms->chained);
 	if (ms->chain)
 		band_chol_free(ms->chain);
@@ -84,6 +84,25 @@ masspring_init(masspring *ms, size_t np, const double *x, const double *v,
 	memcpy(ms->m, m, np * sizeof *m);
 	for (size_t i = 0; i < np; i++)
 		memcpy(ms->acc + 3 * i, par->g, sizeof par->g);
+	return 0;
+}
+
+int
+masspring_set_force(masspring *ms, const double *f, slc_err *err)
+{
+	double *d = NULL;
+
+	if (f) {
+		if (!(d = slc_calloc(3 * ms->np + 1, sizeof *d, err)))
+			return -1;
+		memcpy(d, f, 3 * ms->np * sizeof *d);
+	}
+	/* the first CG guess of the next step follows the change of force */
+	for (size_t k = 0; k < 3 * ms->np; k++)
+		ms->acc[k] += ((d ? d[k] : 0) - (ms->fext ? ms->fext[k] : 0)) /
+			      ms->m[k / 3];
+	free(ms->fext);
+	ms->fext = d;
 	return 0;
 }
 
@@ -166,7 +185,8 @@ wind_coef(const masspring *ms, size_t i)
 }
 
 /* F = velocity-independent forces at the current linearization: springs,
- * gravity, and the wind part of the drag. */
+ * gravity, the external force held over the steps, and the wind part of
+ * the drag. */
 static void
 forces(masspring *ms, double *F)
 {
@@ -177,6 +197,8 @@ forces(masspring *ms, double *F)
 #pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
 	for (ptrdiff_t i = 0; i < np; i++) {
 		v3axpy(ms->m[i], ms->par.g, F + 3 * i);
+		if (ms->fext)
+			v3axpy(1, ms->fext + 3 * i, F + 3 * i);
 		if (ms->par.wind_drag > 0 && ms->par.wind_iso) {
 			v3axpy(wind_coef(ms, (size_t)i), ms->par.wind, F + 3 * i);
 		} else if (ms->par.wind_drag > 0) {

@@ -79,6 +79,9 @@ struct masspring {
 	double *x, *v, *m;      /* 3np, 3np, np (owned) */
 	uint8_t *fixed;         /* np: 1 = velocity prescribed by vfix */
 	double *vfix;           /* 3np */
+	double *fext;           /* 3np external force, N, held constant
+				   through every step (masspring_set_force),
+				   or NULL: none */
 	double *area, *nrm;     /* np drag areas (m^2), 3np wind normals */
 	/* work; vh is the position-update velocity v~^{n+1/2} after B.1 and
 	 * v^{n+1/2} after B.5, vs the effective v_*^n, x0 the start */
@@ -118,6 +121,14 @@ int masspring_set_chains(masspring *ms, size_t nchain, const uint32_t *cstart,
 
 /* Prescribe particle i's velocity (pinned: zero). */
 void masspring_constrain(masspring *ms, size_t i, const double vel[3]);
+
+/* Hold the external force f (3np, N per particle, copied; NULL: none)
+ * on the particles through every following step, added to gravity among
+ * the velocity-independent forces (a force the owner computed outside,
+ * e.g. a fluid's pressure load, guendelman2005 §5: explicit, constant
+ * while the body advances).  Constrained particles ignore it as they do
+ * gravity.  0, or -1 with err (memory; the previous force is kept). */
+int masspring_set_force(masspring *ms, const double *f, slc_err *err);
 
 /* One time step dt from time t (steps B.1-B.8 of §6.2, with the hooks):
  * body collisions and friction against the nb bodies. */

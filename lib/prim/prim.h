@@ -67,6 +67,17 @@ int prim_torus(prim_mesh *m, double R, double r, int nmaj, int nmin,
 int prim_cup(prim_mesh *m, double rtop, double rbot, double height, int nseg,
 	     int nwall, const double c[3], slc_err *err);
 
+/* Open tub: a zero-thickness open-top box shell, its walls planar
+ * (vertical when bot = top).  The bottom is the rectangle bot[0] (along
+ * x) by bot[1] (along z) centred at c, the rim the rectangle top[0] by
+ * top[1] at height c[1]+height above it; res[0], res[2] quads along x and
+ * z on the bottom and across the walls, res[1] up the walls.  The
+ * bottom and the four walls share their seams vertex by vertex (no gap):
+ * the only boundary is the rim, 2 (res[0] + res[2]) edges; normals face
+ * away from the inside.  mkprim's hull and basin.  0 or -1 with err. */
+int prim_tub(prim_mesh *m, const double top[2], const double bot[2], double height,
+	     const int res[3], const double c[3], slc_err *err);
+
 /* Paddle wheel (the batty2007 §3.3 scene, after Klingner et al. 2006): a
  * hub of radius rhub and nblades (1..PRIM_BLADES_MAX) flat blades of
  * thickness `thick` reaching `R` from the axis (rhub < R, thick < 2 rhub,
@@ -111,6 +122,15 @@ typedef struct prim_cloth {
 int prim_cloth_make(prim_cloth *cl, double w, double d, int nx, int nz,
 		    const double c[3], double density, int pin, slc_err *err);
 void prim_cloth_free(prim_cloth *cl);
+
+/* A hanging curtain: the sheet of prim_cloth_make, w wide (along x) and h
+ * high, nx by ny quads, turned upright into the plane z = c[2], normals
+ * +z, its top edge (the rail) the segment of length w centred at c, at
+ * height c[1]; the rest hangs down to y = c[1] - h.  pin: none; corners
+ * (the two top corners); edge (the whole rail).  Masses lumped from the
+ * areal density as for the sheet.  0 or -1 with err. */
+int prim_curtain_make(prim_cloth *cl, double w, double h, int nx, int ny,
+		      const double c[3], double density, int pin, slc_err *err);
 
 /* Tries per sheet to find a place clear of the sheets already placed. */
 #define PRIM_SCATTER_TRIES 1000

@@ -84,6 +84,25 @@ prim_cloth_make(prim_cloth *cl, double w, double d, int nx, int nz,
 	return 0;
 }
 
+int
+prim_curtain_make(prim_cloth *cl, double w, double h, int nx, int ny,
+		  const double c[3], double density, int pin, slc_err *err)
+{
+	if (prim_cloth_make(cl, w, h, nx, ny, (double[3]){ 0, 0, 0 }, density, pin,
+			    err))
+		return -1;
+	/* turned +90 degrees about x, (x, y, z) -> (x, -z, y): the normals
+	 * go from +y to +z and the pinned row at minimum z to the top */
+	for (size_t v = 0; v < cl->mesh.nv; v++) {
+		double *p = cl->mesh.P + 3 * v, y = p[1], z = p[2];
+
+		p[0] += c[0];
+		p[1] = c[1] - h / 2 - z;
+		p[2] = c[2] + y;
+	}
+	return 0;
+}
+
 /* A uniformly random rotation matrix R (row-major) from a uniformly random
  * unit quaternion (Shoemake, "Uniform random rotations", Graphics Gems III,
  * 1992). */

@@ -1,5 +1,5 @@
 /* prim_mesh.c: closed procedural meshes (icosphere, box, torus, paddle
- * wheel) and the open cup, outward-oriented (see prim.h). */
+ * wheel) and the open cup and tub, outward-oriented (see prim.h). */
 #include "prim/prim.h"
 
 #include <math.h>
@@ -194,27 +194,30 @@ prim_icosphere(prim_mesh *m, int subdiv, double radius, const double c[3],
 	return 0;
 }
 
-/* --- box --------------------------------------------------------------- */
+/* --- box and open tub --------------------------------------------------- */
 
-int
-prim_box(prim_mesh *m, const double size[3], const int res[3],
-	 const double c[3], slc_err *err)
+/* Where lattice point ijk (0..res[a] along each axis) of a box's surface
+ * goes. */
+typedef void (*lattice_map)(const void *ctx, const int ijk[3], double p[3]);
+
+/* The surface of the lattice box 0..res[0] x 0..res[1] x 0..res[2], each
+ * face a grid of quads split in two triangles, outward for a map that
+ * keeps orientation; with open_top the face at ijk[1] = res[1] is left
+ * out.  Vertices are welded by their lattice point, so every seam is
+ * shared edge by edge and the surface is closed (open: its one boundary
+ * is the rim).  res[] must be checked by the caller. */
+static int
+lattice_surface(prim_mesh *m, const int res[3], int open_top, lattice_map map,
+		const void *ctx, slc_err *err)
 {
 	size_t nv = 0, nt = 0, quads = 0, lat[3];
 	int a, s;
 	vmap h;
 
-	memset(m, 0, sizeof *m);
 	for (a = 0; a < 3; a++) {
-		if (!(size[a] > 0))
-			return slc_fail(err, "box size %g, expected > 0", size[a]);
-		if (res[a] < 1 || res[a] > PRIM_RES_MAX)
-			return slc_fail(err, "box resolution %d, expected 1..%d",
-					res[a], PRIM_RES_MAX);
 		lat[a] = (size_t)res[a] + 1;
-	}
-	for (a = 0; a < 3; a++)
 		quads += 2 * (size_t)res[(a + 1) % 3] * (size_t)res[(a + 2) % 3];
+	}
 	/* every quad has 4 corners: an upper bound on the welded vertices */
 	if (mesh_alloc(m, 4 * quads, 2 * quads, err))
 		return -1;
@@ -228,13 +231,15 @@ prim_box(prim_mesh *m, const double size[3], const int res[3],
 			 * minus side so the normal points out */
 			int b = (a + 1 + s) % 3, e = (a + 2 - s) % 3, u, w;
 
+			if (open_top && a == 1 && s == 0)
+				continue;
 			for (w = 0; w < res[e]; w++)
 				for (u = 0; u < res[b]; u++) {
 					uint32_t q[4];
 					int k;
 
 					for (k = 0; k < 4; k++) {
-						int ijk[3], found, d;
+						int ijk[3], found;
 						uint64_t key;
 
 						ijk[a] = s ? 0 : res[a];
@@ -245,9 +250,7 @@ prim_box(prim_mesh *m, const double size[3], const int res[3],
 						q[k] = vmap_get(&h, key, (uint32_t)nv, &found);
 						if (found)
 							continue;
-						for (d = 0; d < 3; d++)
-							m->P[3 * nv + d] = c[d] + size[d] *
-								((double)ijk[d] / res[d] - 0.5);
+						map(ctx, ijk, m->P + 3 * nv);
 						nv++;
 					}
 					set_tri(m->tri, nt++, q[0], q[1], q[2]);
@@ -258,6 +261,73 @@ prim_box(prim_mesh *m, const double size[3], const int res[3],
 	m->nv = nv;
 	m->nt = nt;
 	return 0;
+}
+
+/* The box of prim_box: edges size[], centre c. */
+struct box_map { const double *size, *c; const int *res; };
+
+static void
+box_point(const void *ctx, const int ijk[3], double p[3])
+{
+	const struct box_map *b = ctx;
+
+	for (int d = 0; d < 3; d++)
+		p[d] = b->c[d] + b->size[d] * ((double)ijk[d] / b->res[d] - 0.5);
+}
+
+int
+prim_box(prim_mesh *m, const double size[3], const int res[3],
+	 const double c[3], slc_err *err)
+{
+	struct box_map b = { size, c, res };
+	int a;
+
+	memset(m, 0, sizeof *m);
+	for (a = 0; a < 3; a++) {
+		if (!(size[a] > 0))
+			return slc_fail(err, "box size %g, expected > 0", size[a]);
+		if (res[a] < 1 || res[a] > PRIM_RES_MAX)
+			return slc_fail(err, "box resolution %d, expected 1..%d",
+					res[a], PRIM_RES_MAX);
+	}
+	return lattice_surface(m, res, 0, box_point, &b, err);
+}
+
+/* The tub of prim_tub: at height fraction t = j / res[1] the section is
+ * the rectangle whose half extents go linearly from the bottom's to the
+ * rim's. */
+struct tub_map { const double *top, *bot, *c; double height; const int *res; };
+
+static void
+tub_point(const void *ctx, const int ijk[3], double p[3])
+{
+	const struct tub_map *b = ctx;
+	double t = (double)ijk[1] / b->res[1];
+	double hx = 0.5 * (b->bot[0] + t * (b->top[0] - b->bot[0]));
+	double hz = 0.5 * (b->bot[1] + t * (b->top[1] - b->bot[1]));
+
+	p[0] = b->c[0] + hx * (2.0 * ijk[0] / b->res[0] - 1);
+	p[1] = b->c[1] + b->height * t;
+	p[2] = b->c[2] + hz * (2.0 * ijk[2] / b->res[2] - 1);
+}
+
+int
+prim_tub(prim_mesh *m, const double top[2], const double bot[2], double height,
+	 const int res[3], const double c[3], slc_err *err)
+{
+	struct tub_map b = { top, bot, c, height, res };
+	int a;
+
+	memset(m, 0, sizeof *m);
+	if (!(top[0] > 0) || !(top[1] > 0) || !(bot[0] > 0) || !(bot[1] > 0) ||
+	    !(height > 0))
+		return slc_fail(err, "tub rim %g,%g, bottom %g,%g, height %g: expected > 0",
+				top[0], top[1], bot[0], bot[1], height);
+	for (a = 0; a < 3; a++)
+		if (res[a] < 1 || res[a] > PRIM_RES_MAX)
+			return slc_fail(err, "tub resolution %d, expected 1..%d",
+					res[a], PRIM_RES_MAX);
+	return lattice_surface(m, res, 1, tub_point, &b, err);
 }
 
 /* --- torus ------------------------------------------------------------- */

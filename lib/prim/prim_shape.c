@@ -1,13 +1,15 @@
 /* prim_shape: from mkprim's parameters to the records of each shape: the
  * defaults, the checks that make a bad value a usage error before anything
  * is built, and the building, one record at a time.  The meshes and
- * strands (sphere, box, torus, cup, paddle, cloth, hair) are here, the
+ * strands (sphere, box, torus, cup, paddle, cloth, curtain, hull, basin,
+ * hair) are here, the
  * grid shapes (pool, smoke, ball) in prim_shape_grid.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "prim/prim.h"
+#include "prim/prim_rigid.h"
 #include "prim/prim_shape.h"
 
 #define V(s, k) ((s)->p[k].v[0])
@@ -211,6 +213,139 @@ make_cloth(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
 	return rc ? -1 : 0;
 }
 
+static int
+check_curtain(prim_spec *s, slc_err *err)
+{
+	if (prim_spec_want(s, PP_SIZE, "size", 2, err) ||
+	    prim_spec_want(s, PP_RES, "res", 2, err) || prim_spec_res(s, 0, 1, err) ||
+	    prim_spec_res(s, 1, 1, err))
+		return -1;
+	return 0;
+}
+
+static int
+make_curtain(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
+{
+	const double *size = s->p[PP_SIZE].v;
+	prim_cloth cl;
+	slc_rec r;
+	int rc;
+
+	if (prim_curtain_make(&cl, size[0], size[1], RES(s, 0), RES(s, 1),
+			      s->p[PP_CENTER].v, V(s, PP_DENSITY), s->pin, err))
+		return -1;
+	rc = prim_emit_rec(&r, prim_cloth_rec(&cl, s->name ? s->name : "cloth",
+					      V(s, PP_TIME), s->p[PP_VELOCITY].v, &r, err),
+			   emit, arg, err);
+	prim_cloth_free(&cl);
+	return rc;
+}
+
+/* The fraction of the rim's extents a basin's bottom has when --bottom
+ * is not given: walls flaring outwards like a wash basin's. */
+#define BASIN_BOTTOM_FRAC 0.8
+
+/* hull and basin: --size W,H,D the rim's extents and the height, --bottom
+ * W,D (the rim's for a hull, BASIN_BOTTOM_FRAC of it for a basin); one
+ * --res N is N segments along the longest of W, H, D, the others about
+ * as long. */
+static int
+check_tub(prim_spec *s, double frac, slc_err *err)
+{
+	prim_list *res = &s->p[PP_RES], *bot = &s->p[PP_BOTTOM];
+	const double *size = s->p[PP_SIZE].v;
+
+	if (prim_spec_want(s, PP_SIZE, "size", 3, err))
+		return -1;
+	if (bot->n == 0) {
+		bot->n = 2;
+		bot->v[0] = frac * size[0];
+		bot->v[1] = frac * size[2];
+	} else if (bot->n != 2) {
+		return slc_fail(err, "--bottom: %d value%s, expected W,D", bot->n,
+				bot->n > 1 ? "s" : "");
+	}
+	if (res->n == 1) {
+		double h = fmax(size[0], fmax(size[1], size[2])) / res->v[0];
+
+		for (int a = 0; a < 3; a++)
+			res->v[a] = fmax(1, ceil(size[a] / h - 1e-9));
+		res->n = 3;
+	}
+	if (prim_spec_want(s, PP_RES, "res", 3, err) || prim_spec_res(s, 0, 1, err) ||
+	    prim_spec_res(s, 1, 1, err) || prim_spec_res(s, 2, 1, err))
+		return -1;
+	return 0;
+}
+
+static int
+make_tub(const prim_spec *s, prim_mesh *m, slc_err *err)
+{
+	const double *size = s->p[PP_SIZE].v;
+	int n[3] = { RES(s, 0), RES(s, 1), RES(s, 2) };
+
+	return prim_tub(m, (double[2]){ size[0], size[2] }, s->p[PP_BOTTOM].v, size[1], n,
+			s->p[PP_CENTER].v, err);
+}
+
+static int
+check_hull(prim_spec *s, slc_err *err)
+{
+	if (s->motion == 2)
+		return slc_fail(err, "--motion thrown: a hull is dynamic or scripted");
+	if (s->motion < 0 && (s->p[PP_SPIN].n || s->p[PP_STOP].n))
+		return slc_fail(err, "--spin, --stop: only with --motion (a rigid hull)");
+	if (s->p[PP_STOP].n && s->motion != 1)
+		return slc_fail(err, "--stop: only a scripted hull comes to rest");
+	return check_tub(s, 1, err);
+}
+
+/* The hull: a mesh record, or with --motion the rigid body of the shell
+ * (prim_shell_body_recs) and its mesh. */
+static int
+make_hull(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
+{
+	const double *v = s->p[PP_VELOCITY].v, *w = s->p[PP_SPIN].v;
+	prim_shell_body b = { V(s, PP_DENSITY), { 0, 0, 0 }, { 0, 0, 0 }, s->motion == 1,
+			      { 0, 0, 0 }, s->p[PP_STOP].n ? V(s, PP_STOP) : INFINITY };
+	prim_mesh m;
+	slc_rec r[2];
+	int rc;
+
+	if (s->motion < 0)
+		return emit_mesh(s, &m, make_tub(s, &m, err), "hull", emit, arg, err);
+	for (int a = 0; a < 3; a++) {
+		b.v[a] = s->p[PP_VELOCITY].n ? v[a] : 0;
+		b.omega[a] = s->p[PP_SPIN].n ? w[a] : 0;
+	}
+	if (make_tub(s, &m, err))
+		return -1;
+	rc = prim_shell_body_recs(&m, s->name ? s->name : "hull", &b, V(s, PP_TIME), r, err);
+	prim_mesh_free(&m);
+	if (rc)
+		return -1;
+	rc = prim_emit_rec(&r[0], 0, emit, arg, err);
+	if (rc)
+		slc_rec_free(&r[1]);
+	else
+		rc = prim_emit_rec(&r[1], 0, emit, arg, err);
+	return rc;
+}
+
+static int
+check_basin(prim_spec *s, slc_err *err)
+{
+	return check_tub(s, BASIN_BOTTOM_FRAC, err);
+}
+
+static int
+make_basin(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
+{
+	prim_mesh m;
+
+	return emit_mesh(s, &m, make_tub(s, &m, err), "basin", emit, arg, err);
+}
+
 /* The hair of the checked values (prim_hair_spec). */
 static void
 hair_spec(const prim_spec *s, prim_hair_spec *sp)
@@ -275,6 +410,12 @@ static const prim_shape shapes[] = {
 	  MESH_OPT " rate=", check_paddle, make_paddle },
 	{ "cloth", "size=1 res=32 density=0.1 pin=none center=0,0,0 velocity=0,0,0 "
 	  "count=1 seed=1 box=1,1,1", MESH_OPT, check_cloth, make_cloth },
+	{ "curtain", "size=1 res=32 density=0.1 pin=edge center=0,1,0 velocity=0,0,0",
+	  MESH_OPT, check_curtain, make_curtain },
+	{ "hull", "size=0.3,0.15,0.3 res=16 density=10 center=0,0,0", MESH_OPT
+	  " bottom= motion= spin= stop=", check_hull, make_hull },
+	{ "basin", "size=0.6,0.25,0.6 res=24 center=0,0,0", MESH_OPT " bottom=", check_basin,
+	  make_basin },
 	{ "hair", "strands=200 segments=16 length=0.3 length-jitter=0 cap=75 seed=1 "
 	  "radius=0.1 center=0,0,0 velocity=0,0,0", MESH_OPT " curl=", check_hair,
 	  make_hair },

@@ -14,7 +14,7 @@ enum prim_param {
 	PP_SEGMENTS, PP_LENGTH, PP_COUNT, PP_SEED, PP_BOX, PP_ORIGIN, PP_DX,
 	PP_DEPTH, PP_DROP_CENTER, PP_DROP_RADIUS, PP_SRC_DENSITY,
 	PP_TEMPERATURE, PP_DT, PP_FPS, PP_GRAVITY, PP_SPIN, PP_STOP, PP_TIME,
-	PP_CURL, PP_CAP, PP_JITTER, PP_COUNT_
+	PP_CURL, PP_CAP, PP_JITTER, PP_BOTTOM, PP_COUNT_
 };
 
 /* One parameter: 1..3 numbers; n = 0 while neither given nor defaulted. */
@@ -25,7 +25,8 @@ typedef struct prim_spec {
 	prim_list p[PP_COUNT_];
 	int pin;                /* cloth: 0 none, 1 corners, 2 edge */
 	int source;             /* smoke: 0 sphere, 1 box */
-	int motion;             /* ball: 0 dynamic, 1 scripted, 2 thrown */
+	int motion;             /* ball, hull: 0 dynamic, 1 scripted, 2 thrown
+				   (hull: -1, no body) */
 	int axis;               /* paddle: 0 x, 1 y, 2 z */
 	const char *name;       /* record name, or NULL for the shape's */
 } prim_spec;

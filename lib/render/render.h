@@ -152,6 +152,12 @@ typedef struct scene_opts {
 				 * "solid") one-sidedly next to the meshes of
 				 * the frame (selle2008 §4.6) */
 	double shell_eps;       /* wedge thickness in cells of the level set */
+	const char *shell_points; /* point channel (x3) holding the meshes'
+				 * positions at the fluid's time, e.g.
+				 * "P_prev" (formats/slc.md, thin shells):
+				 * a mesh that has it is framed, drawn and
+				 * evaluated against as a shell there; NULL,
+				 * or a mesh without it: "P" */
 	double iso;             /* draw level sets at phi = iso cells (0: the
 				 * zero level set; > 0 thickens a thin shell
 				 * given by an unsigned distance) */

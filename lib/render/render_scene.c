@@ -45,12 +45,15 @@ classify(const slc_rec *r, const scene_opts *so)
 	}
 }
 
-/* Points of a record as floats (caller frees). */
+/* Points of a record as floats (caller frees): a mesh's from
+ * so->shell_points when it has that channel, else P. */
 static float *
-points(const slc_rec *r, size_t *np, slc_err *err)
+points(const slc_rec *r, const scene_opts *so, size_t *np, slc_err *err)
 {
 	uint64_t n = 0, k;
-	double *d = slc_rec_get_f64(r, "P", 3, &n, err);
+	const char *name = r->kind == SLC_MESH && so->shell_points &&
+			   slc_rec_find(r, so->shell_points) ? so->shell_points : "P";
+	double *d = slc_rec_get_f64(r, name, 3, &n, err);
 	float *p;
 
 	if (!d)
@@ -145,7 +148,7 @@ scene_bounds(const slc_frame *F, const scene_opts *so, double lo[3],
 				grow(blo, bhi, x);
 			}
 		} else {
-			float *P = points(r, &np, err);
+			float *P = points(r, so, &np, err);
 
 			if (!P)
 				return slc_failctx(err, "record '%s': ", r->name);
@@ -242,7 +245,7 @@ draw_points(rimage *im, const camera *cam, const slc_rec *r, int item,
 	    const shade_style *st, const scene_opts *so, double r0, slc_err *err)
 {
 	size_t np = 0;
-	float *P = points(r, &np, err);
+	float *P = points(r, so, &np, err);
 	int rc = -1;
 
 	if (!P)
@@ -300,7 +303,7 @@ shells(oneside *os, const field *f, const slc_frame *F, const scene_opts *so,
 			continue;
 		if (slc_frame_decode(F, F->r[m], err))
 			return -1;
-		P = points(r, &np, err);
+		P = points(r, so, &np, err);
 		tri = P ? slc_rec_get(r, "tri", SLC_U32, 3, 0, err) : NULL;
 		rc = tri ? oneside_add_mesh(os, P, np, tri, slc_rec_find(r, "tri")->count, err)
 			 : -1;

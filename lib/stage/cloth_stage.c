@@ -55,7 +55,8 @@ get_point_chan(const cloth_stage *s, const char *name, uint32_t ncomp,
 }
 
 /* The cloth record's channels: P, tri, and the optional v, rest, goal,
- * mass (o.mass at every point without one) and pinned. */
+ * f_fluid, mass (o.mass at every point without one) and pinned; whether
+ * P_prev is to be written. */
 static int
 read_cloth(cloth_stage *s, const uint32_t **tri, slc_err *err)
 {
@@ -71,8 +72,10 @@ read_cloth(cloth_stage *s, const uint32_t **tri, slc_err *err)
 	if (get_point_chan(s, "v", 3, &s->v, err) ||
 	    get_point_chan(s, "rest", 3, &s->rest, err) ||
 	    get_point_chan(s, "goal", 3, &s->goal, err) ||
+	    get_point_chan(s, "f_fluid", 3, &s->f, err) ||
 	    get_point_chan(s, "mass", 1, &s->m, err))
 		return -1;
+	s->prev = s->o.keep_prev || slc_rec_find(s->cr, "P_prev") != NULL;
 	if (!s->m) {
 		if (!(s->m = slc_calloc(np ? np : 1, sizeof *s->m, err)))
 			return slc_failctx(err, "record '%s': ", name);
@@ -166,6 +169,8 @@ cloth_stage_load(cloth_stage *s, slc_frame *F, const cloth_stage_opts *o,
 	if (cloth_init(&s->c, s->np, s->nt, tri, s->P, s->v, s->rest, s->m,
 		       &par, err))
 		return slc_failctx(err, "record '%s': ", o->cloth);
+	if (s->f && cloth_set_force(&s->c, s->f, err))
+		return slc_failctx(err, "record '%s': f_fluid: ", o->cloth);
 	s->T = 1 / fps;
 	constrain_pins(s);
 	{
@@ -216,8 +221,16 @@ cloth_stage_store(cloth_stage *s, slc_comm *comm, slc_err *err)
 	memcpy(vo, s->c.v, 3 * np * sizeof *vo);
 	memcpy(ro, s->rest ? s->rest : s->P, 3 * np * sizeof *ro);
 	memcpy(mo, s->m, np * sizeof *mo);
+	if (s->prev) {
+		double *pp;
+
+		slc_rec_remove(cr, "P_prev");
+		if (!(pp = slc_rec_add(cr, "P_prev", SLC_F64, 3, SLC_POINT, np, err)))
+			return slc_failctx(err, "record '%s': ", s->o.cloth);
+		memcpy(pp, s->P, 3 * np * sizeof *pp);
+	}
 	cr->time = s->t0 + s->T;
-	if (!s->scene)
+	if (!s->scene || s->o.keep_scene)
 		return 0;
 	/* the time in full precision (slc_scene_advance rounds to 12
 	 * digits): the next frame starts exactly where this one ended */
@@ -239,6 +252,7 @@ cloth_stage_free(cloth_stage *s)
 	free(s->rest);
 	free(s->m);
 	free(s->goal);
+	free(s->f);
 	stage_bodies_free(&s->B);
 	memset(s, 0, sizeof *s);
 }

@@ -5,9 +5,17 @@
  *
  * Use: cloth_stage_opts_default, set the options, cloth_stage_load on a
  * frame, cloth_stage_step, cloth_stage_store, cloth_stage_free.  The stage
- * changes only the cloth record and the scene record of the frame; the
- * figures of the step (counts, timings) are left in the stage for the
- * caller to report.
+ * changes only the cloth record and (without keep_scene) the scene record
+ * of the frame; the figures of the step (counts, timings) are left in the
+ * stage for the caller to report.
+ *
+ * Two-way coupling with a fluid (guendelman2005 §5, §6; formats/slc.md,
+ * "Thin shells"): a point channel `f_fluid` (x3, N per node) on the cloth
+ * record is added to every free node's force and held constant through
+ * the frame's steps; `P_prev` (f64 x3) receives the positions the step
+ * started from, so that the stages after it see both x^n and x^{n+1};
+ * keep_scene leaves the scene's frame and time alone, the cloth running
+ * one frame ahead of the fluid.
  *
  * Every entry point takes the communicator of an MPI build (core/comm.h);
  * this build runs on one rank, so comm must be NULL.  The one reduction of
@@ -45,6 +53,11 @@ typedef struct cloth_stage_opts {
 	double sphere_r;        /* its radius, m; 0: no sphere */
 	double thickness;       /* repulsion thickness, m; 0: table 6.1's,
 				   at most a quarter of the mean rest edge */
+	int keep_scene;         /* 1: leave the scene record's frame and time
+				   as they are (the shell leads the fluid) */
+	int keep_prev;          /* 1: write the start positions into
+				   `P_prev`; it is written anyway when the
+				   record has one, which would be stale */
 	cloth_params par;       /* springs, CG, self-interactions (self on),
 				   wind; par.loops and par.thickness are set
 				   from loops and thickness by the stage */
@@ -76,13 +89,17 @@ typedef struct cloth_stage {
 	double *P, *v, *rest, *m, *goal;  /* the record's channels in double
 					     (owned; v, rest, goal may be
 					     NULL) */
+	double *f;              /* its `f_fluid`, N per node (owned), or
+				   NULL */
+	int prev;               /* `P_prev` is written */
 	const uint8_t *pin;     /* the record's 'pinned' channel, or NULL */
 	cloth c;
 	stage_bodies B;         /* the solid, ground and sphere bodies */
 	cloth_stage_figures fig;
 } cloth_stage;
 
-/* Find in F the cloth mesh record o->cloth, the scene record (fps, frame,
+/* Find in F the cloth mesh record o->cloth (its optional `f_fluid` held
+ * on the nodes over the frame), the scene record (fps, frame,
  * gravity) and the bodies (grid level set o->solid with its f32x3 cell
  * grid NAME_vel, and when given its next key NAME_next with NAME_next_vel
  * at or after the frame's end, interpolated both ways in time between
@@ -100,8 +117,11 @@ int cloth_stage_load(cloth_stage *s, slc_frame *F, const cloth_stage_opts *o,
 int cloth_stage_step(cloth_stage *s, slc_comm *comm, slc_err *err);
 
 /* Write the new state into the cloth record (P, v, rest and mass in
- * double precision, in place of the old channels; its time one frame on)
- * and advance the scene record's frame and time.  0, or -1 with err. */
+ * double precision, in place of the old channels; with o.keep_prev or a
+ * `P_prev` channel in the record, P_prev f64 x3 = the positions the step
+ * started from; its time one frame on; `f_fluid` and every other channel
+ * left as they are) and, without o.keep_scene, advance the scene record's
+ * frame and time.  0, or -1 with err. */
 int cloth_stage_store(cloth_stage *s, slc_comm *comm, slc_err *err);
 
 /* Free what the stage owns (not the frame); s is left zeroed. */

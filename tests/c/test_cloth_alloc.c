@@ -1,6 +1,6 @@
 /* test_cloth_alloc.c: the out-of-memory paths of the cloth (lib/cloth/):
- * every allocation of cloth_init and of cloth_advance's collision loop is
- * made to fail in turn (slc_alloc_fail_after, core/err.h); each failure
+ * every allocation of cloth_init, of cloth_advance's collision loop and
+ * of cloth_set_force is made to fail in turn (slc_alloc_fail_after, core/err.h); each failure
  * must come back as -1 with a message saying that memory ran out (not
  * that a count overflowed), free what was allocated (the sanitizer build
  * checks for leaks) and leave the next attempt working. */
@@ -90,6 +90,40 @@ test_advance(void)
 	free(m);
 }
 
+/* cloth_set_force's copy of the force: out of memory keeps the force
+ * held before (none here), and the next attempt works */
+static void
+test_force(void)
+{
+	double *x, o[3] = {0, 1, 0}, eu[3] = {1, 0, 0}, ev[3] = {0, 0, 1};
+	uint32_t *tri;
+	size_t np, nt;
+	cloth_params par;
+	slc_err err;
+	cloth c;
+
+	err.msg[0] = 0;
+	cloth_sheet(2, 2, o, eu, ev, 1, 1, &x, &np, &tri, &nt, &err);
+	double *m = malloc(np * sizeof *m), *f = calloc(3 * np, sizeof *f);
+	for (size_t i = 0; i < np; i++)
+		m[i] = 1e-3;
+	cloth_params_default(&par);
+	CHECK(cloth_init(&c, np, nt, tri, x, NULL, NULL, m, &par, &err) == 0,
+	      "init: %s", err.msg);
+	slc_alloc_fail_after(1);
+	int rc = cloth_set_force(&c, f, &err);
+	slc_alloc_fail_after(0);
+	CHECK(rc == -1 && strstr(err.msg, "out of memory") && !c.ms.fext,
+	      "cloth_set_force out of memory: -1, '%s', no force held", err.msg);
+	CHECK(cloth_set_force(&c, f, &err) == 0 && c.ms.fext,
+	      "the next cloth_set_force works: %s", err.msg);
+	cloth_free(&c);
+	free(x);
+	free(tri);
+	free(m);
+	free(f);
+}
+
 /* the hook itself: the n-th allocation fails, only that one */
 static void
 test_hook(void)
@@ -113,5 +147,6 @@ main(void)
 	test_init(0);
 	test_init(1);
 	test_advance();
+	test_force();
 	return ctest_done();
 }
