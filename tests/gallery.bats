@@ -27,7 +27,9 @@ need_tools() {
 	for s in sphere box torus paddle cup cloth hair pool smoke ball; do
 		read -r n x0 y0 x1 y1 < <(probe "$T/out/$s-shape.png" bbox $BG)
 		echo "$s shape: $n $x0 $y0 $x1 $y1"
-		[ "$n" -gt 300 ] && [ "$x0" -gt 0 ] && [ "$x1" -lt 159 ]
+		[ "$n" -gt 300 ]
+		[ "$x0" -gt 0 ]
+		[ "$x1" -lt 159 ]
 	done
 	for s in sphere box torus pool ball; do
 		read -r n x0 y0 x1 y1 < <(probe "$T/out/$s-shape.png" bbox $BG)
@@ -43,14 +45,19 @@ need_tools() {
 	read -r m u0 v0 u1 v1 < <(probe "$T/out/paddle-levelset.png" bbox $BG)
 	echo "paddle: shape $x0 $y0 $x1 $y1, level set $u0 $v0 $u1 $v1"
 	for d in $((u0 - x0)) $((v0 - y0)) $((x1 - u1)) $((y1 - v1)); do
-		[ "$d" -ge 0 ] && [ "$d" -le 4 ]
+		[ "$d" -ge 0 ]
+		[ "$d" -le 4 ]
 	done
 	for s in cup cloth hair; do     # thin shells and strands: thickened by a cell
 		read -r n x0 y0 x1 y1 < <(probe "$T/out/$s-shape.png" bbox $BG)
 		read -r m u0 v0 u1 v1 < <(probe "$T/out/$s-levelset.png" bbox $BG)
 		echo "$s: shape $x0 $y0 $x1 $y1, level set $u0 $v0 $u1 $v1"
-		[ "$u0" -le "$x0" ] && [ "$v0" -le "$y0" ] && [ "$u1" -ge "$x1" ] && [ "$v1" -ge "$y1" ]
-		[ "$((x0 - u0))" -le 6 ] && [ "$((u1 - x1))" -le 6 ]
+		[ "$u0" -le "$x0" ]
+		[ "$v0" -le "$y0" ]
+		[ "$u1" -ge "$x1" ]
+		[ "$v1" -ge "$y1" ]
+		[ "$((x0 - u0))" -le 6 ]
+		[ "$((u1 - x1))" -le 6 ]
 	done
 	for s in sphere box torus paddle cup cloth hair pool smoke ball; do
 		run probe "$T/out/$s-slices.png" size
@@ -129,8 +136,12 @@ need_tools() {
 	read -r m u0 v0 u1 v1 < <(probe "$T/out/obj-cup-levelset.png" bbox $BG)
 	echo "open cup: shape $x0 $y0 $x1 $y1, level set $u0 $v0 $u1 $v1"
 	[ "$m" -gt 300 ]
-	[ "$u0" -le "$x0" ] && [ "$v0" -le "$y0" ] && [ "$u1" -ge "$x1" ] && [ "$v1" -ge "$y1" ]
-	[ "$((x0 - u0))" -le 6 ] && [ "$((u1 - x1))" -le 6 ]
+	[ "$u0" -le "$x0" ]
+	[ "$v0" -le "$y0" ]
+	[ "$u1" -ge "$x1" ]
+	[ "$v1" -ge "$y1" ]
+	[ "$((x0 - u0))" -le 6 ]
+	[ "$((u1 - x1))" -le 6 ]
 	# the zero contour of the 1-cell isosurface is drawn in the slices
 	read -r n rest < <(probe "$T/out/obj-cup-slices.png" bbox 0,0,0)
 	[ "$n" -lt $((240 * 80)) ]

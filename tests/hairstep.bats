@@ -219,7 +219,8 @@ PY
 	nb=$(meta "$T/o1.slc" stiction)
 	echo "bonds $nb; made $(meta "$T/o1.slc" made)"
 	# 10 segments a strand, at most 2 bonds each
-	[ "$nb" -ge 10 ] && [ "$nb" -le 20 ]
+	[ "$nb" -ge 10 ]
+	[ "$nb" -le 20 ]
 	[ "$(meta "$T/o1.slc" made)" -eq "$nb" ]
 	for i in 1 2 3; do
 		[ "$(meta "$T/o$i.slc" broken)" -eq 0 ]

@@ -21,7 +21,8 @@ setup_file() {
 
 @test "kdsm: every frame finite, its disabled tets counted in meta kdsmbake, the solid grids there" {
 	O=$BATS_FILE_TMPDIR/out
-	[ -s "$O/kdsm-0007.slc" ] && [ ! -e "$O/kdsm-0008.slc" ]
+	[ -s "$O/kdsm-0007.slc" ]
+	[ ! -e "$O/kdsm-0008.slc" ]
 	[ "$(grep -c 'kdsmbake lattice' "$BATS_FILE_TMPDIR/log")" -eq 1 ]
 	for f in "$O"/kdsm-00*.slc; do
 		slc_finite "$f"
@@ -50,7 +51,8 @@ setup_file() {
 	read -r n0 _ y0 _ < <(probe "$O/kdsm-0000.png" bbox 31,33,38)
 	read -r n6 _ y6 _ < <(probe "$O/kdsm-0006.png" bbox 31,33,38)
 	echo "pixels $n0 top $y0; frame 6: $n6 top $y6"
-	[ "$n0" -gt 500 ] && [ "$y6" -lt $((y0 - 3)) ]
+	[ "$n0" -gt 500 ]
+	[ "$y6" -lt $((y0 - 3)) ]
 	# the cut: dark violet (rank -1, inside the arm) and yellow-green (the
 	# outer ranks) both present
 	python3 - "$O/kdsm-0000.png" "$ROOT/build/tests/pngprobe" <<'PY'
@@ -83,7 +85,8 @@ PY
 	refute_output --partial "-o $O/kdsm-0004.slc"
 	refute_output --partial "kdsmbake lattice"
 	refute_output --partial "mkprim"
-	[ ! "$O/kdsm-0004.slc" -nt "$T/stamp" ] && [ ! "$T/stamp" -nt "$O/kdsm-0004.slc" ]
+	[ ! "$O/kdsm-0004.slc" -nt "$T/stamp" ]
+	[ ! "$T/stamp" -nt "$O/kdsm-0004.slc" ]
 	cmp "$O/kdsm-0005.slc" "$T/k5.slc"      # baked again, same bytes
 	# another view redraws the pictures only
 	run bake OUT="$O" CUT=x=50%

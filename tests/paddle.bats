@@ -82,7 +82,8 @@ assert 0.8 * top < c["max"] <= top * 1.0001 and -top * 1.0001 <= c["min"] < -0.8
 	assert_output --partial "-o $P/frame-0006.slc"
 	refute_output --partial "-o $P/frame-0005.slc"
 	refute_output --partial "-o $P/paddle-0007.slc"
-	[ ! "$P/frame-0005.slc" -nt "$T/stamp" ] && [ ! "$T/stamp" -nt "$P/frame-0005.slc" ]
+	[ ! "$P/frame-0005.slc" -nt "$T/stamp" ]
+	[ ! "$T/stamp" -nt "$P/frame-0005.slc" ]
 	cmp "$P/frame-0012.slc" "$T/last.slc"
 }
 

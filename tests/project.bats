@@ -123,7 +123,8 @@ veldiff() {
 	for r in density note solid scene; do
 		a=$(body "$T/in.slc" $r)
 		b=$(body "$T/out.slc" $r)
-		[ -n "$a" ] && [ "$a" = "$b" ]
+		[ -n "$a" ]
+		[ "$a" = "$b" ]
 	done
 	run slcinfo "$T/out.slc"
 	assert_output --partial "grid 'p'"

@@ -128,7 +128,8 @@ bbox_near() {
 	rasterize "${cam[@]}" -o "$T/one.png" "$T/w.slc"
 	run probe "$T/one.png" pixel 32 32
 	read -r r g b <<<"$output"
-	[ "$r" -ge "$b" ] && [ "$r" -gt 60 ]        # the grey wall, lit
+	[ "$r" -ge "$b" ]
+	[ "$r" -gt 60 ]        # the grey wall, lit
 	rasterize "${cam[@]}" --two-sided -o "$T/two.png" "$T/w.slc"
 	run probe "$T/two.png" pixel 32 32
 	read -r r g b <<<"$output"
@@ -242,9 +243,12 @@ bbox_near() {
 		read -r n x0 y0 x1 y1 < <(probe "$T/$s.png" bbox 0,0,0)
 		echo "$s: $n pixels in $x0,$y0 .. $x1,$y1"
 		[ "$n" -gt 500 ]                        # something substantial
-		[ "$x0" -gt 0 ] && [ "$y0" -gt 0 ]      # framed: not touching
-		[ "$x1" -lt 119 ] && [ "$y1" -lt 89 ]   # the border
-		[ $(((x0 + x1) / 2)) -gt 40 ] && [ $(((x0 + x1) / 2)) -lt 80 ]
+		[ "$x0" -gt 0 ]
+		[ "$y0" -gt 0 ]      # framed: not touching
+		[ "$x1" -lt 119 ]
+		[ "$y1" -lt 89 ]   # the border
+		[ $(((x0 + x1) / 2)) -gt 40 ]
+		[ $(((x0 + x1) / 2)) -lt 80 ]
 	done
 }
 
@@ -434,19 +438,26 @@ PY
 	read -r xr xg xb < <(probe "$T/x.png" pixel 100 100)
 	read -r yr yg yb < <(probe "$T/y.png" pixel 100 100)
 	echo "along the light $xr $xg $xb, across it $yr $yg $yb"
-	[ "$xr" -gt 0 ] && [ "$yr" -gt $((2 * xr)) ]
+	[ "$xr" -gt 0 ]
+	[ "$yr" -gt $((2 * xr)) ]
 	strands_slc "$T/c.slc" "1,0,0;0,0,1" "0.2,0.4,0.5 0.8,0.4,0.5" "0.2,0.6,0.5 0.8,0.6,0.5"
 	rasterize "${CAM[@]}" --hair-width 0.05 -o "$T/c.png" "$T/c.slc"
 	run probe "$T/c.png" pixel 100 111
 	echo "$output"
 	read -r r g b <<<"$output"
-	[ "$r" -gt 50 ] && [ "$g" -lt "$r" ] && [ "$b" -lt "$r" ]
+	[ "$r" -gt 50 ]
+	[ "$g" -lt "$r" ]
+	[ "$b" -lt "$r" ]
 	run probe "$T/c.png" pixel 100 89
 	read -r r g b <<<"$output"
-	[ "$b" -gt 50 ] && [ "$r" -lt "$b" ] && [ "$g" -lt "$b" ]
+	[ "$b" -gt 50 ]
+	[ "$r" -lt "$b" ]
+	[ "$g" -lt "$b" ]
 	rasterize "${CAM[@]}" --hair-width 0.05 --hair-color 0,1,0 -o "$T/g.png" "$T/x.slc"
 	read -r r g b < <(probe "$T/g.png" pixel 100 100)
-	[ "$g" -gt 50 ] && [ "$r" -lt "$g" ] && [ "$b" -lt "$g" ]
+	[ "$g" -gt 50 ]
+	[ "$r" -lt "$g" ]
+	[ "$b" -lt "$g" ]
 	run rasterize --hair-color 2,0,0 "$T/x.slc"
 	assert_failure 2
 	strands_slc "$T/bad.slc" "1,0,0" "0.2,0.4,0.5 0.8,0.4,0.5" "0.2,0.6,0.5 0.8,0.6,0.5"
@@ -509,7 +520,9 @@ PY
 	read -r n0 b0 < <(probe "$T/q.png" bbox 31,33,38)
 	read -r n1 b1 < <(probe "$T/h.png" bbox 31,33,38)
 	echo "dx 0.25: $n0 $b0; dx 1e300: $n1 $b1"
-	[ "$n0" -gt 1000 ] && [ "$n0" = "$n1" ] && [ "$b0" = "$b1" ]
+	[ "$n0" -gt 1000 ]
+	[ "$n0" = "$n1" ]
+	[ "$b0" = "$b1" ]
 }
 
 # A tets stream: the box [0.3, 0.7]^3 as 4^3 cubes of 6 positive tets,
@@ -564,7 +577,8 @@ PY
 	rasterize "${CAM[@]}" -o "$T/k.png" "$T/k.slc"
 	read -r n x0 y0 x1 y1 < <(probe "$T/k.png" bbox 0,0,0)
 	echo "live half: $x0 $y0 $x1 $y1"
-	[ "$x1" -le 100 ] && [ "$x0" -eq "$(echo "$exp" | cut -d' ' -f1)" ]
+	[ "$x1" -le 100 ]
+	[ "$x0" -eq "$(echo "$exp" | cut -d' ' -f1)" ]
 	# framed automatically on the live tets alone
 	run rasterize --only kdsm --size 64x48 -o "$T/a.png" "$T/t.slc"
 	assert_success
@@ -577,7 +591,10 @@ PY
 	read -r r2 g2 b2 < <(probe "$T/c.png" pixel 128 100)
 	echo "inside $r $g $b, outside $r2 $g2 $b2"
 	# viridis: dark violet at the low end, yellow at the high end
-	[ "$g" -lt 10 ] && [ "$b" -gt "$g" ] && [ "$g2" -gt 100 ] && [ "$r2" -gt "$b2" ]
+	[ "$g" -lt 10 ]
+	[ "$b" -gt "$g" ]
+	[ "$g2" -gt 100 ]
+	[ "$r2" -gt "$b2" ]
 	OMP_NUM_THREADS=1 rasterize "${CAM[@]}" --tet-cut z=50% -o "$T/c1.png" "$T/t.slc"
 	OMP_NUM_THREADS=2 rasterize "${CAM[@]}" --tet-cut z=50% -o "$T/c2.png" "$T/t.slc"
 	cmp "$T/c.png" "$T/c1.png"
@@ -589,7 +606,8 @@ PY
 	# the other side kept: the box's front face, grey
 	rasterize "${CAM[@]}" --tet-cut z=50% --tet-keep above -o "$T/a.png" "$T/t.slc"
 	read -r r g b < <(probe "$T/a.png" pixel 100 100)
-	[ "$r" -eq "$g" ] && [ "$g" -gt 50 ]
+	[ "$r" -eq "$g" ]
+	[ "$g" -gt 50 ]
 	run rasterize --tet-cut w=3 "$T/t.slc"
 	assert_failure 2
 	run rasterize --tet-range 3,1 "$T/t.slc"

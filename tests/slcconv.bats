@@ -251,7 +251,9 @@ EOF
 	assert_failure 1
 	assert_output --partial "field 'u' channel 'u'"
 	assert_output --partial "NaN"
-	[ ! -e x.vti ] && [ ! -e x.obj ] && [ ! -e x.ply ]
+	[ ! -e x.vti ]
+	[ ! -e x.obj ]
+	[ ! -e x.ply ]
 }
 
 @test "slcconv: a damaged stream writes nothing" {

@@ -78,7 +78,8 @@ setup_file() {
 	assert_output --partial "-o $O/frame-0008.slc"
 	refute_output --partial "-o $O/frame-0007.slc"
 	refute_output --partial "mkprim"
-	[ ! "$O/frame-0007.slc" -nt "$T/stamp" ] && [ ! "$T/stamp" -nt "$O/frame-0007.slc" ]
+	[ ! "$O/frame-0007.slc" -nt "$T/stamp" ]
+	[ ! "$T/stamp" -nt "$O/frame-0007.slc" ]
 	cmp "$O/frame-0016.slc" "$T/last.slc"   # baked again, same bytes
 	# other settings into the same directory start again from frame 0
 	run bake OUT="$O" FRAMES=1 CONFINEMENT=0
