@@ -131,8 +131,8 @@ shell_faces_free(shell_faces *F)
 }
 
 void
-shell_faces_force(const shell_faces *F, const double *p, double dx,
-		  double *const *force, double face_sum[3])
+shell_faces_force(const shell_faces *F, const double *p, const double *extra,
+		  double dx, double *const *force, double face_sum[3])
 {
 	face_sum[0] = face_sum[1] = face_sum[2] = 0;
 	for (size_t n = 0; n < F->n; n++) {
@@ -140,6 +140,8 @@ shell_faces_force(const shell_faces *F, const double *p, double dx,
 		/* guendelman2005 §5: the pressure jump across the face times
 		 * its area, pushing from the higher pressure to the lower */
 		double fa = p ? (p[c->lo] - p[c->hi]) * dx * dx : 0;
+		if (extra)
+			fa += extra[n];
 		face_sum[c->ax] += fa;
 		double *fq = force[c->mesh];
 		if (!fq)

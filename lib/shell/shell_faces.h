@@ -66,13 +66,16 @@ void shell_faces_free(shell_faces *F);
 
 /* The per-face force of eq 4's pressure: for each cut face the pressure
  * difference across it times its area, F_f = (p_lo - p_hi) dx^2 e_ax (N),
- * on the shell (p in Pa per cell, 0 where there is no unknown).  Each F_f is handed to the crossing
+ * on the shell (p in Pa per cell, 0 where there is no unknown), plus
+ * extra[n] along the axis of face n when extra is given (the impulse of
+ * the fluid in the face's own control volume, which the held face stops:
+ * shell_stage.c).  Each F_f is handed to the crossing
  * triangle's nodes by barycentric weight and added into force[mesh q]
  * (3 doubles a node, zeroed by the caller; NULL entries skipped).  The
  * sum of F_f over the faces, added in face order, goes to face_sum (3
  * doubles); the total handed to the nodes equals it to rounding (the
  * weights sum to one), the fluid losing exactly what the shell gets. */
-void shell_faces_force(const shell_faces *F, const double *p, double dx,
-		       double *const *force, double face_sum[3]);
+void shell_faces_force(const shell_faces *F, const double *p, const double *extra,
+		       double dx, double *const *force, double face_sum[3]);
 
 #endif

@@ -157,9 +157,8 @@ find_faces(shell_stage *S, slc_err *err)
 
 	if (!sm)
 		return -1;
-	/* the cell lattice: u's origin is on the x faces */
-	origin[0] = g->origin[0], origin[1] = g->origin[1] - 0.5 * dx;
-	origin[2] = g->origin[2] - 0.5 * dx;
+	/* the cell lattice: the minimum corner of the cells */
+	memcpy(origin, g->origin, sizeof origin);
 	if (shell_init(&S->set, S->o.eps * dx, err))
 		goto out;
 	for (int q = 0; q < S->nm; q++) {
@@ -348,7 +347,7 @@ shell_forces(shell_stage *S, slc_err *err)
 		}
 		fq[q] = S->m[q].force;
 	}
-	shell_faces_force(&S->faces, S->p, P->m.u.dx, fq, S->st.face_force);
+	shell_faces_force(&S->faces, S->p, S->extra, P->m.u.dx, fq, S->st.face_force);
 	free(fq);
 	for (int q = 0; q < S->nm; q++)
 		for (size_t i = 0; i < S->m[q].np; i++, nn++)
@@ -369,6 +368,33 @@ shell_forces(shell_stage *S, slc_err *err)
 	return 0;
 }
 
+/* eq 4 holds each cut face at the shell's velocity: the fluid in the
+ * face's own control volume (from one cell centre to the other, liquid
+ * on the side of a cell where phi < 0 up to the shell's crossing) changes its velocity from u* to the held one, and that momentum
+ * goes to the shell as well as the pressure's: extra_f = rho dx^3
+ * frac_f (u*_f - hv_f) / dt along the face's axis.  With it the force on
+ * a held container of still water is the weight of all the water the
+ * grid holds, not of the water above the first cell centres. */
+static int
+face_impulse(shell_stage *S, slc_err *err)
+{
+	const project_stage *P = &S->P;
+	const float *vel[3] = {P->m.u.a, P->m.v.a, P->m.w.a};
+	double dx = P->m.u.dx, k = P->o.density * dx * dx * dx / P->dt;
+
+	if (!(S->extra = slc_calloc(S->faces.n + 1, sizeof *S->extra, err)))
+		return -1;
+	for (size_t n = 0; n < S->faces.n; n++) {
+		const shell_face *c = &S->faces.face[n];
+		/* the liquid part of the segment between the centres, cut by
+		 * the shell at t: the low cell's side, then the high one's */
+		double frac = (!P->phi || P->phi[c->lo] < 0) * c->t +
+			      (!P->phi || P->phi[c->hi] < 0) * (1 - c->t);
+		S->extra[n] = k * frac * ((double)vel[c->ax][c->f] - S->hv[c->ax][c->f]);
+	}
+	return 0;
+}
+
 int
 shell_stage_run(shell_stage *S, shell_stats *st, slc_err *err)
 {
@@ -386,7 +412,7 @@ shell_stage_run(shell_stage *S, shell_stats *st, slc_err *err)
 			return -1;
 		S->st.pcg = S->P.st;
 	} else {
-		if (project_stage_solve(&S->P, &pst, NULL, err))
+		if (face_impulse(S, err) || project_stage_solve(&S->P, &pst, NULL, err))
 			return -1;
 		S->st.pcg = pst.pcg;
 	}
@@ -507,5 +533,6 @@ shell_stage_free(shell_stage *S)
 	free(S->minv);
 	free(S->V);
 	free(S->p);
+	free(S->extra);
 	memset(S, 0, sizeof *S);
 }

@@ -103,6 +103,8 @@ typedef struct shell_stage {
 	uint32_t *node;
 	double *w, *minv, *V;
 	double *p;              /* pressure, Pa per cell */
+	double *extra;          /* project: per cut face, the impulse of its
+				   own fluid (face_impulse), N */
 	shell_stats st;
 	int done;
 } shell_stage;
