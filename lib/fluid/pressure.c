@@ -157,6 +157,39 @@ body_columns(psys *ps, ps_body *bd, slc_err *err)
 	return 0;
 }
 
+/* The regions (ps->region, before renumbering) of the fluid cells on the
+ * two sides of every cut face touching the same free shell node are
+ * joined in par: the node's J couples them, as a rigid body's does. */
+static int
+shell_join(psys *ps, size_t *par, slc_err *err)
+{
+	const ps_shell *sh = ps->shell;
+	size_t *first = slc_malloc(sh->nnode + 1, sizeof *first, err);
+
+	if (!first)
+		return -1;
+	for (size_t q = 0; q < sh->nnode; q++)
+		first[q] = SIZE_MAX;
+	for (size_t q = 0; q < sh->nface; q++)
+		for (int e = 0; e < 3; e++) {
+			uint32_t nd = sh->node[3 * q + e];
+			if (!(sh->minv[nd] > 0) || !(sh->w[3 * q + e] != 0))
+				continue;
+			size_t cc[2] = {sh->lo[q], sh->hi[q]};
+			for (int s = 0; s < 2; s++) {
+				if (ps->type[cc[s]] != PS_FLUID)
+					continue;
+				size_t r = (size_t)ps->region[cc[s]];
+				if (first[nd] == SIZE_MAX)
+					first[nd] = r;
+				else
+					slc_uf_join(par, first[nd], r);
+			}
+		}
+	free(first);
+	return 0;
+}
+
 /* selle2008 §4.4.2: flood fill over the fluid cells with the Neumann and
  * Dirichlet faces as fill boundaries (the couplings cx, cy, cz are
  * nonzero exactly across the open faces between fluid cells), as a
@@ -209,6 +242,11 @@ regions(psys *ps, const uint8_t *dir, slc_err *err)
 		for (size_t q = 1; q < bd->ncell && !isinf(bd->mass); q++)
 			slc_uf_join(par, (size_t)ps->region[bd->cell[0]],
 				    (size_t)ps->region[bd->cell[q]]);
+	}
+	if (ps->shell && shell_join(ps, par, err)) {
+		free(par);
+		free(map);
+		return -1;
 	}
 	int32_t m = 0;
 	for (int32_t r = 0; r < nr; r++)
@@ -282,6 +320,12 @@ init_alloc(psys *ps, const psys_in *in, slc_err *err)
 	memcpy(ps->origin, in->origin, sizeof ps->origin);
 	ps->wx = in->wx, ps->wy = in->wy, ps->wz = in->wz, ps->phi = in->phi;
 	ps->body = in->body, ps->nbody = in->nbody;
+	for (int ax = 0; ax < 3; ax++)
+		ps->held[ax] = in->held[ax], ps->hv[ax] = in->hv[ax];
+	ps->shell = in->shell;
+	if (ps->shell && !(ps->shell_t = slc_calloc(3 * ps->shell->nnode + 1,
+						   sizeof *ps->shell_t, err)))
+		return -1;
 	for (int b = 0; b < ps->nbody; b++) {
 		ps->body[b].cell = NULL, ps->body[b].g = NULL;
 		ps->body[b].ncell = 0;
@@ -430,6 +474,7 @@ psys_free(psys *ps)
 	free(ps->region);
 	free(ps->enclosed);
 	free(ps->part);
+	free(ps->shell_t);
 	memset(ps, 0, sizeof *ps);
 }
 
@@ -491,7 +536,9 @@ rhs_divergence(const psys *ps, const float *const vel[3], const float *us, doubl
 						flux = us ? us[3 * c + ax] : 0;
 					else if (nb[e] < 0 && ps->bc == PS_BC_OPEN && !ps->voxelized)
 						flux *= face_arr(ps, ax)[f];
-					if (nb[e] >= 0 && !ps->voxelized) {
+					if (nb[e] >= 0 && ps->held[ax] && ps->held[ax][f])
+						flux = ps->hv[ax][f];   /* a shell's cut face */
+					else if (nb[e] >= 0 && !ps->voxelized) {
 						flux *= face_arr(ps, ax)[f];
 						if (us)
 							flux += static_fraction(ps, ax, f) * 0.5 *
@@ -592,6 +639,25 @@ rhs_compat(const psys *ps, double *b, double *removed, slc_err *err)
 	return 0;
 }
 
+/* The cut faces of a shell move with its nodes: b -= J^T V (ps_shell),
+ * the interpolated node velocity flowing out of the low cell into the
+ * high one. */
+static void
+rhs_shell(const psys *ps, double *b)
+{
+	const ps_shell *sh = ps->shell;
+
+	for (size_t q = 0; sh && q < sh->nface; q++) {
+		double uf = 0;
+		for (int e = 0; e < 3; e++)
+			uf += sh->w[3 * q + e] * sh->V[3 * (size_t)sh->node[3 * q + e] + sh->ax[q]];
+		if (ps->type[sh->lo[q]] == PS_FLUID)
+			b[sh->lo[q]] -= uf;
+		if (ps->type[sh->hi[q]] == PS_FLUID)
+			b[sh->hi[q]] += uf;
+	}
+}
+
 int
 psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 	 const float *us, double *b, double *removed, slc_err *err)
@@ -601,6 +667,7 @@ psys_rhs(const psys *ps, const float *u, const float *v, const float *w,
 	*removed = 0;
 	rhs_divergence(ps, vel, us, b);
 	rhs_bodies(ps, b);
+	rhs_shell(ps, b);
 	if (!ps->nenclosed)
 		return 0;
 	if (rhs_compat(ps, b, removed, err))
@@ -714,6 +781,54 @@ apply_bodies(const psys *ps, const double *x, double *y, const double *s)
 	return dot;
 }
 
+/* x on a fluid cell, else 0 (air: p = 0; no unknown: no pressure). */
+static inline double
+x_fluid(const psys *ps, const double *x, size_t c)
+{
+	return ps->type[c] == PS_FLUID ? x[c] : 0;
+}
+
+/* The shell nodes' part of A, (rho/dx) J^T M^-1 J in x units rho dx^3
+ * (as apply_bodies): t_node = sum over faces of w (x_lo - x_hi) e_ax,
+ * scaled by kappa/m, interpolated back to the faces and taken out of the
+ * low cell and put into the high one.  Added to y; with s given,
+ * returns sum s_c (added)_c.  Faces in order: deterministic. */
+static double
+apply_shell(const psys *ps, const double *x, double *y, const double *s)
+{
+	const ps_shell *sh = ps->shell;
+	double kappa = ps->rho * ps->dx * ps->dx * ps->dx, dot = 0;
+	double *t = ps->shell_t;
+
+	if (!sh)
+		return 0;
+	memset(t, 0, 3 * sh->nnode * sizeof *t);
+	for (size_t q = 0; q < sh->nface; q++) {
+		double d = x_fluid(ps, x, sh->lo[q]) - x_fluid(ps, x, sh->hi[q]);
+		for (int e = 0; e < 3; e++)
+			t[3 * (size_t)sh->node[3 * q + e] + sh->ax[q]] += sh->w[3 * q + e] * d;
+	}
+	for (size_t nd = 0; nd < sh->nnode; nd++)
+		for (int a = 0; a < 3; a++)
+			t[3 * nd + a] *= kappa * sh->minv[nd];
+	for (size_t q = 0; q < sh->nface; q++) {
+		double uf = 0;
+		for (int e = 0; e < 3; e++)
+			uf += sh->w[3 * q + e] * t[3 * (size_t)sh->node[3 * q + e] + sh->ax[q]];
+		if (ps->type[sh->lo[q]] == PS_FLUID) {
+			y[sh->lo[q]] += uf;
+			if (s)
+				dot += s[sh->lo[q]] * uf;
+		}
+		if (ps->type[sh->hi[q]] == PS_FLUID) {
+			y[sh->hi[q]] -= uf;
+			if (s)
+				dot -= s[sh->hi[q]] * uf;
+		}
+	}
+	return dot;
+}
+
 void
 psys_apply(const psys *ps, const double *x, double *y)
 {
@@ -724,6 +839,7 @@ psys_apply(const psys *ps, const double *x, double *y)
 		for (int j = 0; j < ps->nj; j++)
 			apply_row(ps, x, j, k, 0, y + sj * j + sk * k);
 	apply_bodies(ps, x, y, NULL);
+	apply_shell(ps, x, y, NULL);
 }
 
 double
@@ -763,7 +879,8 @@ psys_apply_cg(const psys *ps, const double *z, double beta, double *s, double *q
 	double dot = 0;
 	for (int k = 0; k < ps->nk; k++)
 		dot += part[k];
-	return dot + apply_bodies(ps, z, q, s);
+	dot += apply_bodies(ps, z, q, s);
+	return dot + apply_shell(ps, z, q, s);
 }
 
 double
@@ -880,6 +997,61 @@ psys_null(const psys *ps, double *x, slc_err *err)
 	return 0;
 }
 
+/* Every held face between two cells takes its held velocity. */
+static void
+update_held(const psys *ps, float *const vel[3])
+{
+	for (int ax = 0; ax < 3; ax++) {
+		if (!ps->held[ax])
+			continue;
+		size_t nf = (size_t)(ps->ni + (ax == 0)) * (size_t)(ps->nj + (ax == 1)) *
+			    (size_t)(ps->nk + (ax == 2));
+		int dim[3] = {ps->ni, ps->nj, ps->nk};
+		size_t fi = (size_t)ps->ni + (ax == 0), fj = (size_t)ps->nj + (ax == 1);
+		for (size_t f = 0; f < nf; f++) {
+			if (!ps->held[ax][f])
+				continue;
+			size_t id[3] = {f % fi, f / fi % fj, f / fi / fj};
+			/* the box's own faces follow ps->bc */
+			if (id[ax] == 0 || id[ax] == (size_t)dim[ax])
+				continue;
+			vel[ax][f] = ps->hv[ax][f];
+		}
+	}
+}
+
+/* The shell's nodes take the pressure's velocity change, V += kappa M^-1
+ * J x (ps_shell), and its cut faces the interpolated new velocity. */
+static void
+update_shell(const psys *ps, const double *x, float *const vel[3])
+{
+	const ps_shell *sh = ps->shell;
+
+	if (!sh)
+		return;
+	size_t fi[3] = {(size_t)ps->ni + 1, (size_t)ps->ni, (size_t)ps->ni};
+	size_t fj[3] = {(size_t)ps->nj, (size_t)ps->nj + 1, (size_t)ps->nj};
+	double kappa = ps->rho * ps->dx * ps->dx * ps->dx, *t = ps->shell_t;
+	memset(t, 0, 3 * sh->nnode * sizeof *t);
+	for (size_t q = 0; q < sh->nface; q++) {
+		double d = x_fluid(ps, x, sh->lo[q]) - x_fluid(ps, x, sh->hi[q]);
+		for (int e = 0; e < 3; e++)
+			t[3 * (size_t)sh->node[3 * q + e] + sh->ax[q]] += sh->w[3 * q + e] * d;
+	}
+	for (size_t nd = 0; nd < sh->nnode; nd++)
+		for (int a = 0; a < 3; a++)
+			sh->V[3 * nd + a] += kappa * sh->minv[nd] * t[3 * nd + a];
+	for (size_t q = 0; q < sh->nface; q++) {
+		int a = sh->ax[q];
+		size_t c = sh->hi[q], i = c % (size_t)ps->ni, j = c / (size_t)ps->ni % (size_t)ps->nj,
+		       k = c / (size_t)ps->ni / (size_t)ps->nj;
+		double uf = 0;
+		for (int e = 0; e < 3; e++)
+			uf += sh->w[3 * q + e] * sh->V[3 * (size_t)sh->node[3 * q + e] + a];
+		vel[a][i + fi[a] * (j + fj[a] * k)] = (float)uf;
+	}
+}
+
 void
 psys_update(psys *ps, const double *x, float *u, float *v, float *w,
 	    const float *us)
@@ -943,6 +1115,10 @@ psys_update(psys *ps, const double *x, float *u, float *v, float *w,
 						}
 				}
 	}
+	/* a shell's cut faces: held at their velocity (guendelman2005 eq 4)
+	 * or moving with its nodes, V += dt M^-1 J p (ps_shell) */
+	update_held(ps, vel);
+	update_shell(ps, x, vel);
 	/* batty2007 (2): V += dt M^-1 J p = rho dx^3 M^-1 sum_c g_c x_c */
 	double kappa = ps->rho * ps->dx * ps->dx * ps->dx;
 	for (int q = 0; q < ps->nbody; q++) {

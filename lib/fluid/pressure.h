@@ -66,6 +66,29 @@ typedef struct ps_body {
 				       +-beta*Phi_f, so J p = dx^2 sum_c p_c g_c */
 } ps_body;
 
+/* A thin shell's nodes coupled two ways (the shell counterpart of
+ * ps_body, batty2007 §3 with the shell's nodes as the bodies): nface cut
+ * faces, face q between cells lo[q] and hi[q] (hi above lo on axis
+ * ax[q]), its crossing on the triangle of nodes node[3q..3q+2] with
+ * barycentric weights w[3q..3q+2].  The face's velocity is the
+ * interpolated node velocity, u_q = sum_e w_e V_(node e) . e_ax, so the
+ * operator is J with (J p)_node = sum_q w (p_lo - p_hi) dx^2 e_ax, and
+ * the system gains (rho/dx) J^T M^-1 J.  minv: 1/mass per node (0 for a
+ * pinned node, infinite mass: its V enters the right-hand side only).  V:
+ * 3 per node, the velocity before the solve (m/s); psys_update adds the
+ * pressure's change.  Arrays borrowed; the cut faces must also be closed
+ * (weight 0) and held (psys_in.held) at 0. */
+typedef struct ps_shell {
+	size_t nface;
+	const size_t *lo, *hi;
+	const uint8_t *ax;
+	const uint32_t *node;
+	const double *w;
+	size_t nnode;
+	const double *minv;
+	double *V;
+} ps_shell;
+
 typedef struct psys {
 	int ni, nj, nk;
 	size_t n;                   /* cells */
@@ -83,6 +106,10 @@ typedef struct psys {
 	ps_body *body;              /* borrowed array, Minv/cell/g owned */
 	int voxelized;              /* closed faces keep their stored velocity */
 	int bc;                     /* PS_BC_*, from psys_in */
+	const uint8_t *held[3];     /* faces held at hv (psys_in), or NULL */
+	const float *hv[3];
+	ps_shell *shell;            /* borrowed, or NULL */
+	double *shell_t;            /* 3 per shell node: workspace of J x */
 	double *part;               /* per-k-slab partial sums (workspace of
 				       the reductions below) */
 } psys;
@@ -108,6 +135,15 @@ typedef struct psys_in {
 	ps_body *body;
 	int nbody;
 	int bc;                     /* PS_BC_* */
+	/* Faces held at a given velocity (thin shells' cut faces,
+	 * guendelman2005 §4.3 eq 4): held[ax][f] nonzero marks face f of
+	 * axis ax, whose flux in the right-hand side is hv[ax][f] over the
+	 * whole face and which psys_update sets to hv[ax][f].  The caller
+	 * also gives it the weight it wants in the operator (0: a Neumann
+	 * face).  NULL: none. */
+	const uint8_t *held[3];
+	const float *hv[3];
+	ps_shell *shell;            /* shell nodes coupled two ways, or NULL */
 } psys_in;
 
 /* Build the system described by in: classify cells, assemble the fluid

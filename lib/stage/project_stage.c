@@ -169,7 +169,9 @@ project_stage_solve(project_stage *S, project_stats *st, slc_comm *comm, slc_err
 	psys_in in = {.ni = S->ni, .nj = S->nj, .nk = S->nk, .dx = m->u.dx,
 		      .origin = m->u.origin, .rho = S->o.density,
 		      .wx = S->wx, .wy = S->wy, .wz = S->wz, .phi = S->phi,
-		      .body = S->body, .nbody = S->nbody, .bc = S->o.bc};
+		      .body = S->body, .nbody = S->nbody, .bc = S->o.bc,
+		      .held = {S->held[0], S->held[1], S->held[2]},
+		      .hv = {S->hv[0], S->hv[1], S->hv[2]}, .shell = S->shell};
 	if (psys_init(ps, &in, err))
 		return -1;
 	psys_set_voxelized(ps, S->o.binary);

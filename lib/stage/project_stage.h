@@ -76,6 +76,13 @@ typedef struct project_stage {
 	double removed;         /* psys_rhs: net flow removed, / dx^2 */
 	pcg_stats st;
 	int solved;
+	/* Thin shells (stage/shell_stage.h), set between load and solve:
+	 * faces held at a velocity and shell nodes coupled two ways
+	 * (psys_in); NULL for none.  The weights wx, wy, wz above are the
+	 * caller's to close. */
+	const uint8_t *held[3];
+	const float *hv[3];
+	ps_shell *shell;
 } project_stage;
 
 /* Find and check the stage's records in F (which must outlive S): u, v, w

@@ -1,0 +1,538 @@
+/* shell_stage.c: shellcouple's frame: thin shells in the pressure solve,
+ * the force on them (guendelman2005 §4.3, §5; batty2007 §3); see
+ * shell_stage.h. */
+#include "stage/shell_stage.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/meta.h"
+#include "fluid/pcg.h"
+
+const char *const shell_stage_names[] = {"force", "project", NULL};
+const char *const shell_coupling_names[] = {"split", "implicit", NULL};
+
+/* Optional point channel `name` of mesh m, ncomp doubles a point. */
+static int
+point_chan(shell_one *m, const char *name, uint32_t ncomp, double **out, slc_err *err)
+{
+	uint64_t n;
+
+	*out = NULL;
+	if (!slc_rec_find(m->r, name))
+		return 0;
+	if (!(*out = slc_rec_get_f64(m->r, name, ncomp, &n, err)))
+		return slc_failctx(err, "channel %s: ", name);
+	if (n != m->np)
+		return slc_fail(err, "channel %s: %llu values for %zu points", name,
+				(unsigned long long)n, m->np);
+	for (uint64_t i = 0; i < n * ncomp; i++)
+		if (!isfinite((*out)[i]) && strcmp(name, "mass"))
+			return slc_fail(err, "channel %s: value %llu not finite", name,
+					(unsigned long long)i);
+	return 0;
+}
+
+/* Each node's areal density: sigma_i = m_i / (a third of the area of
+ * its triangles), which undoes mkprim's lumping; o->sigma when given.
+ * A pinned node, or one of infinite mass, is infinitely dense. */
+static int
+areal_density(shell_stage *S, shell_one *m, slc_err *err)
+{
+	double *area = slc_calloc(m->np + 1, sizeof *area, err);
+
+	if (!area || !(m->sigma = slc_calloc(m->np + 1, sizeof *m->sigma, err))) {
+		free(area);
+		return -1;
+	}
+	for (size_t t = 0; t < m->ntri; t++) {
+		const uint32_t *q = m->tri + 3 * t;
+		double e1[3], e2[3], c[3];
+		for (int d = 0; d < 3; d++) {
+			e1[d] = m->P[3 * q[1] + d] - m->P[3 * q[0] + d];
+			e2[d] = m->P[3 * q[2] + d] - m->P[3 * q[0] + d];
+		}
+		c[0] = e1[1] * e2[2] - e1[2] * e2[1];
+		c[1] = e1[2] * e2[0] - e1[0] * e2[2];
+		c[2] = e1[0] * e2[1] - e1[1] * e2[0];
+		double a = 0.5 * sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+		for (int e = 0; e < 3; e++)
+			area[q[e]] += a / 3;
+	}
+	for (size_t i = 0; i < m->np; i++) {
+		if ((m->pin && m->pin[i]) || (m->mass && isinf(m->mass[i])))
+			m->sigma[i] = INFINITY;
+		else if (S->o.sigma > 0)
+			m->sigma[i] = S->o.sigma;
+		else if (m->mass && m->mass[i] > 0 && area[i] > 0)
+			m->sigma[i] = m->mass[i] / area[i];
+		else {
+			free(area);
+			return slc_fail(err, "point %zu: no mass and area to give an areal "
+					"density (--sigma)", i);
+		}
+	}
+	free(area);
+	return 0;
+}
+
+/* The node velocity of the cut faces: project: v_eff = (P - P_prev)/dt
+ * (guendelman2005 eq 3; 0 for a still mesh with no P_prev); force, split:
+ * v (eq 5's u_old on the cut faces); force, implicit: v less dt M^-1
+ * f_fluid, the velocity the shell would have had without the fluid's
+ * last push (the solve gives that push anew). */
+static int
+node_velocity(shell_stage *S, shell_one *m, slc_err *err)
+{
+	double dt = S->P.dt;
+
+	if (!(m->vel = slc_calloc(3 * m->np + 1, sizeof *m->vel, err)))
+		return -1;
+	if (S->o.stage == SHELL_STAGE_PROJECT) {
+		if (m->Pprev && !(dt > 0))
+			return slc_fail(err, "P_prev given but no time step (scene dt or --dt)");
+		for (size_t i = 0; m->Pprev && i < 3 * m->np; i++)
+			m->vel[i] = (m->P[i] - m->Pprev[i]) / dt;
+		return 0;
+	}
+	for (size_t i = 0; m->v && i < 3 * m->np; i++)
+		m->vel[i] = m->v[i];
+	if (S->o.coupling == SHELL_IMPLICIT && m->fold) {
+		if (!(dt > 0))
+			return slc_fail(err, "f_fluid given but no time step (scene dt or --dt)");
+		for (size_t i = 0; i < m->np; i++)
+			for (int d = 0; d < 3 && isfinite(m->sigma[i]); d++)
+				m->vel[3 * i + d] -= dt * m->fold[3 * i + d] / m->mass[i];
+	}
+	return 0;
+}
+
+/* The shell named name: its channels and densities. */
+static int
+load_one(shell_stage *S, shell_one *m, const char *name, slc_err *err)
+{
+	uint64_t np;
+
+	if (!(m->r = slc_frame_find(S->F, name, SLC_MESH)))
+		return slc_fail(err, "no mesh record '%s' (--shell)", name);
+	if (!(m->P = slc_rec_get_f64(m->r, "P", 3, &np, err)))
+		return -1;
+	m->np = np;
+	if (!(m->tri = slc_rec_get(m->r, "tri", SLC_U32, 3, 0, err)))
+		return -1;
+	m->ntri = slc_rec_find(m->r, "tri")->count;
+	for (size_t i = 0; i < 3 * m->np; i++)
+		if (!isfinite(m->P[i]))
+			return slc_fail(err, "channel P: value %zu not finite", i);
+	for (size_t i = 0; i < 3 * m->ntri; i++)
+		if (m->tri[i] >= m->np)
+			return slc_fail(err, "triangle %zu: index %u out of range", i / 3,
+					m->tri[i]);
+	if (point_chan(m, "P_prev", 3, &m->Pprev, err) || point_chan(m, "v", 3, &m->v, err) ||
+	    point_chan(m, "mass", 1, &m->mass, err) || point_chan(m, "f_fluid", 3, &m->fold, err))
+		return -1;
+	if (slc_rec_find(m->r, "pinned") &&
+	    !(m->pin = slc_rec_get(m->r, "pinned", SLC_U8, 1, np, err)))
+		return -1;
+	if (S->o.stage == SHELL_STAGE_FORCE && areal_density(S, m, err))
+		return -1;
+	if (S->o.stage == SHELL_STAGE_FORCE && S->o.coupling == SHELL_IMPLICIT &&
+	    m->fold && !m->mass)
+		return slc_fail(err, "f_fluid without mass: the implicit coupling needs "
+				"the node masses");
+	return node_velocity(S, m, err);
+}
+
+/* The shells' triangles, where the faces are cut (force: P; project:
+ * P_prev when given), binned over the grid's cells, and the cut faces. */
+static int
+find_faces(shell_stage *S, slc_err *err)
+{
+	const field *g = &S->P.m.u;
+	double dx = g->dx, origin[3];
+	shell_mesh *sm = slc_calloc((size_t)S->nm + 1, sizeof *sm, err);
+	int rc = -1;
+
+	if (!sm)
+		return -1;
+	/* the cell lattice: the minimum corner of the cells */
+	memcpy(origin, g->origin, sizeof origin);
+	if (shell_init(&S->set, S->o.eps * dx, err))
+		goto out;
+	for (int q = 0; q < S->nm; q++) {
+		shell_one *m = &S->m[q];
+		const double *X = S->o.stage == SHELL_STAGE_PROJECT && m->Pprev ? m->Pprev : m->P;
+		float *Pf = slc_malloc(3 * m->np + 1, sizeof *Pf, err);
+		if (!Pf)
+			goto out;
+		for (size_t i = 0; i < 3 * m->np; i++)
+			Pf[i] = (float)X[i];
+		int bad = shell_add_mesh(&S->set, Pf, m->np, m->tri, m->ntri, err);
+		free(Pf);
+		if (bad)
+			goto out;
+		sm[q] = (shell_mesh){m->tri, m->ntri, m->np, m->vel};
+	}
+	if (shell_build(&S->set, origin, dx, S->P.ni, S->P.nj, S->P.nk, err) ||
+	    shell_faces_find(&S->faces, &S->set, sm, (size_t)S->nm, S->P.ni, S->P.nj,
+			     S->P.nk, dx, origin, err))
+		goto out;
+	rc = 0;
+out:
+	free(sm);
+	return rc;
+}
+
+int
+shell_stage_load(shell_stage *S, slc_frame *F, const shell_opts *o, slc_err *err)
+{
+	memset(S, 0, sizeof *S);
+	S->o = *o;
+	S->F = F;
+	if (project_stage_load(&S->P, F, &o->po, NULL, err))
+		return -1;
+	if (!(S->m = slc_calloc((size_t)o->nnames + 1, sizeof *S->m, err)))
+		goto fail;
+	for (int q = 0; q < o->nnames; q++) {
+		S->nm = q + 1;
+		if (load_one(S, &S->m[q], o->names[q], err)) {
+			slc_failctx(err, "record '%s': ", o->names[q]);
+			goto fail;
+		}
+	}
+	if (find_faces(S, err))
+		goto fail;
+	return 0;
+fail:
+	shell_stage_free(S);
+	return -1;
+}
+
+/* The held velocity of each cut face (hv[ax][f]: the shell's velocity
+ * along the face's axis, or 0 with zero set) and its weight in the
+ * operator: project and implicit, 0 (closed); split, the fluid weight
+ * times rho/rho_f with rho_f = sigma/dx the face's density from the
+ * shell's mass sigma dx^2 (guendelman2005 §5.1), the crossing's inverse
+ * density interpolated by barycentric weight (pinned nodes count 0). */
+static int
+close_faces(shell_stage *S, int zero, slc_err *err)
+{
+	float *w[3] = {S->P.wx, S->P.wy, S->P.wz};
+	double rho = S->o.po.density, dx = S->P.m.u.dx;
+
+	for (int ax = 0; ax < 3; ax++)
+		if (!(S->hv[ax] = slc_calloc(S->faces.nf[ax], sizeof *S->hv[ax], err)))
+			return -1;
+	for (size_t n = 0; n < S->faces.n; n++) {
+		const shell_face *c = &S->faces.face[n];
+		S->hv[c->ax][c->f] = zero ? 0.0f : (float)c->v[c->ax];
+		double scale = 0;
+		if (S->o.stage == SHELL_STAGE_FORCE && S->o.coupling == SHELL_SPLIT) {
+			const shell_one *m = &S->m[c->mesh];
+			for (int e = 0; e < 3; e++)
+				scale += c->bary[e] * rho * dx / m->sigma[c->node[e]];
+		}
+		w[c->ax][c->f] = (float)(w[c->ax][c->f] * scale);
+	}
+	for (int ax = 0; ax < 3; ax++) {
+		S->P.held[ax] = S->faces.cut[ax];
+		S->P.hv[ax] = S->hv[ax];
+	}
+	return 0;
+}
+
+/* The implicit coupling's nodes (ps_shell): every mesh's nodes numbered
+ * one after the other, 1/mass (0 pinned), V the node velocity. */
+static int
+shell_nodes(shell_stage *S, slc_err *err)
+{
+	size_t nn = 0, nf = S->faces.n, *base = slc_calloc((size_t)S->nm + 1, sizeof *base, err);
+
+	if (!base)
+		return -1;
+	for (int q = 0; q < S->nm; q++)
+		base[q] = nn, nn += S->m[q].np;
+	S->lo = slc_calloc(nf + 1, sizeof *S->lo, err);
+	S->hi = S->lo ? slc_calloc(nf + 1, sizeof *S->hi, err) : NULL;
+	S->ax = S->hi ? slc_calloc(nf + 1, 1, err) : NULL;
+	S->node = S->ax ? slc_calloc(3 * nf + 1, sizeof *S->node, err) : NULL;
+	S->w = S->node ? slc_calloc(3 * nf + 1, sizeof *S->w, err) : NULL;
+	S->minv = S->w ? slc_calloc(nn + 1, sizeof *S->minv, err) : NULL;
+	S->V = S->minv ? slc_calloc(3 * nn + 1, sizeof *S->V, err) : NULL;
+	if (!S->V) {
+		free(base);
+		return -1;
+	}
+	for (size_t n = 0; n < nf; n++) {
+		const shell_face *c = &S->faces.face[n];
+		S->lo[n] = c->lo, S->hi[n] = c->hi, S->ax[n] = (uint8_t)c->ax;
+		for (int e = 0; e < 3; e++) {
+			S->node[3 * n + e] = (uint32_t)(base[c->mesh] + c->node[e]);
+			S->w[3 * n + e] = c->bary[e];
+		}
+	}
+	for (int q = 0; q < S->nm; q++) {
+		const shell_one *m = &S->m[q];
+		for (size_t i = 0; i < m->np; i++) {
+			/* pinned: infinite mass (batty2007 §3's scripted body) */
+			double mass = isfinite(m->sigma[i]) ? (m->mass ? m->mass[i] : NAN) : INFINITY;
+			if (!(mass > 0)) {
+				free(base);
+				return slc_fail(err, "record '%s': point %zu: the implicit "
+						"coupling needs a positive mass", m->r->name, i);
+			}
+			S->minv[base[q] + i] = isinf(mass) ? 0 : 1 / mass;
+			memcpy(S->V + 3 * (base[q] + i), m->vel + 3 * i, 3 * sizeof *S->V);
+		}
+	}
+	free(base);
+	if (nn > UINT32_MAX)
+		return slc_fail(err, "%zu shell nodes: too many", nn);
+	S->sh = (ps_shell){nf, S->lo, S->hi, S->ax, S->node, S->w, nn, S->minv, S->V};
+	S->P.shell = &S->sh;
+	return 0;
+}
+
+/* The force stage's solve: the system with the shells' faces as the
+ * coupling says, its right-hand side and conjugate gradient; the fluid's
+ * velocity is left as it was (guendelman2005 §5.1: "we do not actually
+ * apply this velocity change"). */
+static int
+force_solve(shell_stage *S, slc_err *err)
+{
+	project_stage *P = &S->P;
+	psys_in in = {.ni = P->ni, .nj = P->nj, .nk = P->nk, .dx = P->m.u.dx,
+		      .origin = P->m.u.origin, .rho = P->o.density,
+		      .wx = P->wx, .wy = P->wy, .wz = P->wz, .phi = P->phi,
+		      .body = P->body, .nbody = P->nbody, .bc = P->o.bc,
+		      .held = {P->held[0], P->held[1], P->held[2]},
+		      .hv = {P->hv[0], P->hv[1], P->hv[2]}, .shell = P->shell};
+
+	if (psys_init(&P->ps, &in, err))
+		return -1;
+	psys_set_voxelized(&P->ps, P->o.binary);
+	P->b = slc_calloc(P->ps.n, sizeof *P->b, err);
+	P->x = P->b ? slc_calloc(P->ps.n, sizeof *P->x, err) : NULL;
+	if (!P->x)
+		return -1;
+	if (psys_rhs(&P->ps, P->m.u.a, P->m.v.a, P->m.w.a, P->solid_vel, P->b, &P->removed, err))
+		return -1;
+	pcg_opts po = {P->o.precond, P->o.tol, P->o.maxiter};
+	return pcg_solve(&P->ps, P->b, P->x, &po, &P->st, err);
+}
+
+/* The force of the solved pressure on the shells: per cut face, handed
+ * to the nodes (shell_faces_force); the totals and the torque about the
+ * mean of the nodes. */
+static int
+shell_forces(shell_stage *S, slc_err *err)
+{
+	project_stage *P = &S->P;
+	double s = P->o.density * P->m.u.dx / P->dt, centre[3] = {0, 0, 0};
+	size_t nn = 0;
+	double **fq = slc_calloc((size_t)S->nm + 1, sizeof *fq, err);
+
+	if (!fq || !(S->p = slc_calloc(P->ps.n, sizeof *S->p, err))) {
+		free(fq);
+		return -1;
+	}
+	for (size_t c = 0; c < P->ps.n; c++)
+		S->p[c] = P->ps.type[c] == PS_FLUID ? P->x[c] * s : 0;
+	for (int q = 0; q < S->nm; q++) {
+		if (!(S->m[q].force = slc_calloc(3 * S->m[q].np + 1, sizeof *S->m[q].force, err))) {
+			free(fq);
+			return -1;
+		}
+		fq[q] = S->m[q].force;
+	}
+	shell_faces_force(&S->faces, S->p, S->extra, P->m.u.dx, fq, S->st.face_force);
+	free(fq);
+	for (int q = 0; q < S->nm; q++)
+		for (size_t i = 0; i < S->m[q].np; i++, nn++)
+			for (int d = 0; d < 3; d++)
+				centre[d] += S->m[q].P[3 * i + d];
+	for (int d = 0; d < 3 && nn; d++)
+		centre[d] /= (double)nn;
+	for (int q = 0; q < S->nm; q++)
+		for (size_t i = 0; i < S->m[q].np; i++) {
+			const double *f = S->m[q].force + 3 * i, *x = S->m[q].P + 3 * i;
+			double r[3] = {x[0] - centre[0], x[1] - centre[1], x[2] - centre[2]};
+			for (int d = 0; d < 3; d++)
+				S->st.force[d] += f[d];
+			S->st.torque[0] += r[1] * f[2] - r[2] * f[1];
+			S->st.torque[1] += r[2] * f[0] - r[0] * f[2];
+			S->st.torque[2] += r[0] * f[1] - r[1] * f[0];
+		}
+	return 0;
+}
+
+/* eq 4 holds each cut face at the shell's velocity: the fluid in the
+ * face's own control volume (from one cell centre to the other, liquid
+ * on the side of a cell where phi < 0 up to the shell's crossing) changes its velocity from u* to the held one, and that momentum
+ * goes to the shell as well as the pressure's: extra_f = rho dx^3
+ * frac_f (u*_f - hv_f) / dt along the face's axis.  With it the force on
+ * a held container of still water is the weight of all the water the
+ * grid holds, not of the water above the first cell centres. */
+static int
+face_impulse(shell_stage *S, slc_err *err)
+{
+	const project_stage *P = &S->P;
+	const float *vel[3] = {P->m.u.a, P->m.v.a, P->m.w.a};
+	double dx = P->m.u.dx, k = P->o.density * dx * dx * dx / P->dt;
+
+	if (!(S->extra = slc_calloc(S->faces.n + 1, sizeof *S->extra, err)))
+		return -1;
+	for (size_t n = 0; n < S->faces.n; n++) {
+		const shell_face *c = &S->faces.face[n];
+		/* the liquid part of the segment between the centres, cut by
+		 * the shell at t: the low cell's side, then the high one's */
+		double frac = (!P->phi || P->phi[c->lo] < 0) * c->t +
+			      (!P->phi || P->phi[c->hi] < 0) * (1 - c->t);
+		S->extra[n] = k * frac * ((double)vel[c->ax][c->f] - S->hv[c->ax][c->f]);
+	}
+	return 0;
+}
+
+int
+shell_stage_run(shell_stage *S, shell_stats *st, slc_err *err)
+{
+	project_stats pst;
+	int force = S->o.stage == SHELL_STAGE_FORCE;
+	int implicit = force && S->o.coupling == SHELL_IMPLICIT;
+
+	if (!(S->P.dt > 0))
+		return slc_fail(err, "no time step (scene dt or --dt): the force on a "
+				"shell needs one");
+	if (close_faces(S, implicit, err) || (implicit && shell_nodes(S, err)))
+		return -1;
+	if (force) {
+		if (force_solve(S, err))
+			return -1;
+		S->st.pcg = S->P.st;
+	} else {
+		if (face_impulse(S, err) || project_stage_solve(&S->P, &pst, NULL, err))
+			return -1;
+		S->st.pcg = pst.pcg;
+	}
+	if (shell_forces(S, err))
+		return -1;
+	S->st.cut = S->faces.n;
+	S->st.compat = S->P.removed * S->P.m.u.dx * S->P.m.u.dx;
+	S->done = 1;
+	*st = S->st;
+	return 0;
+}
+
+/* The metadata record 'shellcouple'. */
+static int
+store_meta(shell_stage *S, slc_err *err)
+{
+	slc_rec rec, *old;
+	char val[128];
+	const shell_stats *t = &S->st;
+
+	while ((old = slc_frame_find(S->F, "shellcouple", SLC_META)))
+		slc_frame_remove(S->F, old);
+	if (slc_meta_init(&rec, "shellcouple", err))
+		goto fail;
+#define SETV(k, ...) do { snprintf(val, sizeof val, __VA_ARGS__); \
+		if (slc_meta_set(&rec, k, val, err)) goto fail; } while (0)
+	SETV("stage", "%s", shell_stage_names[S->o.stage]);
+	if (S->o.stage == SHELL_STAGE_FORCE)
+		SETV("coupling", "%s", shell_coupling_names[S->o.coupling]);
+	SETV("iterations", "%d", t->pcg.iters);
+	SETV("residual", "%.6g", t->pcg.residual);
+	SETV("converged", "%d", t->pcg.converged);
+	SETV("cut_faces", "%zu", t->cut);
+	SETV("force", "%.9g,%.9g,%.9g", t->force[0], t->force[1], t->force[2]);
+	SETV("face_force", "%.9g,%.9g,%.9g", t->face_force[0], t->face_force[1],
+	     t->face_force[2]);
+	SETV("torque", "%.9g,%.9g,%.9g", t->torque[0], t->torque[1], t->torque[2]);
+	SETV("compat_flux", "%.6g", t->compat);
+	SETV("eps", "%.6g", S->set.eps);
+#undef SETV
+	if (!slc_frame_put(S->F, &rec, err))
+		goto fail;
+	return 0;
+fail:
+	slc_rec_free(&rec);
+	return -1;
+}
+
+/* force: f_fluid and P_prev := P into each shell (f64 x3 points). */
+static int
+store_shells(shell_stage *S, slc_err *err)
+{
+	for (int q = 0; q < S->nm; q++) {
+		shell_one *m = &S->m[q];
+		double *f, *pp;
+		if (slc_rec_remove(m->r, "f_fluid") || slc_rec_remove(m->r, "P_prev"))
+			return slc_fail(err, "record '%s': out of memory", m->r->name);
+		if (!(f = slc_rec_add(m->r, "f_fluid", SLC_F64, 3, SLC_POINT, m->np, err)) ||
+		    !(pp = slc_rec_add(m->r, "P_prev", SLC_F64, 3, SLC_POINT, m->np, err)))
+			return slc_failctx(err, "record '%s': ", m->r->name);
+		memcpy(f, m->force, 3 * m->np * sizeof *f);
+		memcpy(pp, m->P, 3 * m->np * sizeof *pp);
+	}
+	return 0;
+}
+
+int
+shell_stage_store(shell_stage *S, slc_err *err)
+{
+	if (!S->done)
+		return slc_fail(err, "nothing solved to store");
+	if (S->o.stage == SHELL_STAGE_PROJECT) {
+		if (project_stage_store(&S->P, NULL, err))
+			return -1;
+	} else if (store_shells(S, err))
+		return -1;
+	return store_meta(S, err);
+}
+
+int
+shell_stage_changed(const shell_stage *S, const slc_rec *r)
+{
+	if (r->kind == SLC_META && !strcmp(r->name, "shellcouple"))
+		return 1;
+	if (S->o.stage == SHELL_STAGE_PROJECT)
+		return project_stage_changed(&S->P, r);
+	for (int q = 0; q < S->nm; q++)
+		if (r == S->m[q].r)
+			return 1;
+	return 0;
+}
+
+void
+shell_stage_free(shell_stage *S)
+{
+	project_stage_free(&S->P);
+	for (int q = 0; q < S->nm && S->m; q++) {
+		shell_one *m = &S->m[q];
+		free(m->P);
+		free(m->Pprev);
+		free(m->v);
+		free(m->mass);
+		free(m->fold);
+		free(m->vel);
+		free(m->sigma);
+		free(m->force);
+	}
+	free(S->m);
+	shell_free(&S->set);
+	shell_faces_free(&S->faces);
+	for (int ax = 0; ax < 3; ax++)
+		free(S->hv[ax]);
+	free(S->lo);
+	free(S->hi);
+	free(S->ax);
+	free(S->node);
+	free(S->w);
+	free(S->minv);
+	free(S->V);
+	free(S->p);
+	free(S->extra);
+	memset(S, 0, sizeof *S);
+}

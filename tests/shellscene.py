@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""shellscene.py: frames with thin shells for the shellcouple tests, written
+with the layout of formats/slc.md alone (no sluice code).
+
+  shellscene.py SCENE [KEY=VALUE]... > FRAME
+
+A unit box of N^3 cells (n=N, default 16), the scene record (dt, gravity
+0,-9.81,0), the MAC velocity u, v, w, and per scene:
+  sheet  water h deep (h=0.25) on a horizontal sheet at y=ys (0.3 + dx/4)
+         spanning the box, air below; the sheet an m x m grid of quads
+         (m=8), its border nodes pinned (pin=edge; pin=all: every node,
+         pin=none), areal density sigma (0.1 kg/m^2); v* = -g dt in the
+         water (the pressure's work), 0 elsewhere; held=F: a channel
+         f_fluid holding F times the water's weight on each free node's
+         share of the sheet, pointing down (the load of the last frame).
+  cup    a cylindrical cup, zero-thickness wall and bottom (radius r=0.3,
+         bottom y=yb 0.1 + dx/4, top y=0.7, axis x=z=0.5, seg=32
+         segments), water inside up to y=yf (0.5); air outside (sub=1:
+         the box full of water to y=yo (0.8): the cup submerged).
+  plate  smoke (no phi) in the closed box, a plate spanning it at y=ys
+         (0.5 + dx/4), moving up at V (V=0.1): P_prev there, P one dt
+         higher.
+  bag    a closed cube (half side a=0.2, centre 0.5,0.5,0.5) full of
+         water in air, everything falling at vy=-g*t (t=0.5): u* and the
+         nodes' v alike; free nodes of areal density sigma.
+"""
+import math
+import struct
+import sys
+
+sys.path.insert(0, __import__("os").path.dirname(__file__))
+from slcrec import _record, END  # noqa: E402
+
+G = 9.81
+
+
+def grid(name, stag, dims, dx, vals, origin=(0.0, 0.0, 0.0)):
+    """A one-channel f32 grid record."""
+    from slcrec import CODES  # noqa: F401
+    nb = name.encode()
+    block = struct.pack("<iiiI3dd", dims[0], dims[1], dims[2], stag, *origin, dx)
+    desc = struct.pack("<H", len(nb)) + nb + struct.pack("<I", len(block)) + block
+    desc += struct.pack("<I", 1)
+    desc += struct.pack("<H", len(nb)) + nb + bytes([4, 1, 4, 0])
+    desc += struct.pack("<Q", len(vals))
+    desc += b"\0" * (-len(desc) % 8)
+    arr = struct.pack("<%df" % len(vals), *vals)
+    payload = arr + b"\0" * (-len(arr) % 8)
+    import zlib
+    head = b"SLCR" + struct.pack("<HHIIdIIQQ", 1, 0, 2, 0, 0.0, len(desc), 0,
+                                 len(payload), len(payload))
+    body = head + desc + payload
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def meta(name, kv):
+    text = "".join("%s=%s\n" % (k, v) for k, v in kv).encode()
+    return _record(1, name, 0.0, [("text", 1, 1, 0, list(text))])
+
+
+def mesh(name, P, tri, extra=()):
+    flat = [c for p in P for c in p]
+    chans = [("P", 5, 3, 1, flat), ("tri", 3, 3, 2, [i for t in tri for i in t])]
+    return _record(3, name, 0.0, chans + list(extra))
+
+
+def field(n, stag, f):
+    """Values of f(x, y, z) at the samples of a grid of n^3 cells."""
+    dx = 1.0 / n
+    dims = [n, n, n]
+    off = [0.5, 0.5, 0.5]
+    if stag >= 2:
+        dims[stag - 2] += 1
+        off[stag - 2] = 0.0
+    vals = []
+    for k in range(dims[2]):
+        for j in range(dims[1]):
+            for i in range(dims[0]):
+                vals.append(f(dx * (i + off[0]), dx * (j + off[1]), dx * (k + off[2])))
+    return dims, vals
+
+
+def quad_grid(m, corner, e1, e2):
+    """An m x m grid of quads, two triangles each: points and triangles."""
+    P, tri = [], []
+    for b in range(m + 1):
+        for a in range(m + 1):
+            P.append(tuple(corner[d] + e1[d] * a / m + e2[d] * b / m for d in range(3)))
+    for b in range(m):
+        for a in range(m):
+            p = a + (m + 1) * b
+            tri += [(p, p + 1, p + m + 2), (p, p + m + 2, p + m + 1)]
+    return P, tri
+
+
+def lumped_mass(P, tri, sigma):
+    m = [0.0] * len(P)
+    for t in tri:
+        a, b, c = (P[i] for i in t)
+        u = [b[d] - a[d] for d in range(3)]
+        v = [c[d] - a[d] for d in range(3)]
+        x = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+        ar = 0.5 * math.sqrt(sum(q * q for q in x))
+        for i in t:
+            m[i] += sigma * ar / 3
+    return m
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    scene = sys.argv[1]
+    kv = dict(a.split("=", 1) for a in sys.argv[2:])
+    n = int(kv.get("n", 16))
+    dx = 1.0 / n
+    dt = float(kv.get("dt", 1.0 / 60))
+    out = [meta("scene", [("frame", 0), ("time", 0), ("dt", repr(dt)), ("fps", repr(1 / dt)),
+                          ("gravity", "0,-9.81,0")])]
+    zero = lambda x, y, z: 0.0  # noqa: E731
+    uvw = [zero, zero, zero]
+    phi = None
+    shells = []
+    if scene == "sheet":
+        h = float(kv.get("h", 0.25))
+        ys = float(kv.get("ys", 0.3 + dx / 4))
+        m = int(kv.get("m", 8))
+        sigma = float(kv.get("sigma", 0.1))
+        pin = kv.get("pin", "edge")
+        held = float(kv.get("held", 0))
+        phi = lambda x, y, z: max(ys - y, y - (ys + h))  # noqa: E731
+        uvw[1] = lambda x, y, z: -G * dt if ys - dx / 2 < y < ys + h + dx / 2 else 0.0  # noqa: E731
+        P, tri = quad_grid(m, (0, ys, 0), (1, 0, 0), (0, 0, 1))
+        mass = lumped_mass(P, tri, sigma)
+        border = [a in (0, m) or b in (0, m) for b in range(m + 1) for a in range(m + 1)]
+        pinned = [1 if pin == "all" or (pin == "edge" and e) else 0 for e in border]
+        extra = [("mass", 5, 1, 1, mass), ("pinned", 1, 1, 1, pinned)]
+        if held:
+            f = []
+            for i in range(len(P)):
+                f += [0.0, -held * 1000 * G * h * mass[i] / sigma if not pinned[i] else 0.0, 0.0]
+            extra.append(("f_fluid", 5, 3, 1, f))
+        shells.append(mesh("sheet", P, tri, extra))
+    elif scene == "cup":
+        r = float(kv.get("r", 0.3))
+        yb = float(kv.get("yb", 0.1 + dx / 4))
+        yt = float(kv.get("yt", 0.7))
+        yf = float(kv.get("yf", 0.5))
+        seg = int(kv.get("seg", 32))
+        sub = int(kv.get("sub", 0))
+        yo = float(kv.get("yo", 0.8))
+        P, tri = [(0.5, yb, 0.5)], []
+        for s in range(seg):
+            a = 2 * math.pi * s / seg
+            P.append((0.5 + r * math.cos(a), yb, 0.5 + r * math.sin(a)))
+        for s in range(seg):
+            a = 2 * math.pi * s / seg
+            P.append((0.5 + r * math.cos(a), yt, 0.5 + r * math.sin(a)))
+        for s in range(seg):
+            b0, b1 = 1 + s, 1 + (s + 1) % seg
+            t0, t1 = b0 + seg, b1 + seg
+            tri += [(0, b0, b1), (b0, t0, t1), (b0, t1, b1)]
+
+        def inside(x, y, z):
+            return math.hypot(x - 0.5, z - 0.5) < r and yb < y
+
+        def phif(x, y, z):
+            if sub:
+                return y - yo
+            return y - yf if inside(x, y, z) else 1.0
+        phi = phif
+        # gravity on every face next to a liquid cell, as advect gives it
+        uvw[1] = lambda x, y, z: -G * dt if min(phif(x, y - dx / 2, z), phif(x, y + dx / 2, z)) < 0 else 0.0  # noqa: E731
+        shells.append(mesh("cup", P, tri, [("pinned", 1, 1, 1, [1] * len(P))]))
+    elif scene == "plate":
+        ys = float(kv.get("ys", 0.5 + dx / 4))
+        V = float(kv.get("V", 0.1))
+        P0, tri = quad_grid(4, (0, ys, 0), (1, 0, 0), (0, 0, 1))
+        P1 = [(p[0], p[1] + V * dt, p[2]) for p in P0]
+        shells.append(mesh("plate", P1, tri,
+                           [("P_prev", 5, 3, 1, [c for p in P0 for c in p])]))
+    elif scene == "bag":
+        a = float(kv.get("a", 0.2))
+        t = float(kv.get("t", 0.5))
+        sigma = float(kv.get("sigma", 0.1))
+        c = 0.5
+        P, tri = [], []
+        faces = [((c - a, c - a, c - a), (2 * a, 0, 0), (0, 0, 2 * a)),
+                 ((c - a, c + a, c - a), (0, 0, 2 * a), (2 * a, 0, 0)),
+                 ((c - a, c - a, c - a), (0, 2 * a, 0), (2 * a, 0, 0)),
+                 ((c - a, c - a, c + a), (2 * a, 0, 0), (0, 2 * a, 0)),
+                 ((c - a, c - a, c - a), (0, 0, 2 * a), (0, 2 * a, 0)),
+                 ((c + a, c - a, c - a), (0, 2 * a, 0), (0, 0, 2 * a))]
+        for corner, e1, e2 in faces:
+            Pf, tf = quad_grid(4, corner, e1, e2)
+            base = len(P)
+            P += Pf
+            tri += [tuple(i + base for i in q) for q in tf]
+        vy = -G * t
+        phi = lambda x, y, z: max(abs(x - c), abs(y - c), abs(z - c)) - a  # noqa: E731
+        uvw[1] = lambda x, y, z: vy  # noqa: E731
+        mass = lumped_mass(P, tri, sigma)
+        shells.append(mesh("bag", P, tri, [("mass", 5, 1, 1, mass),
+                                           ("v", 5, 3, 1, [0.0, vy, 0.0] * len(P))]))
+    else:
+        sys.exit("shellscene: unknown scene " + scene)
+    for ax, name in enumerate("uvw"):
+        dims, vals = field(n, 2 + ax, uvw[ax])
+        out.append(grid(name, 2 + ax, dims, dx, vals))
+    if phi:
+        dims, vals = field(n, 0, phi)
+        out.append(grid("phi", 0, dims, dx, vals))
+    out += shells
+    out.append(END)
+    sys.stdout.buffer.write(b"".join(out))
+
+
+if __name__ == "__main__":
+    main()
