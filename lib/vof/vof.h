@@ -82,12 +82,14 @@ double vof_max_edge(const kdsm_mesh *m, size_t t);
 
 /* The ledger of one step (issue: "the water on the mesh before, moved in
  * from the grid, to and from particles, and after; every term in double
- * precision"): after = before + grid_in + particles_in - particles_out up
- * to rounding.  Functions add to the terms; the figures below are for
- * reports. */
+ * precision"): after = before + grid_in + grid_fill + particles_in -
+ * particles_out up to rounding.  Functions add to the terms; the figures
+ * below are for reports. */
 typedef struct vof_ledger {
 	double before;          /* sum W at vof_ledger_open */
 	double grid_in;         /* taken from the grid by backward samples */
+	double grid_fill;       /* cap - W of the tets the grid's liquid
+				   overwrote (§4; negative where W > cap) */
 	double particles_in;    /* absorbed from particles */
 	double particles_out;   /* made into spray */
 	double after;           /* sum W at vof_ledger_close */
@@ -100,6 +102,9 @@ typedef struct vof_ledger {
 	size_t n_enclosed;      /* tets left above cap by (e) */
 	size_t n_clamped;       /* moved nodes clamped at the skin */
 	size_t n_corrected;     /* velocities corrected (§3.3) */
+	size_t n_filled;        /* tets the grid's liquid overwrote (§4) */
+	size_t n_absorbed;      /* particles absorbed (§4) */
+	size_t n_overwritten;   /* velocities the projected grid overwrote */
 } vof_ledger;
 
 /* Zero L and set before = the water on the mesh (dead tets included, so
@@ -107,7 +112,7 @@ typedef struct vof_ledger {
 void vof_ledger_open(vof_ledger *L, const vof_state *s);
 /* Set after = the water on the mesh. */
 void vof_ledger_close(vof_ledger *L, const vof_state *s);
-/* after - (before + grid_in + particles_in - particles_out). */
+/* after - (before + grid_in + grid_fill + particles_in - particles_out). */
 double vof_ledger_residual(const vof_ledger *L);
 /* Sum of W in tet order (f64). */
 double vof_volume(const vof_state *s);

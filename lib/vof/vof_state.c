@@ -157,5 +157,6 @@ vof_ledger_close(vof_ledger *L, const vof_state *s)
 double
 vof_ledger_residual(const vof_ledger *L)
 {
-	return L->after - (L->before + L->grid_in + L->particles_in - L->particles_out);
+	return L->after -
+	       (L->before + L->grid_in + L->grid_fill + L->particles_in - L->particles_out);
 }
