@@ -58,11 +58,15 @@ for path in sys.argv[1:]:
     v = max(f["before"], f["after"])
     worst = max(worst, abs(r) / v)
     water = [r for r in recs if r[1] == "vof"][0][3]["water"][3]
-    s = 0.0
+    # Neumaier's compensated sum in tet order, as lib/vof sums
+    s = c = 0.0
     for w in water:
-        s += w
+        t = s + w
+        c += (s - t) + w if abs(s) >= abs(w) else (w - t) + s
+        s = t
         if not w >= 0:
             sys.exit("%s: negative water %r" % (path, w))
+    s += c
     if s != f["after"]:
         sys.exit("%s: the water sums to %r, the ledger says %r" % (path, s, f["after"]))
     if last is not None and kv["stage"] != "init" and f["before"] != last:

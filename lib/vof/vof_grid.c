@@ -57,6 +57,7 @@ vof_grid_inside(const kdsm_mesh *m, const vof_grid *g, size_t t)
 void
 vof_grid_take(const kdsm_mesh *m, vof_state *s, const vof_grid *g, vof_ledger *L)
 {
+	vof_sum sum = { 0, 0 };
 	size_t t;
 	long i;
 
@@ -76,10 +77,11 @@ vof_grid_take(const kdsm_mesh *m, vof_state *s, const vof_grid *g, vof_ledger *L
 	for (t = 0; t < m->nt; t++) {
 		if (!vof_grid_inside(m, g, t))
 			continue;
-		L->grid_fill += m->cap[t] - s->W[t];
+		vof_sum_add(&sum, m->cap[t] - s->W[t]);
 		s->W[t] = m->cap[t];
 		L->n_filled++;
 	}
+	L->grid_fill += vof_sum_get(&sum);
 }
 
 void
@@ -108,6 +110,7 @@ vof_absorb(const kdsm_mesh *m, vof_state *s, size_t n, const double *P, const do
 	   const double *vol, uint8_t *gone, vof_ledger *L, slc_err *err)
 {
 	vof_loc loc = { 0 };
+	vof_sum sum = { 0, 0 };
 	long *at, i;
 	size_t q;
 
@@ -136,9 +139,10 @@ vof_absorb(const kdsm_mesh *m, vof_state *s, size_t n, const double *P, const do
 			s->u[3 * t + a] = (w * s->u[3 * t + a] + vol[q] * v[3 * q + a]) / nw;
 		s->W[t] = nw;
 		gone[q] = 1;
-		L->particles_in += vol[q];
+		vof_sum_add(&sum, vol[q]);
 		L->n_absorbed++;
 	}
+	L->particles_in += vof_sum_get(&sum);
 	vof_loc_free(&loc);
 	free(at);
 	return 0;

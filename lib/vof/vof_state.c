@@ -133,12 +133,12 @@ vof_max_edge(const kdsm_mesh *m, size_t t)
 double
 vof_volume(const vof_state *s)
 {
-	double v = 0;
+	vof_sum v = { 0, 0 };
 	size_t t;
 
 	for (t = 0; t < s->nt; t++)
-		v += s->W[t];
-	return v;
+		vof_sum_add(&v, s->W[t]);
+	return vof_sum_get(&v);
 }
 
 void
