@@ -95,6 +95,7 @@ vof_advect(const kdsm_mesh *m0, const vof_state *s0, const kdsm_mesh *m1, vof_st
 	size_t t, slots;
 	long i;
 	int rc = -1;
+	vof_sum sg = { 0, 0 }, sf = { 0, 0 }, so = { 0, 0 };
 
 	memset(s1, 0, sizeof *s1);
 	if (m0->nt != nt || s0->nt != nt || m0->nsamp != N)
@@ -232,12 +233,12 @@ vof_advect(const kdsm_mesh *m0, const vof_state *s0, const kdsm_mesh *m1, vof_st
 		double piece, y[4][3], d[3], p[3], jd[3];
 		int s, j, a;
 
-		L->grid_in += gW[t];
+		vof_sum_add(&sg, gW[t]);
 		L->n_clamped += (size_t)clamps[2 * t] + (size_t)clamps[2 * t + 1];
 		L->max_trace = fmax(L->max_trace, trace[t]);
 		if (!(left[t] > 0))
 			continue;
-		L->forwarded += left[t];
+		vof_sum_add(&sf, left[t]);
 		piece = left[t] / N;
 		for (j = 0; j < ntg[t]; j++) {
 			int32_t tn = tg[t * N + j];
@@ -269,7 +270,7 @@ vof_advect(const kdsm_mesh *m0, const vof_state *s0, const kdsm_mesh *m1, vof_st
 				p[a] += jd[a];
 			if (vof_spray_add(sp, p, s0->u + 3 * t, piece, err))
 				goto out;
-			L->particles_out += piece;
+			vof_sum_add(&so, piece);
 			L->n_spray++;
 		}
 	}
@@ -278,6 +279,9 @@ vof_advect(const kdsm_mesh *m0, const vof_state *s0, const kdsm_mesh *m1, vof_st
 			s1->u[3 * t + a] = s1->W[t] > 0 ? M[3 * t + a] / s1->W[t] : 0;
 	rc = 0;
 out:
+	L->grid_in += vof_sum_get(&sg);
+	L->forwarded += vof_sum_get(&sf);
+	L->particles_out += vof_sum_get(&so);
 	vof_loc_free(&loc0);
 	vof_loc_free(&loc1);
 	free(don);

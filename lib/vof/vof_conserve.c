@@ -139,6 +139,7 @@ spray_out(const kdsm_mesh *m, vof_state *s, size_t t, double e, const vof_conser
 	const double *x[4] = { m->P + 3 * q[0], m->P + 3 * q[1], m->P + 3 * q[2], m->P + 3 * q[3] };
 	const double *f0, *f1, *f2;
 	double nf[3], e1[3], e2[3], l, side = 0, piece = e / m->nsamp, left = e;
+	vof_sum out = { 0, 0 };
 	int k = 0, a, smp;
 
 	while (m->nbr[4 * t + k] >= 0)
@@ -177,9 +178,10 @@ spray_out(const kdsm_mesh *m, vof_state *s, size_t t, double e, const vof_conser
 		if (vof_spray_add(sp, p, s->u + 3 * t, vol, err))
 			return -1;
 		left -= vol;
-		L->particles_out += vol;
+		vof_sum_add(&out, vol);
 		L->n_spray++;
 	}
+	L->particles_out += vof_sum_get(&out);
 	return 0;
 }
 

@@ -133,12 +133,12 @@ vof_max_edge(const kdsm_mesh *m, size_t t)
 double
 vof_volume(const vof_state *s)
 {
-	double v = 0;
+	vof_sum v = { 0, 0 };
 	size_t t;
 
 	for (t = 0; t < s->nt; t++)
-		v += s->W[t];
-	return v;
+		vof_sum_add(&v, s->W[t]);
+	return vof_sum_get(&v);
 }
 
 void
@@ -157,5 +157,6 @@ vof_ledger_close(vof_ledger *L, const vof_state *s)
 double
 vof_ledger_residual(const vof_ledger *L)
 {
-	return L->after - (L->before + L->grid_in + L->particles_in - L->particles_out);
+	return L->after -
+	       (L->before + L->grid_in + L->grid_fill + L->particles_in - L->particles_out);
 }
