@@ -8,10 +8,14 @@
  * lib/fluid/pcg.c, lib/fluid/mg.c, lib/fluid/mic0.c, lib/fluid/weights.c
  * and lib/fluid/rigid.c. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tool.h"
 #include "stage/project_stage.h"
+#ifdef SLC_MPI
+#include "tool_mpi.h"
+#endif
 
 static int precond, binary, bc;
 static double tol = 1e-6, density = 1000, dt_opt;
@@ -41,10 +45,18 @@ static const struct tool_info tinfo = {
 	opts
 };
 
+static int
+changed(const void *S, const slc_rec *r)
+{
+	return project_stage_changed(S, r);
+}
+
 int
 main(int argc, char **argv)
 {
-	slc_frame F;
+	slc_frame F, L, *G = &F;
+	slc_rec **cut = NULL;
+	slc_comm *comm = NULL;
 	project_stage S;
 	project_stats st;
 	slc_err err;
@@ -58,9 +70,20 @@ main(int argc, char **argv)
 			  dt_opt > 0 ? dt_opt : NAN};
 
 	slc_frame_init(&F);
-	read_frame(&F, path);
-	if (project_stage_load(&S, &F, &o, NULL, &err) ||
-	    project_stage_solve(&S, &st, NULL, &err))
+	slc_frame_init(&L);
+#ifdef SLC_MPI
+	/* over ranks: each its k slab of the frame (tool_mpi.h) */
+	if ((comm = tool_mpi_open(&argc, &argv, path))) {
+		tool_mpi_read(comm, &F, &L, path, PROJECT_GHOST, ": run on fewer ranks");
+		G = &L;
+		cut = xcalloc(L.n ? L.n : 1, sizeof *cut);
+		memcpy(cut, L.r, L.n * sizeof *cut);
+	}
+#endif
+	if (!comm)
+		read_frame(&F, path);
+	if (project_stage_load(&S, G, &o, comm, &err) ||
+	    project_stage_solve(&S, &st, comm, &err))
 		die("%s: %s", label, err.msg);
 	info("%s: %s-pcg: %d iterations, residual %.3g%s, %d regions (%d enclosed), "
 	     "%.3fs setup, %.3fs solve", label, project_precond_names[precond], st.pcg.iters,
@@ -71,9 +94,17 @@ main(int argc, char **argv)
 			label, st.pcg.iters, st.pcg.residual, tol);
 	if (!st.have_dt)
 		info("%s: no time step (scene dt or --dt): p not written", label);
-	tool_out *out = out_open(argc, argv);
-	if (project_stage_store(&S, NULL, &err))
+	if (project_stage_store(&S, comm, &err))
 		die("%s: %s", label, err.msg);
+#ifdef SLC_MPI
+	if (comm) {
+		tool_mpi_write(comm, &F, &L, cut, F.n, changed, &S, NULL, S.frame, argc, argv);
+		slc_comm_close(comm);
+		goto done;
+	}
+#endif
+	(void)changed;
+	tool_out *out = out_open(argc, argv);
 	for (size_t q = 0; q < F.n; q++) {
 		if (project_stage_changed(&S, F.r[q]))
 			out_write(out, F.r[q]);
@@ -81,7 +112,12 @@ main(int argc, char **argv)
 			out_pass(out, F.r[q]);
 	}
 	out_close(out);
+#ifdef SLC_MPI
+done:
+#endif
+	free(cut);
 	project_stage_free(&S);
+	slc_frame_free(&L);
 	slc_frame_free(&F);
 	return 0;
 }

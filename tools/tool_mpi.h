@@ -13,6 +13,7 @@
 #define SLC_TOOL_MPI_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tool.h"

@@ -1,6 +1,7 @@
 /* halo.c: ghost planes of k slabs from their owners (comm/halo.h). */
 #include "comm/halo.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -45,6 +46,51 @@ check_slab(const slc_comm *c, const slc_rec *r, slc_err *err)
 	return 0;
 }
 
+/* Post the messages of one array a of the sample planes [lo, hi) this
+ * rank holds of a grid of nk_all sample planes, pb bytes each: from and
+ * to each neighbour, into req[*nreq..].  Nonzero on an MPI error. */
+static int
+post_planes(slc_comm *c, char *a, size_t pb, int nk_all, MPI_Request *req, size_t *nreq)
+{
+	int own0 = c->k0[c->rank], own1 = c->rank == c->size - 1 ? nk_all : c->k0[c->rank + 1];
+	int lo, hi, nlo, nhi, rc = 0;
+
+	held_samples(c, c->rank, nk_all, &lo, &hi);
+	/* from below: planes lo .. own0 - 1; to below: the planes of mine
+	 * the rank below holds above its own */
+	if (c->rank > 0) {
+		held_samples(c, c->rank - 1, nk_all, &nlo, &nhi);
+		if (own0 > lo)
+			rc |= MPI_Irecv(a, (int)((size_t)(own0 - lo) * pb), MPI_BYTE,
+					c->rank - 1, TAG_UP, c->c, &req[(*nreq)++]);
+		if (nhi > own0)
+			rc |= MPI_Isend(a + (size_t)(own0 - lo) * pb, (int)((size_t)(nhi - own0) * pb),
+					MPI_BYTE, c->rank - 1, TAG_DOWN, c->c, &req[(*nreq)++]);
+	}
+	/* from above: planes own1 .. hi - 1; to above: the planes of mine
+	 * the rank above holds below its own */
+	if (c->rank < c->size - 1) {
+		held_samples(c, c->rank + 1, nk_all, &nlo, &nhi);
+		if (hi > own1)
+			rc |= MPI_Irecv(a + (size_t)(own1 - lo) * pb, (int)((size_t)(hi - own1) * pb),
+					MPI_BYTE, c->rank + 1, TAG_DOWN, c->c, &req[(*nreq)++]);
+		if (own1 > nlo)
+			rc |= MPI_Isend(a + (size_t)(nlo - lo) * pb, (int)((size_t)(own1 - nlo) * pb),
+					MPI_BYTE, c->rank + 1, TAG_UP, c->c, &req[(*nreq)++]);
+	}
+	return rc;
+}
+
+/* The ghost planes' bytes fit an int count. */
+static int
+check_count(const slc_comm *c, size_t pb, slc_err *err)
+{
+	if (pb && (size_t)(c->ghost + 1) > (size_t)INT_MAX / pb)
+		return slc_fail(err, "halo: %d planes of %zu bytes overflow a message",
+				c->ghost + 1, pb);
+	return 0;
+}
+
 int
 slc_halo(slc_comm *c, slc_rec *const *r, size_t n, slc_err *err)
 {
@@ -57,52 +103,40 @@ slc_halo(slc_comm *c, slc_rec *const *r, size_t n, slc_err *err)
 	for (q = 0; q < n; q++) {
 		if (check_slab(c, r[q], err))
 			return -1;
+		for (uint32_t ch = 0; ch < r[q]->nchan; ch++)
+			if (check_count(c, plane_bytes(r[q], &r[q]->chan[ch]), err))
+				return -1;
 		most += 4 * (size_t)r[q]->nchan;
 	}
 	if (!(req = slc_malloc(most ? most : 1, sizeof *req, err)))
 		return -1;
 	for (q = 0; q < n && !rc; q++) {
 		const slc_rec *R = r[q];
-		int own0, own1, lo, hi, nlo, nhi;
-		uint32_t ch;
 
-		slc_halo_owned(c, R, &own0, &own1);
-		held_samples(c, c->rank, R->nk_all, &lo, &hi);
-		for (ch = 0; ch < R->nchan && !rc; ch++) {
-			const slc_chan *C = &R->chan[ch];
-			size_t pb = plane_bytes(R, C);
-			char *a = C->data;
-
-			/* from below: planes lo .. own0 - 1; to below: the
-			 * planes of mine the rank below holds above its own */
-			if (c->rank > 0) {
-				held_samples(c, c->rank - 1, R->nk_all, &nlo, &nhi);
-				if (own0 > lo)
-					rc |= MPI_Irecv(a, (int)((size_t)(own0 - lo) * pb), MPI_BYTE,
-							c->rank - 1, TAG_UP, c->c, &req[nreq++]);
-				if (nhi > own0)
-					rc |= MPI_Isend(a + (size_t)(own0 - lo) * pb,
-							(int)((size_t)(nhi - own0) * pb), MPI_BYTE,
-							c->rank - 1, TAG_DOWN, c->c, &req[nreq++]);
-			}
-			/* from above: planes own1 .. hi - 1; to above: the
-			 * planes of mine the rank above holds below its own */
-			if (c->rank < c->size - 1) {
-				held_samples(c, c->rank + 1, R->nk_all, &nlo, &nhi);
-				if (hi > own1)
-					rc |= MPI_Irecv(a + (size_t)(own1 - lo) * pb,
-							(int)((size_t)(hi - own1) * pb), MPI_BYTE,
-							c->rank + 1, TAG_DOWN, c->c, &req[nreq++]);
-				if (own1 > nlo)
-					rc |= MPI_Isend(a + (size_t)(nlo - lo) * pb,
-							(int)((size_t)(own1 - nlo) * pb), MPI_BYTE,
-							c->rank + 1, TAG_UP, c->c, &req[nreq++]);
-			}
-		}
+		for (uint32_t ch = 0; ch < R->nchan && !rc; ch++)
+			rc = post_planes(c, R->chan[ch].data, plane_bytes(R, &R->chan[ch]), R->nk_all,
+					 req, &nreq);
 	}
 	if (nreq && MPI_Waitall((int)nreq, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
 		rc = 1;
 	free(req);
+	return rc ? slc_fail(err, "halo exchange: MPI error") : 0;
+}
+
+int
+slc_halo_cells(slc_comm *c, void *a, size_t pb, slc_err *err)
+{
+	MPI_Request req[4];
+	size_t nreq = 0;
+	int rc;
+
+	if (c->size == 1)
+		return 0;
+	if (check_count(c, pb, err))
+		return -1;
+	rc = post_planes(c, a, pb, c->nk, req, &nreq);
+	if (nreq && MPI_Waitall((int)nreq, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+		rc = 1;
 	return rc ? slc_fail(err, "halo exchange: MPI error") : 0;
 }
 

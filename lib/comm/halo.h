@@ -22,6 +22,12 @@
  * record that is not such a slab). */
 int slc_halo(slc_comm *c, slc_rec *const *r, size_t n, slc_err *err);
 
+/* The same for one array a of the cell planes this rank holds
+ * (slc_comm_held: its slab with c->ghost planes each side), pb bytes a
+ * plane, grid order: a solver's vectors and coefficients.  Collective;
+ * 0, or -1 with err. */
+int slc_halo_cells(slc_comm *c, void *a, size_t pb, slc_err *err);
+
 /* slc_halo of every slab record of F. */
 int slc_halo_frame(slc_comm *c, slc_frame *F, slc_err *err);
 

@@ -193,6 +193,55 @@ slc_comm_plane_sums(slc_comm *c, const double *part, int nsum, double *sum, slc_
 }
 
 int
+slc_comm_gather_planes(slc_comm *c, void *a, size_t pb, const int *own, slc_err *err)
+{
+	int r, rc;
+
+	if (c->size == 1)
+		return 0;
+	if (pb && (size_t)own[c->size] > (size_t)INT_MAX / pb)
+		return slc_fail(err, "gather: %d planes of %zu bytes overflow a message",
+				own[c->size], pb);
+	for (r = 0; r < c->size; r++) {
+		c->cnt[r] = (int)((size_t)(own[r + 1] - own[r]) * pb);
+		c->disp[r] = (int)((size_t)own[r] * pb);
+	}
+	rc = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, a, c->cnt, c->disp, MPI_BYTE, c->c);
+	return rc == MPI_SUCCESS ? 0 : mpi_fail(rc, "gather of planes", err);
+}
+
+enum { TAG_CHAIN = 31 };
+
+int
+slc_comm_chain_in(slc_comm *c, void *buf, size_t n, slc_err *err)
+{
+	return c->rank ? slc_comm_recv(c, buf, n, c->rank - 1, TAG_CHAIN, err) : 0;
+}
+
+int
+slc_comm_chain_out(slc_comm *c, const void *buf, size_t n, slc_err *err)
+{
+	return c->rank < c->size - 1 ? slc_comm_send(c, buf, n, c->rank + 1, TAG_CHAIN, err) : 0;
+}
+
+int
+slc_comm_chain_end(slc_comm *c, void *buf, size_t n, slc_err *err)
+{
+	char *p = buf;
+
+	while (n) {
+		size_t k = n < COMM_CHUNK ? n : COMM_CHUNK;
+		int rc = MPI_Bcast(p, (int)k, MPI_BYTE, c->size - 1, c->c);
+
+		if (rc != MPI_SUCCESS)
+			return mpi_fail(rc, "chain broadcast", err);
+		p += k;
+		n -= k;
+	}
+	return 0;
+}
+
+int
 slc_comm_bcast(slc_comm *c, void *buf, size_t n, slc_err *err)
 {
 	char *p = buf;

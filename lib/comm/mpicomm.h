@@ -80,6 +80,27 @@ int slc_comm_imax(slc_comm *c, int *v, int n, slc_err *err);
 int slc_comm_plane_sums(slc_comm *c, const double *part, int nsum, double *sum,
 			slc_err *err);
 
+/* Every rank's planes of a whole grid into a on every rank, in place:
+ * rank r owns planes own[r] .. own[r+1]-1 (own: size + 1 entries, from 0
+ * to the grid's planes), pb bytes each, and holds them in a at their
+ * place.  A coarse level of a solver, gathered to be solved redundantly.
+ * 0, or -1 with err (a count past an int, MPI). */
+int slc_comm_gather_planes(slc_comm *c, void *a, size_t pb, const int *own, slc_err *err);
+
+/* A sum in grid order over the ranks, each adding its owned cells in
+ * turn: slc_comm_chain_in waits for the running sums (n bytes) of the
+ * rank below (rank 0: none, buf as the caller set it), the rank adds its
+ * own terms, slc_comm_chain_out passes them to the rank above, and
+ * slc_comm_chain_end gives every rank the last rank's, the whole sum
+ * (several buffers: every chain_in, then every chain_out, then every
+ * chain_end, in the same order).  The same terms in the same order as
+ * one process adding every cell: the same bits, for per-region sums that
+ * plane partials cannot hold.  Sequential across the ranks: for sums
+ * made a few times a solve.  0, or -1 with err. */
+int slc_comm_chain_in(slc_comm *c, void *buf, size_t n, slc_err *err);
+int slc_comm_chain_out(slc_comm *c, const void *buf, size_t n, slc_err *err);
+int slc_comm_chain_end(slc_comm *c, void *buf, size_t n, slc_err *err);
+
 /* Broadcast n bytes from rank 0 (chunked: any size_t).  0 or -1. */
 int slc_comm_bcast(slc_comm *c, void *buf, size_t n, slc_err *err);
 

@@ -19,6 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef SLC_MPI
+#include "comm/mpicomm.h"
+#endif
+
 #define MG_MAXLEV 16
 /* Coarse levels with at most this many cells (64^3) run on one thread
  * (the finest from PS_PAR_MIN up): their sweeps cost less than the
@@ -66,12 +70,19 @@ typedef struct level {
 	int open;                   /* box faces open (PS_BC_OPEN): p = 0 outside */
 	int par;                    /* loops run in parallel */
 	float *x, *b, *t;
-	size_t nband;               /* cells Gauss-Seidel visits, in grid order:
-				       the boundary band (the whole coarsest
-				       level) */
+	size_t nband;               /* cells Gauss-Seidel visits: the boundary
+				       band, red cells ((i + j + k) even)
+				       then black ones, each in grid order;
+				       the whole coarsest level in grid order */
+	size_t nred;                /* red cells of the band */
 	size_t *band;
 	uint8_t *bandnb;            /* NB_* of each band cell */
 	float *bandrd;              /* 1 / diag of each band cell */
+	/* an MPI build's k slab (pressure.h's psys): the level holds
+	 * the planes kof .. kof+nk-1 of nkg; ps: the system whose slab
+	 * hooks refresh its ghost planes, NULL for a whole level */
+	int kof, nkg;
+	const psys *ps;
 } level;
 
 struct mg {
@@ -84,6 +95,10 @@ struct mg {
 				       (restriction) */
 	size_t rowlen;
 	int nthread;
+	const psys *ps;             /* the system (plane sums) */
+	int *cown;                  /* over ranks: the coarse planes of
+				       level 1 each rank restricts onto
+				       (size + 1 entries), else NULL */
 	level lv[MG_MAXLEV];
 };
 
@@ -114,6 +129,54 @@ level_dims(level *L, int ni, int nj, int nk)
 	L->ni = ni, L->nj = nj, L->nk = nk;
 	L->sj = (size_t)ni, L->sk = (size_t)ni * nj;
 	L->n = L->sk * nk;
+	L->nkg = nk;
+}
+
+/* The ghost planes of the level's cell array a (floats) from their
+ * owners: level 0 over ranks only. */
+static void
+level_halo(const level *L, float *a)
+{
+	if (L->ps)
+		psys_halo(L->ps, a, sizeof *a);
+}
+
+/* The coarse planes [*K0, *K1) the restriction onto C computes from F:
+ * every plane, or over ranks those of the fine planes this rank owns
+ * (coarse plane K is the owner's of fine plane 2K). */
+static void
+coarse_span(const level *F, const level *C, const mg *m, int *K0, int *K1)
+{
+	*K0 = 0, *K1 = C->nk;
+#ifdef SLC_MPI
+	if (F->ps) {
+		*K0 = m->cown[F->ps->comm->rank];
+		*K1 = m->cown[F->ps->comm->rank + 1];
+	}
+#else
+	(void)F;
+	(void)m;
+#endif
+}
+
+/* Over ranks: every rank's coarse planes of C's array a (esize bytes a
+ * cell) gathered whole on every rank (coarse_span).  A failure sets the
+ * system's cfail. */
+static void
+coarse_gather(const level *F, const level *C, const mg *m, void *a, size_t esize)
+{
+#ifdef SLC_MPI
+	slc_err err;
+
+	if (F->ps && slc_comm_gather_planes(F->ps->comm, a, esize * C->sk, m->cown, &err))
+		*F->ps->cfail = 1;
+#else
+	(void)F;
+	(void)C;
+	(void)m;
+	(void)a;
+	(void)esize;
+#endif
 }
 
 /* The weights of the faces between the cells q and q + e_a of F:
@@ -145,7 +208,7 @@ face_w(const level *F, int a, size_t s[3])
 static int
 coarse_alloc(const level *F, level *C, slc_err *err)
 {
-	level_dims(C, (F->ni + 1) / 2, (F->nj + 1) / 2, (F->nk + 1) / 2);
+	level_dims(C, (F->ni + 1) / 2, (F->nj + 1) / 2, (F->nkg + 1) / 2);
 	C->open = F->open;
 	C->par = C->n > MG_PAR_MIN;
 	C->type = C->otype = slc_calloc(C->n, 1, err);
@@ -171,9 +234,9 @@ coarse_type(const level *F, int I, int J, int K)
 
 	for (int d = 0; d < 8; d++) {
 		int i = 2 * I + (d & 1), j = 2 * J + (d >> 1 & 1), k = 2 * K + (d >> 2 & 1);
-		if (i >= F->ni || j >= F->nj || k >= F->nk)
+		if (i >= F->ni || j >= F->nj || k >= F->nkg)
 			continue;
-		uint8_t t = F->type[(size_t)i + F->sj * j + F->sk * k];
+		uint8_t t = F->type[(size_t)i + F->sj * j + F->sk * (k - F->kof)];
 		air |= t == PS_AIR;
 		fluid |= t == PS_FLUID;
 	}
@@ -193,7 +256,7 @@ static inline float
 coarse_face_weight(const level *F, const float *const fw[3], size_t fs[3][3],
 		   const int P[3], int a)
 {
-	int Fd[3] = {F->ni, F->nj, F->nk};
+	int Fd[3] = {F->ni, F->nj, F->nkg};
 	int b1 = (a + 1) % 3, b2 = (a + 2) % 3;
 	const size_t *st = fs[a];
 	double s = 0;
@@ -206,7 +269,7 @@ coarse_face_weight(const level *F, const float *const fw[3], size_t fs[3][3],
 		q[b2] = 2 * P[b2] + (e >> 1);
 		if (q[a] + 1 >= Fd[a] || q[b1] >= Fd[b1] || q[b2] >= Fd[b2])
 			continue;
-		const float *w = fw[a] + st[0] * q[0] + st[1] * q[1] + st[2] * q[2];
+		const float *w = fw[a] + st[0] * q[0] + st[1] * q[1] + st[2] * (q[2] - F->kof);
 		double w1 = w[0], w0 = *(w - st[a]);
 		double w2 = q[a] + 2 < Fd[a] ? w[st[a]] : w1;
 		s += 0.25 * w0 + 0.5 * w1 + 0.25 * w2;
@@ -217,13 +280,15 @@ coarse_face_weight(const level *F, const float *const fw[3], size_t fs[3][3],
 
 /* The cell types and face weights of C from those of F. */
 static void
-coarse_restrict(const level *F, level *C)
+coarse_restrict(const level *F, level *C, const mg *m)
 {
 	size_t fs[3][3];
 	const float *fw[3] = {face_w(F, 0, fs[0]), face_w(F, 1, fs[1]), face_w(F, 2, fs[2])};
+	int K0, K1;
 
+	coarse_span(F, C, m, &K0, &K1);
 #pragma omp parallel for schedule(static) if (C->par)
-	for (int K = 0; K < C->nk; K++)
+	for (int K = K0; K < K1; K++)
 		for (int J = 0; J < C->nj; J++)
 			for (int I = 0; I < C->ni; I++) {
 				size_t c = (size_t)I + C->sj * J + C->sk * K;
@@ -277,11 +342,14 @@ coarse_assemble(level *C)
  * are needed): allocate, restrict the types and face weights, assemble
  * the operator. */
 static int
-coarsen(const level *F, level *C, slc_err *err)
+coarsen(const level *F, level *C, const mg *m, slc_err *err)
 {
 	if (coarse_alloc(F, C, err))
 		return -1;
-	coarse_restrict(F, C);
+	coarse_restrict(F, C, m);
+	coarse_gather(F, C, m, C->otype, 1);
+	for (int a = 0; a < 3; a++)
+		coarse_gather(F, C, m, C->rw[a], sizeof *C->rw[a]);
 	coarse_assemble(C);
 	return 0;
 }
@@ -330,7 +398,7 @@ offweights(level *F, const level *C, slc_err *err)
 			uint8_t *wo = F->woff + F->sj * row;
 			long cr[4];
 			int any = 0;
-			coarse_rows(C, j, k, cr);
+			coarse_rows(C, j, k + F->kof, cr);
 			for (int i = 0; i < F->ni; i++) {
 				int I0 = i >> 1, I1 = I0 + (i & 1 ? 1 : -1);
 				/* row weights 9, 3, 3, 1 (16ths) times 3 at I0
@@ -365,26 +433,39 @@ set_invd(level *L, slc_err *err)
 }
 
 /* The cells Gauss-Seidel visits on L: those with mark[c] set that are
- * fluid with a positive diagonal, in grid order, with their NB_* bits
- * (counted per k-slab, then each slab fills its part). */
+ * fluid with a positive diagonal, with their NB_* bits; with colour set
+ * the red ones ((i + j + k) even in the whole grid's numbering) then the
+ * black ones, each in grid order (L->nred red), else all in grid order.
+ * Counted per k-plane and colour, then each plane fills its part. */
 static int
-gs_list(level *L, const uint8_t *mark, slc_err *err)
+gs_list(level *L, const uint8_t *mark, int colour, slc_err *err)
 {
-	size_t *off = slc_calloc((size_t)L->nk + 1, sizeof *off, err);
+	size_t nk = (size_t)L->nk;
+	size_t *off = slc_calloc(2 * (nk + 1), sizeof *off, err);
 
 	if (!off)
 		return -1;
 #define MG_GS_CELL(c) (mark[c] && L->type[c] == PS_FLUID && L->diag[c] > 0)
+#define MG_GS_BLACK(i, j, k) (colour && ((i) + (j) + (k) + L->kof) & 1)
 #pragma omp parallel for schedule(static) if (L->par)
 	for (int k = 0; k < L->nk; k++) {
-		size_t m = 0;
-		for (size_t c = L->sk * k; c < L->sk * (k + 1); c++)
-			m += MG_GS_CELL(c);
-		off[k + 1] = m;
+		size_t m[2] = {0, 0};
+		for (int j = 0; j < L->nj; j++)
+			for (int i = 0; i < L->ni; i++) {
+				size_t c = (size_t)i + L->sj * j + L->sk * k;
+				if (MG_GS_CELL(c))
+					m[MG_GS_BLACK(i, j, k)]++;
+			}
+		off[k + 1] = m[0];
+		off[nk + 1 + k + 1] = m[1];
 	}
-	for (int k = 0; k < L->nk; k++)
+	for (size_t k = 0; k < nk; k++)
 		off[k + 1] += off[k];
-	size_t m = off[L->nk];
+	off[nk + 1] = off[nk];  /* black cells start after the red */
+	for (size_t k = 0; k < nk; k++)
+		off[nk + 1 + k + 1] += off[nk + 1 + k];
+	size_t m = off[2 * nk + 1];
+	L->nred = off[nk];
 	L->band = slc_malloc(m ? m : 1, sizeof *L->band, err);
 	L->bandnb = slc_malloc(m ? m : 1, 1, err);
 	L->bandrd = slc_malloc(m ? m : 1, sizeof *L->bandrd, err);
@@ -395,21 +476,23 @@ gs_list(level *L, const uint8_t *mark, slc_err *err)
 	L->nband = m;
 #pragma omp parallel for schedule(static) if (L->par)
 	for (int k = 0; k < L->nk; k++) {
-		size_t q = off[k];
+		size_t q[2] = {off[k], off[nk + 1 + k]};
 		for (int j = 0; j < L->nj; j++)
 			for (int i = 0; i < L->ni; i++) {
 				size_t c = (size_t)i + L->sj * j + L->sk * k;
 				if (!MG_GS_CELL(c))
 					continue;
-				L->bandnb[q] = (uint8_t)((i > 0 ? NB_IM : 0) |
+				size_t *p = &q[MG_GS_BLACK(i, j, k)];
+				L->bandnb[*p] = (uint8_t)((i > 0 ? NB_IM : 0) |
 					(i < L->ni - 1 ? NB_IP : 0) | (j > 0 ? NB_JM : 0) |
 					(j < L->nj - 1 ? NB_JP : 0) | (k > 0 ? NB_KM : 0) |
 					(k < L->nk - 1 ? NB_KP : 0));
-				L->bandrd[q] = 1 / L->diag[c];
-				L->band[q++] = c;
+				L->bandrd[*p] = 1 / L->diag[c];
+				L->band[(*p)++] = c;
 			}
 	}
 #undef MG_GS_CELL
+#undef MG_GS_BLACK
 	free(off);
 	return 0;
 }
@@ -491,10 +574,30 @@ band_build(level *L, int all, slc_err *err)
 		dilate(L, 2, mark, tmp);
 		memcpy(mark, tmp, L->n);
 	}
-	int rc = gs_list(L, mark, err);
+	int rc = gs_list(L, mark, !all, err);
 	free(mark);
 	free(tmp);
 	return rc;
+}
+
+/* Over ranks: the coarse planes of level 1 each rank restricts onto,
+ * m->cown (coarse_span). */
+static int
+mg_own(mg *m, const level *F, slc_err *err)
+{
+#ifdef SLC_MPI
+	const slc_comm *c = F->ps->comm;
+
+	if (!(m->cown = slc_calloc((size_t)c->size + 1, sizeof *m->cown, err)))
+		return -1;
+	for (int r = 0; r <= c->size; r++)
+		m->cown[r] = (c->k0[r] + 1) / 2;
+	return 0;
+#else
+	(void)m;
+	(void)F;
+	return slc_fail(err, "no ranks in this build");
+#endif
 }
 
 mg *
@@ -505,6 +608,9 @@ mg_new(const psys *ps, slc_err *err)
 		return NULL;
 	level *L = &m->lv[0];
 	level_dims(L, ps->ni, ps->nj, ps->nk);
+	L->kof = ps->kof, L->nkg = ps->nkg;
+	L->ps = ps->comm ? ps : NULL;
+	m->ps = ps;
 	L->type = ps->type;
 	L->open = ps->bc == PS_BC_OPEN;
 	L->par = L->n > PS_PAR_MIN;
@@ -531,8 +637,14 @@ mg_new(const psys *ps, slc_err *err)
 	for (;;) {
 		level *F = &m->lv[m->nl - 1];
 		/* an axis of one cell (a 2D grid) is not coarsened */
-		int last = m->nl == MG_MAXLEV || F->n <= MG_COARSE_CELLS ||
-			   (F->ni < 4 && F->nj < 4 && F->nk < 4);
+		int last = m->nl == MG_MAXLEV ||
+			   F->sk * (size_t)F->nkg <= MG_COARSE_CELLS ||
+			   (F->ni < 4 && F->nj < 4 && F->nkg < 4);
+		if (last && F->ps) {
+			slc_fail(err, "a grid of %dx%dx%d cells is too small for multigrid "
+				 "over several MPI ranks", F->ni, F->nj, F->nkg);
+			goto fail;
+		}
 		if (!(F->x = slc_malloc(F->n, sizeof *F->x, err)) ||
 		    !(F->b = slc_malloc(F->n, sizeof *F->b, err)) ||
 		    !(F->t = slc_malloc(F->n, sizeof *F->t, err)) ||
@@ -540,7 +652,9 @@ mg_new(const psys *ps, slc_err *err)
 			goto fail;
 		if (last)
 			break;
-		if (coarsen(F, &m->lv[m->nl], err)) {
+		if (F->ps && mg_own(m, F, err))
+			goto fail;
+		if (coarsen(F, &m->lv[m->nl], m, err)) {
 			m->nl++;
 			goto fail;
 		}
@@ -576,6 +690,7 @@ mg_free(mg *m)
 	free(m->ring);
 	free(m->part);
 	free(m->cplane);
+	free(m->cown);
 	free(m);
 }
 
@@ -738,6 +853,13 @@ jacobi2(level *L, const mg *m)
 static void
 smooth(level *L, const mg *m, int n)
 {
+	if (L->ps) {            /* over ranks: the ghost planes before each sweep */
+		for (; n > 0; n--) {
+			level_halo(L, L->x);
+			jacobi(L, m->zero);
+		}
+		return;
+	}
 	for (; n >= 2; n -= 2)
 		jacobi2(L, m);
 	if (n)
@@ -840,20 +962,22 @@ restrict_residual(const level *F, level *C, const mg *m)
 	/* 4 / 2^d over the d axes that are coarsened: 0.5 in 3D, 1 in 2D */
 	int d = (F->ni > 1) + (F->nj > 1) + (F->nk > 1);
 	float sc = 4.0f / (float)(1 << d), s64 = sc / 64;
-	int nck = C->nk;
+	int Ka, Kb;
 	size_t cpl = C->sk;
 
+	coarse_span(F, C, m, &Ka, &Kb);
 #pragma omp parallel if (F->par)
 	{
 		int nt = omp_get_num_threads(), th = omp_get_thread_num();
-		int K0 = (int)((long)nck * th / nt), K1 = (int)((long)nck * (th + 1) / nt);
+		int K0 = Ka + (int)((long)(Kb - Ka) * th / nt);
+		int K1 = Ka + (int)((long)(Kb - Ka) * (th + 1) / nt);
 		float *r = thread_buf(m) + 1, *acc = r + F->ni + MG_PAD;
 		float *P = m->cplane + 8 * cpl * (size_t)(th < m->nthread ? th : 0);
 #define MG_A(k) (P + cpl * (size_t)(((k) + 4) % 4))
 #define MG_Q(k) (P + cpl * (size_t)(4 + ((k) + 4) % 4))
 		for (int K = K0; K < K1; K++) {
 			for (int k = K == K0 ? 2 * K - 1 : 2 * K + 1; k <= 2 * K + 2; k++)
-				plane_restrict(F, C, m, k, MG_A(k),
+				plane_restrict(F, C, m, k - F->kof, MG_A(k),
 					       (k >> 1) >= K0 && (k >> 1) < K1 ? MG_Q(k) : NULL,
 					       r, acc);
 			const float *a0 = MG_A(2 * K - 1), *a1 = MG_A(2 * K);
@@ -868,6 +992,7 @@ restrict_residual(const level *F, level *C, const mg *m)
 #undef MG_A
 #undef MG_Q
 	}
+	coarse_gather(F, C, m, C->b, sizeof *C->b);
 }
 
 /* F->x += P C->x on F's cells with a positive diagonal: the four coarse
@@ -884,7 +1009,7 @@ prolong_add(level *F, const level *C, const mg *m)
 		for (int j = 0; j < F->nj; j++) {
 			size_t row = (size_t)j + (size_t)F->nj * k, c0 = F->sj * row;
 			long cr[4];
-			coarse_rows(C, j, k, cr);
+			coarse_rows(C, j, k + F->kof, cr);
 			const float *a = C->x + cr[0];
 			const float *b = cr[1] >= 0 ? C->x + cr[1] : m->zero;
 			const float *e = cr[2] >= 0 ? C->x + cr[2] : m->zero;
@@ -949,20 +1074,38 @@ gs_cell(level *L, size_t c, unsigned nb, float rd)
 	x[c] = s * rd;
 }
 
-/* Gauss-Seidel over the band, forward or backward (the adjoint), sweeps
- * times. */
+/* Red-black Gauss-Seidel over the band, forward (red then black) or
+ * backward (black then red: the adjoint), sweeps times.  The cells of
+ * one colour have no neighbour of their colour, so a colour's updates do
+ * not depend on their order: the sweep is the same whatever splits the
+ * grid (threads, or the ranks' slabs, whose ghost planes are refreshed
+ * before each colour). */
 static void
 band_gs(level *L, int backward, int sweeps)
 {
+	for (int s = 0; s < sweeps; s++)
+		for (int h = 0; h < 2; h++) {
+			int black = backward ? !h : h;
+			size_t q0 = black ? L->nred : 0, q1 = black ? L->nband : L->nred;
+			level_halo(L, L->x);
+			for (size_t q = q0; q < q1; q++)
+				gs_cell(L, L->band[q], L->bandnb[q], L->bandrd[q]);
+		}
+}
+
+/* Lexicographic Gauss-Seidel over the band in grid order, forward or
+ * backward, once: the coarsest level, whole on every rank. */
+static void
+band_gs_lex(level *L, int backward)
+{
 	size_t n = L->nband;
 
-	for (int s = 0; s < sweeps; s++)
-		if (backward)
-			for (size_t q = n; q-- > 0;)
-				gs_cell(L, L->band[q], L->bandnb[q], L->bandrd[q]);
-		else
-			for (size_t q = 0; q < n; q++)
-				gs_cell(L, L->band[q], L->bandnb[q], L->bandrd[q]);
+	if (backward)
+		for (size_t q = n; q-- > 0;)
+			gs_cell(L, L->band[q], L->bandnb[q], L->bandrd[q]);
+	else
+		for (size_t q = 0; q < n; q++)
+			gs_cell(L, L->band[q], L->bandnb[q], L->bandrd[q]);
 }
 
 /* Coarsest level: symmetric Gauss-Seidel from zero over all its fluid
@@ -973,8 +1116,8 @@ coarse_solve(level *L)
 {
 	memset(L->x, 0, L->n * sizeof *L->x);
 	for (int s = 0; s < MG_COARSE_SWEEPS; s++) {
-		band_gs(L, 0, 1);
-		band_gs(L, 1, 1);
+		band_gs_lex(L, 0);
+		band_gs_lex(L, 1);
 	}
 }
 
@@ -995,6 +1138,7 @@ vcycle(mg *m, int l)
 	/* the pre-smoother is band-forward then Jacobi, the post-smoother
 	 * Jacobi then band-backward, so the V-cycle stays symmetric */
 	smooth(L, m, MG_PRE << (l > 0));     /* coarse sweeps are cheap */
+	level_halo(L, L->x);
 	restrict_residual(L, &m->lv[l + 1], m);
 	vcycle(m, l + 1);
 	prolong_add(L, &m->lv[l + 1], m);
@@ -1015,6 +1159,7 @@ mg_apply(mg *m, const double *r, double *z)
 			L->x[c] = 0;
 		}
 	vcycle(m, 0);
+	level_halo(L, L->x);    /* z whole on the ghost planes too */
 	/* z and r.z: per k-slab in SIMD lanes (a fixed order), then the
 	 * slabs in order, so the sum does not depend on the thread count */
 #pragma omp parallel for schedule(static) if (L->par)
@@ -1028,7 +1173,6 @@ mg_apply(mg *m, const double *r, double *z)
 		}
 		m->part[k] = t;
 	}
-	for (int k = 0; k < L->nk; k++)
-		dot += m->part[k];
+	psys_plane_sums(m->ps, m->part, 1, &dot);
 	return dot;
 }

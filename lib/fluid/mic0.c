@@ -17,10 +17,18 @@ struct mic0 {
 mic0 *
 mic0_new(const psys *ps, slc_err *err)
 {
-	mic0 *m = slc_calloc(1, sizeof *m, err);
 	int ni = ps->ni, nj = ps->nj, nk = ps->nk;
 	size_t sj = (size_t)ni, sk = (size_t)ni * nj;
 
+	/* the factorization and the triangular solves run through the
+	 * whole grid in order: a slab would need its lower neighbour's
+	 * result first, one rank after the other */
+	if (ps->comm) {
+		slc_fail(err, "the MIC(0) preconditioner runs on one MPI rank only: "
+			 "use --precond mg over several");
+		return NULL;
+	}
+	mic0 *m = slc_calloc(1, sizeof *m, err);
 	if (!m)
 		return NULL;
 	m->ps = ps;

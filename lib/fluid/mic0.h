@@ -12,7 +12,8 @@
 typedef struct mic0 mic0;
 
 /* Factor the fluid operator of ps (which must outlive the result).
- * NULL with err when out of memory. */
+ * NULL with err when out of memory, or for a system cut over MPI ranks
+ * (ps->comm: refused, the solves being sequential over the grid). */
 mic0 *mic0_new(const psys *ps, slc_err *err);
 /* z = (L L^T)^-1 r on the fluid cells, 0 elsewhere. */
 void mic0_apply(const mic0 *m, const double *r, double *z);

@@ -129,6 +129,10 @@ pcg_solve(const psys *ps, const double *b, double *x, const pcg_opts *o,
 	if (psys_null(ps, x, err))
 		goto fail;
 done:
+	if (ps->cfail && *ps->cfail) {
+		slc_fail(err, "pressure solve: an exchange between MPI ranks failed");
+		goto fail;
+	}
 	st->t_solve = omp_get_wtime() - t1;
 	mg_free(P.mg);
 	mic0_free(P.mic);

@@ -9,6 +9,11 @@
 #include "core/unionfind.h"
 #include "fluid/rigid.h"
 
+#ifdef SLC_MPI
+#include "comm/components.h"
+#include "comm/halo.h"
+#endif
+
 #define FX(ps, i, j, k) ((size_t)(i) + (size_t)((ps)->ni + 1) * ((size_t)(j) + (size_t)(ps)->nj * (size_t)(k)))
 #define FY(ps, i, j, k) ((size_t)(i) + (size_t)(ps)->ni * ((size_t)(j) + (size_t)((ps)->nj + 1) * (size_t)(k)))
 #define FZ(ps, i, j, k) ((size_t)(i) + (size_t)(ps)->ni * ((size_t)(j) + (size_t)(ps)->nj * (size_t)(k)))
@@ -18,6 +23,71 @@ static inline size_t
 cell_index(const psys *ps, int i, int j, int k)
 {
 	return (size_t)i + (size_t)ps->ni * ((size_t)j + (size_t)ps->nj * (size_t)k);
+}
+
+/* The cells of the owned planes, [*c0, *c1) (every cell for one
+ * process). */
+static inline void
+owned_cells(const psys *ps, size_t *c0, size_t *c1)
+{
+	size_t sk = (size_t)ps->ni * (size_t)ps->nj;
+
+	*c0 = sk * (size_t)ps->ko0;
+	*c1 = sk * (size_t)ps->ko1;
+}
+
+int
+psys_plane_sums(const psys *ps, const double *part, int nsum, double *sum)
+{
+#ifdef SLC_MPI
+	if (ps->comm) {
+		slc_err err;
+
+		if (slc_comm_plane_sums(ps->comm, part + (size_t)ps->ko0 * nsum, nsum, sum, &err)) {
+			*ps->cfail = 1;
+			memset(sum, 0, (size_t)nsum * sizeof *sum);
+			return -1;
+		}
+		return 0;
+	}
+#endif
+	for (int s = 0; s < nsum; s++) {
+		double t = 0;
+		for (int k = 0; k < ps->nk; k++)
+			t += part[(size_t)k * nsum + s];
+		sum[s] = t;
+	}
+	return 0;
+}
+
+void
+psys_halo(const psys *ps, void *a, size_t esize)
+{
+#ifdef SLC_MPI
+	slc_err err;
+
+	if (ps->comm && slc_halo_cells(ps->comm, a, esize * (size_t)ps->ni * ps->nj, &err))
+		*ps->cfail = 1;
+#else
+	(void)ps;
+	(void)a;
+	(void)esize;
+#endif
+}
+
+/* The largest of m over every rank (m itself for one process). */
+static double
+all_max(const psys *ps, double m)
+{
+#ifdef SLC_MPI
+	slc_err err;
+
+	if (ps->comm && slc_comm_max(ps->comm, &m, 1, &err))
+		*ps->cfail = 1;
+#else
+	(void)ps;
+#endif
+	return m;
 }
 
 /* Gibou et al. 2002 (batty2007 §2.1): fraction of the way from the fluid
@@ -270,6 +340,123 @@ regions(psys *ps, const uint8_t *dir, slc_err *err)
 	return 0;
 }
 
+#ifdef SLC_MPI
+/* regions() over the ranks' k slabs (comm/components.h): each rank joins
+ * the fluid cells of its owned planes as regions() does, labels each of
+ * its pieces with the smallest global cell index in it (the union-find's
+ * root), takes the labels of its ghost planes from their owners, pairs
+ * the labels that meet across its lower slab face, and every rank
+ * numbers the joined regions in the order of their smallest label: the
+ * order of their first cell in the grid, regions()'s numbering.  No rigid
+ * bodies (psys_init refuses them over ranks). */
+static int
+regions_slab(psys *ps, const uint8_t *dir, slc_err *err)
+{
+	size_t sj = (size_t)ps->ni, sk = sj * (size_t)ps->nj, c0, c1, nlab = 0, npair = 0;
+	int64_t base = (int64_t)sk * ps->kof;
+	size_t *up = slc_malloc(ps->n, sizeof *up, err);
+	int64_t *lab = up ? slc_malloc(ps->n, sizeof *lab, err) : NULL;
+	int64_t *mine = NULL, *pair = NULL;
+	uint8_t *flag = NULL;
+	slc_components cs;
+	int rc = -1;
+
+	memset(&cs, 0, sizeof cs);
+	if (!lab)
+		goto done;
+	owned_cells(ps, &c0, &c1);
+	slc_uf_init(up, ps->n);
+	for (int k = ps->ko0; k < ps->ko1; k++)
+		for (int j = 0; j < ps->nj; j++)
+			for (int i = 0; i < ps->ni; i++) {
+				size_t c = cell_index(ps, i, j, k);
+				if (ps->type[c] != PS_FLUID)
+					continue;
+				if (i > 0 && ps->cx[c - 1] > 0)
+					slc_uf_join(up, c, c - 1);
+				if (j > 0 && ps->cy[c - sj] > 0)
+					slc_uf_join(up, c, c - sj);
+				if (k > ps->ko0 && ps->cz[c - sk] > 0)
+					slc_uf_join(up, c, c - sk);
+			}
+	for (size_t c = 0; c < ps->n; c++) {
+		lab[c] = -1;
+		if (c >= c0 && c < c1 && ps->type[c] == PS_FLUID) {
+			size_t r = slc_uf_find(up, c);
+			lab[c] = base + (int64_t)r;
+			nlab += r == c;
+		}
+	}
+	mine = slc_malloc(nlab ? nlab : 1, sizeof *mine, err);
+	flag = mine ? slc_calloc(nlab ? nlab : 1, 1, err) : NULL;
+	pair = flag ? slc_malloc(2 * sk, sizeof *pair, err) : NULL;
+	if (!pair)
+		goto done;
+	nlab = 0;
+	for (size_t c = c0; c < c1; c++)
+		if (lab[c] == base + (int64_t)c)
+			mine[nlab++] = lab[c];
+	for (size_t c = c0; c < c1; c++)
+		if (lab[c] >= 0 && dir[c]) {
+			size_t lo = 0, hi = nlab;       /* mine is increasing */
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (mine[mid] < lab[c])
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			flag[lo] = 1;
+		}
+	if (slc_halo_cells(ps->comm, lab, sk * sizeof *lab, err))
+		goto done;
+	if (ps->ko0 > 0)
+		for (size_t c = c0; c < c0 + sk; c++)
+			if (ps->type[c] == PS_FLUID && ps->cz[c - sk] > 0) {
+				pair[2 * npair] = lab[c];
+				pair[2 * npair++ + 1] = lab[c - sk];
+			}
+	if (slc_components_join(ps->comm, mine, flag, nlab, pair, npair, &cs, err))
+		goto done;
+	for (size_t c = 0; c < ps->n; c++)
+		ps->region[c] = lab[c] >= 0 ? slc_components_find(&cs, lab[c]) : -1;
+	ps->nregion = cs.ncomp;
+	if (!(ps->enclosed = slc_calloc(cs.ncomp ? (size_t)cs.ncomp : 1, 1, err)))
+		goto done;
+	ps->nenclosed = 0;
+	for (int32_t r = 0; r < cs.ncomp; r++)
+		ps->nenclosed += ps->enclosed[r] = !cs.flag[r];
+	rc = 0;
+done:
+	slc_components_free(&cs);
+	free(up);
+	free(lab);
+	free(mine);
+	free(flag);
+	free(pair);
+	return rc;
+}
+
+/* psys_init over ranks: the ghost planes of the operator from their
+ * owners (each rank assembled its slab, the planes at its ends without
+ * their neighbours), then the regions across the slabs. */
+static int
+slab_setup(psys *ps, const uint8_t *dir, slc_err *err)
+{
+	size_t pl = (size_t)ps->ni * ps->nj;
+
+	if (ps->nbody)
+		return slc_fail(err, "rigid bodies are not yet coupled over several MPI ranks");
+	if (slc_halo_cells(ps->comm, ps->type, pl, err) ||
+	    slc_halo_cells(ps->comm, ps->diag, pl * sizeof *ps->diag, err) ||
+	    slc_halo_cells(ps->comm, ps->cx, pl * sizeof *ps->cx, err) ||
+	    slc_halo_cells(ps->comm, ps->cy, pl * sizeof *ps->cy, err) ||
+	    slc_halo_cells(ps->comm, ps->cz, pl * sizeof *ps->cz, err))
+		return -1;
+	return regions_slab(ps, dir, err);
+}
+#endif
+
 /* The six faces of cell (i,j,k), in the order -x, +x, -y, +y, -z, +z:
  * index f in its axis' face grid and neighbour cell (or -1 outside the
  * grid). */
@@ -326,6 +513,25 @@ init_alloc(psys *ps, const psys_in *in, slc_err *err)
 	if (ps->shell && !(ps->shell_t = slc_calloc(3 * ps->shell->nnode + 1,
 						   sizeof *ps->shell_t, err)))
 		return -1;
+	ps->nkg = nk, ps->ko1 = nk;
+#ifdef SLC_MPI
+	if (in->comm) {
+		int k0, k1;
+
+		ps->comm = in->comm;
+		slc_comm_owned(in->comm, &k0, &k1);
+		ps->kof = in->k0, ps->nkg = in->comm->nk;
+		ps->ko0 = k0 - in->k0, ps->ko1 = k1 - in->k0;
+		if (ps->ko0 < 0 || ps->ko1 > nk || ps->ko0 >= ps->ko1)
+			return slc_fail(err, "slab of planes %d..%d does not hold the owned %d..%d",
+					in->k0, in->k0 + nk, k0, k1);
+		if (!(ps->cfail = slc_calloc(1, sizeof *ps->cfail, err)))
+			return -1;
+		/* a shell's node sums and held faces are not split by plane */
+		if (in->shell || in->held[0] || in->held[1] || in->held[2])
+			return slc_fail(err, "thin shells run on one rank only");
+	}
+#endif
 	for (int b = 0; b < ps->nbody; b++) {
 		ps->body[b].cell = NULL, ps->body[b].g = NULL;
 		ps->body[b].ncell = 0;
@@ -446,6 +652,14 @@ psys_init(psys *ps, const psys_in *in, slc_err *err)
 		goto fail;
 	classify(ps, open);
 	assemble(ps, open, dir);
+#ifdef SLC_MPI
+	if (ps->comm) {
+		if (slab_setup(ps, dir, err))
+			goto fail;
+		free(dir);
+		return 0;
+	}
+#endif
 	if (bodies_setup(ps, err) || regions(ps, dir, err))
 		goto fail;
 	free(dir);
@@ -475,6 +689,7 @@ psys_free(psys *ps)
 	free(ps->enclosed);
 	free(ps->part);
 	free(ps->shell_t);
+	free(ps->cfail);
 	memset(ps, 0, sizeof *ps);
 }
 
@@ -485,13 +700,37 @@ static void
 region_sums(const psys *ps, const double *b, const double *acell, double *sum,
 	    double *area, long long *count)
 {
-	for (size_t c = 0; c < ps->n; c++)
+	size_t c0, c1;
+
+	owned_cells(ps, &c0, &c1);
+	for (size_t c = c0; c < c1; c++)
 		if (ps->type[c] == PS_FLUID && ps->enclosed[ps->region[c]]) {
 			sum[ps->region[c]] += b[c];
 			area[ps->region[c]] += acell[c];
 			count[ps->region[c]]++;
 		}
 }
+
+#ifdef SLC_MPI
+/* region_sums over the ranks in grid order (slc_comm_chain_in, _out):
+ * sum and area (2 nr doubles) and count, the same bits as one process.
+ * 0, or -1 with err. */
+static int
+region_sums_chain(const psys *ps, const double *b, const double *acell, double *sum,
+		  long long *count, slc_err *err)
+{
+	size_t nr = (size_t)ps->nregion;
+
+	if (slc_comm_chain_in(ps->comm, sum, 2 * nr * sizeof *sum, err) ||
+	    slc_comm_chain_in(ps->comm, count, nr * sizeof *count, err))
+		return -1;
+	region_sums(ps, b, acell, sum, sum + nr, count);
+	return slc_comm_chain_out(ps->comm, sum, 2 * nr * sizeof *sum, err) ||
+	       slc_comm_chain_out(ps->comm, count, nr * sizeof *count, err) ||
+	       slc_comm_chain_end(ps->comm, sum, 2 * nr * sizeof *sum, err) ||
+	       slc_comm_chain_end(ps->comm, count, nr * sizeof *count, err) ? -1 : 0;
+}
+#endif
 
 /* Solid fraction of a face not taken by fluid or by a rigid body. */
 static double
@@ -628,7 +867,17 @@ rhs_compat(const psys *ps, double *b, double *removed, slc_err *err)
 	}
 	double *area = sum + nr;
 	boundary_area(ps, acell);
-	region_sums(ps, b, acell, sum, area, count);
+#ifdef SLC_MPI
+	if (ps->comm) {
+		if (region_sums_chain(ps, b, acell, sum, count, err)) {
+			free(count);
+			free(sum);
+			free(acell);
+			return -1;
+		}
+	} else
+#endif
+		region_sums(ps, b, acell, sum, area, count);
 	compat_correct(ps, sum, area, count, acell, b);
 	*removed = 0;
 	for (int r = 0; r < nr; r++)
@@ -876,9 +1125,8 @@ psys_apply_cg(const psys *ps, const double *z, double beta, double *s, double *q
 		}
 		part[k] = t;
 	}
-	double dot = 0;
-	for (int k = 0; k < ps->nk; k++)
-		dot += part[k];
+	double dot;
+	psys_plane_sums(ps, part, 1, &dot);
 	dot += apply_bodies(ps, z, q, s);
 	return dot + apply_shell(ps, z, q, s);
 }
@@ -896,8 +1144,7 @@ psys_dot(const psys *ps, const double *a, const double *b)
 			t += a[c] * b[c];
 		part[k] = t;
 	}
-	for (int k = 0; k < ps->nk; k++)
-		s += part[k];
+	psys_plane_sums(ps, part, 1, &s);
 	return s;
 }
 
@@ -906,28 +1153,57 @@ psys_cg_step(const psys *ps, double alpha, const double *s, const double *q,
 	     double *x, double *r)
 {
 	double m = 0;
+	size_t c0, c1;
 
+	owned_cells(ps, &c0, &c1);
 #pragma omp parallel for schedule(static) reduction(max : m) if (ps->n > PS_PAR_MIN)
 	for (size_t c = 0; c < ps->n; c++) {
 		x[c] += alpha * s[c];
 		r[c] -= alpha * q[c];
 		double a = fabs(r[c]);
-		if (a > m)
+		if (a > m && c >= c0 && c < c1)
 			m = a;
 	}
-	return m;
+	return all_max(ps, m);
 }
 
 double
 psys_maxabs(const psys *ps, const double *a)
 {
 	double m = 0;
+	size_t c0, c1;
 
+	owned_cells(ps, &c0, &c1);
 #pragma omp parallel for schedule(static) reduction(max : m) if (ps->n > PS_PAR_MIN)
-	for (size_t c = 0; c < ps->n; c++)
+	for (size_t c = c0; c < c1; c++)
 		if (fabs(a[c]) > m)
 			m = fabs(a[c]);
-	return m;
+	return all_max(ps, m);
+}
+
+/* An MPI build: the running per-region sums and counts of region_totals
+ * from the rank below (out 0), or passed on and the whole from the last
+ * rank (out 1); nothing for one process. */
+static void
+region_chain(const psys *ps, double *sum, double *cnt, int out)
+{
+#ifdef SLC_MPI
+	size_t nb = (size_t)ps->nregion * sizeof *sum;
+	slc_err err;
+
+	if (ps->comm && (out ? slc_comm_chain_out(ps->comm, sum, nb, &err) ||
+			       slc_comm_chain_out(ps->comm, cnt, nb, &err) ||
+			       slc_comm_chain_end(ps->comm, sum, nb, &err) ||
+			       slc_comm_chain_end(ps->comm, cnt, nb, &err)
+			     : slc_comm_chain_in(ps->comm, sum, nb, &err) ||
+			       slc_comm_chain_in(ps->comm, cnt, nb, &err)))
+		*ps->cfail = 1;
+#else
+	(void)ps;
+	(void)sum;
+	(void)cnt;
+	(void)out;
+#endif
 }
 
 /* The sum sum[r] and the count cnt[r] of the cells of each enclosed
@@ -955,19 +1231,24 @@ region_totals(const psys *ps, const double *x, double *sum, double *cnt)
 				}
 			}
 		}
-		for (int k = 0; k < nk; k++)
-			for (int r = 0; r < nr; r++) {
-				sum[r] += part[2 * PS_PART_REGIONS * (size_t)k + r];
-				cnt[r] += part[2 * PS_PART_REGIONS * (size_t)k + PS_PART_REGIONS + r];
-			}
+		double tot[2 * PS_PART_REGIONS];
+		psys_plane_sums(ps, part, 2 * PS_PART_REGIONS, tot);
+		for (int r = 0; r < nr; r++) {
+			sum[r] = tot[r];
+			cnt[r] = tot[PS_PART_REGIONS + r];
+		}
 	} else {
-		for (size_t c = 0; c < ps->n; c++) {
+		size_t c0, c1;
+		owned_cells(ps, &c0, &c1);
+		region_chain(ps, sum, cnt, 0);
+		for (size_t c = c0; c < c1; c++) {
 			int32_t r = ps->region[c];
 			if (r >= 0 && ps->enclosed[r]) {
 				sum[r] += x[c];
 				cnt[r] += 1;
 			}
 		}
+		region_chain(ps, sum, cnt, 1);
 	}
 }
 

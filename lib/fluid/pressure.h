@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/comm.h"
 #include "core/err.h"
 
 /* Cell types. */
@@ -112,6 +113,14 @@ typedef struct psys {
 	double *shell_t;            /* 3 per shell node: workspace of J x */
 	double *part;               /* per-k-slab partial sums (workspace of
 				       the reductions below) */
+	/* An MPI build's k slab (comm/mpicomm.h): the arrays hold the
+	 * planes kof .. kof+nk-1 of a grid of nkg planes, this rank owning
+	 * the local planes ko0 .. ko1-1 and the others ghosts, refreshed
+	 * from their owners where a stencil reads them.  One process: comm
+	 * NULL, kof 0, nkg nk, ko0 0, ko1 nk. */
+	slc_comm *comm;
+	int kof, nkg, ko0, ko1;
+	int *cfail;                 /* set when an exchange failed */
 } psys;
 
 /* Enclosed regions whose means psys_null sums in parallel (more are
@@ -144,6 +153,11 @@ typedef struct psys_in {
 	const uint8_t *held[3];
 	const float *hv[3];
 	ps_shell *shell;            /* shell nodes coupled two ways, or NULL */
+	slc_comm *comm;             /* MPI builds: the ranks, whose slabs
+				       (comm->ghost planes each side) the
+				       arrays hold; NULL: the whole grid */
+	int k0;                     /* with comm: the global plane of the
+				       arrays' first */
 } psys_in;
 
 /* Build the system described by in: classify cells, assemble the fluid
@@ -212,5 +226,17 @@ void psys_pressure(const psys *ps, const double *x, double dt, float *p);
  * partial sums added in slab order: independent of the thread count). */
 double psys_dot(const psys *ps, const double *a, const double *b);
 double psys_maxabs(const psys *ps, const double *a);
+
+/* The sums of nsum per-plane partials part[k nsum + s] of the cell
+ * planes (local planes, ps->nk of them): sum[s] adds the owned planes'
+ * in plane order from 0, over every rank of an MPI build (the same bits
+ * as one process adding every plane).  0, or -1 when an exchange failed
+ * (*ps->cfail set). */
+int psys_plane_sums(const psys *ps, const double *part, int nsum, double *sum);
+
+/* An MPI build: the ghost planes of the cell array a (esize bytes a
+ * cell) from their owners; nothing for one process.  A failure sets
+ * *ps->cfail. */
+void psys_halo(const psys *ps, void *a, size_t esize);
 
 #endif

@@ -16,6 +16,25 @@ const char *const project_precond_names[] = {"mg", "mic0", NULL};
 const char *const project_weight_names[] = {"variational", "binary", NULL};
 const char *const project_bc_names[] = {"wall", "stored", "open", NULL};
 
+/* The communicator of the stage's calls: NULL for one process; in an
+ * MPI build the ranks whose k slabs the frame's grids are (the same in
+ * every call). */
+static int
+stage_comm(project_stage *S, slc_comm *comm, int load, slc_err *err)
+{
+#ifdef SLC_MPI
+	if (load)
+		S->comm = comm;
+	else if (comm != S->comm)
+		return slc_fail(err, "project stage: another communicator than at load");
+	return 0;
+#else
+	(void)S;
+	(void)load;
+	return slc_comm_serial(comm, err);
+#endif
+}
+
 /* The record of F with this name and kind, or NULL; more than one is an
  * error. */
 static int
@@ -141,7 +160,7 @@ project_stage_load(project_stage *S, slc_frame *F, const project_opts *o,
 	memset(S, 0, sizeof *S);
 	S->F = F;
 	S->o = *o;
-	if (slc_comm_serial(comm, err))
+	if (stage_comm(S, comm, 1, err))
 		return -1;
 	if (load_scene(S, err) || load_velocity(S, err) ||
 	    cell_grid(S, "solid", 1, 0, &S->solid, err) ||
@@ -164,14 +183,15 @@ project_stage_solve(project_stage *S, project_stats *st, slc_comm *comm, slc_err
 	macgrid *m = &S->m;
 
 	memset(st, 0, sizeof *st);
-	if (slc_comm_serial(comm, err))
+	if (stage_comm(S, comm, 0, err))
 		return -1;
 	psys_in in = {.ni = S->ni, .nj = S->nj, .nk = S->nk, .dx = m->u.dx,
 		      .origin = m->u.origin, .rho = S->o.density,
 		      .wx = S->wx, .wy = S->wy, .wz = S->wz, .phi = S->phi,
 		      .body = S->body, .nbody = S->nbody, .bc = S->o.bc,
 		      .held = {S->held[0], S->held[1], S->held[2]},
-		      .hv = {S->hv[0], S->hv[1], S->hv[2]}, .shell = S->shell};
+		      .hv = {S->hv[0], S->hv[1], S->hv[2]}, .shell = S->shell,
+		      .comm = S->comm, .k0 = m->u.k0};
 	if (psys_init(ps, &in, err))
 		return -1;
 	psys_set_voxelized(ps, S->o.binary);
@@ -193,6 +213,15 @@ project_stage_solve(project_stage *S, project_stats *st, slc_comm *comm, slc_err
 	return 0;
 }
 
+/* A cell grid record made on the velocity's cells: over ranks, the same
+ * slab of the whole grid as the velocity's (core/slc.h's k0, nk_all). */
+static void
+slab_of(const project_stage *S, slc_rec *r)
+{
+	r->k0 = S->m.u.k0;
+	r->nk_all = S->m.u.nk_all;
+}
+
 /* The pressure in Pa (psys_pressure) into every grid record 'p' of the
  * frame, or a new one at its end. */
 static int
@@ -211,6 +240,7 @@ store_pressure(project_stage *S, slc_err *err)
 		slc_rec_free(r);
 		if (field_to_rec(&p, r, "p", S->vel[0]->time, err))
 			goto fail;
+		slab_of(S, r);
 		have = 1;
 	}
 	if (!have) {
@@ -218,6 +248,7 @@ store_pressure(project_stage *S, slc_err *err)
 		slc_rec_init(&r, SLC_GRID, "p");
 		if (field_to_rec(&p, &r, "p", S->vel[0]->time, err))
 			goto fail;
+		slab_of(S, &r);
 		if (!slc_frame_put(S->F, &r, err)) {
 			slc_rec_free(&r);
 			goto fail;
@@ -265,7 +296,7 @@ fail:
 int
 project_stage_store(project_stage *S, slc_comm *comm, slc_err *err)
 {
-	if (slc_comm_serial(comm, err))
+	if (stage_comm(S, comm, 0, err))
 		return -1;
 	if (!S->solved)
 		return slc_fail(err, "nothing solved to store");

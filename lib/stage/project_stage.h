@@ -38,6 +38,12 @@ extern const char *const project_precond_names[];   /* PCG_MG, PCG_MIC0 */
 extern const char *const project_weight_names[];    /* variational, binary */
 extern const char *const project_bc_names[];        /* PS_BC_WALL, _STORED, _OPEN */
 
+/* Ghost planes of the slabs of an MPI run: the operator of the planes
+ * next to a slab's own is assembled from two planes beyond them, and the
+ * multigrid restriction of the slab's coarse planes reads the fine
+ * residual a plane past the slab, whose stencil reaches one more. */
+#define PROJECT_GHOST 4
+
 typedef struct project_opts {
 	int precond;            /* PCG_MG or PCG_MIC0 */
 	int binary;             /* face weights: 0 variational, 1 binary
@@ -83,6 +89,8 @@ typedef struct project_stage {
 	const uint8_t *held[3];
 	const float *hv[3];
 	ps_shell *shell;
+	slc_comm *comm;         /* NULL, or (MPI builds) the ranks whose k
+				   slabs the frame's grids are */
 } project_stage;
 
 /* Find and check the stage's records in F (which must outlive S): u, v, w
@@ -90,7 +98,10 @@ typedef struct project_stage {
  * channel per body) cell-centred on the velocity's cells within
  * SLC_PLACE_ROUNDED (core/gridplace.h); the rigid bodies; the scene's
  * frame number and, when o->dt is NaN, its dt.  Then the face weights
- * (and each body's volume fractions).  comm: NULL (one rank).  0, or -1
+ * (and each body's volume fractions).  comm: NULL (one rank), or in an
+ * MPI build the ranks, F holding this rank's k slabs with
+ * PROJECT_GHOST ghost planes (comm/slabframe.h): every rank calls the
+ * stage's functions in turn, the same communicator in each.  0, or -1
  * with err naming the record ("no 'w' grid record ...", "record 'solid':
  * ..."); S is then empty. */
 int project_stage_load(project_stage *S, slc_frame *F, const project_opts *o,
@@ -99,7 +110,7 @@ int project_stage_load(project_stage *S, slc_frame *F, const project_opts *o,
 /* Build the pressure system, solve it and update the velocity (in place
  * in the records of u, v, w) and the bodies' velocities; fill st.  A solve
  * that does not reach o->tol in o->maxiter iterations is not an error
- * (st->pcg.converged 0).  comm: NULL.  0, or -1 with err (memory, a
+ * (st->pcg.converged 0).  comm: load's.  0, or -1 with err (memory, a
  * singular body). */
 int project_stage_solve(project_stage *S, project_stats *st, slc_comm *comm,
 			slc_err *err);
@@ -108,7 +119,7 @@ int project_stage_solve(project_stage *S, project_stats *st, slc_comm *comm,
  * the pressure in Pa into every grid record 'p' (appended when there is
  * none; not when no time step is known), and a new metadata record
  * 'project' at the end in place of any old one.  Checks that the records
- * written hold finite values.  comm: NULL.  0, or -1 with err. */
+ * written hold finite values.  comm: load's.  0, or -1 with err. */
 int project_stage_store(project_stage *S, slc_comm *comm, slc_err *err);
 
 /* Did the stage change or make record r (so that it must be written

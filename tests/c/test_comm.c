@@ -1,7 +1,9 @@
 /* test_comm.c: the MPI communicator of lib/comm/ (MPI builds only; run
  * under mpirun at 1..4 ranks by tests/mpi.bats): the halo of k slabs,
- * the ordered plane sums against the serial order, max and min, and a
- * frame cut into slabs and gathered back.  Every rank checks; rank 0
+ * the ordered plane sums against the serial order, max and min, a frame
+ * cut into slabs and gathered back, the halo of a plain array, coarse
+ * planes gathered, sums chained in grid order, and components joined
+ * across slabs as one process numbers them.  Every rank checks; rank 0
  * prints the results agreed over all ranks. */
 #include <math.h>
 #include <stdint.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "ctest.h"
+#include "comm/components.h"
 #include "comm/halo.h"
 #include "comm/mpicomm.h"
 #include "comm/slabframe.h"
@@ -225,6 +228,173 @@ test_frame(int nk, int ghost)
 	slc_frame_free(&L);
 }
 
+/* The halo of a plain array of the held cell planes (a solver's). */
+static void
+test_halo_cells(int nk, int ghost)
+{
+	int lo, hi, own0, own1, k, ok = 1, good = 1;
+	int64_t *a;
+	slc_err err;
+
+	if (slc_comm_slabs(C, nk, ghost, &err)) {
+		ALL(0, "halo cells: %s", err.msg);
+		return;
+	}
+	slc_comm_held(C, C->rank, &lo, &hi);
+	slc_comm_owned(C, &own0, &own1);
+	a = calloc(2 * (size_t)(hi - lo), sizeof *a);
+	for (k = lo; k < hi; k++) {
+		a[2 * (k - lo)] = k >= own0 && k < own1 ? 1000 * k : -1;
+		a[2 * (k - lo) + 1] = k >= own0 && k < own1 ? 1000 * k + 1 : -1;
+	}
+	ok = !slc_halo_cells(C, a, 2 * sizeof *a, &err);
+	for (k = lo; k < hi; k++)
+		good &= a[2 * (k - lo)] == 1000 * k && a[2 * (k - lo) + 1] == 1000 * k + 1;
+	ALL(ok && good, "halo of an array of cell planes: %d cells, %d ghost planes", nk, ghost);
+	free(a);
+}
+
+/* Coarse planes gathered whole: rank r's planes (k0[r] + 1) / 2 on. */
+static void
+test_gather_planes(int nk)
+{
+	int *own, r, K, ok, good = 1, nck = (nk + 1) / 2;
+	float *a;
+	slc_err err;
+
+	if (slc_comm_slabs(C, nk, 0, &err)) {
+		ALL(0, "gather: %s", err.msg);
+		return;
+	}
+	own = calloc((size_t)C->size + 1, sizeof *own);
+	for (r = 0; r <= C->size; r++)
+		own[r] = (C->k0[r] + 1) / 2;
+	a = calloc(3 * (size_t)nck, sizeof *a);
+	for (K = 0; K < nck; K++)
+		for (r = 0; r < 3; r++)
+			a[3 * K + r] = K >= own[C->rank] && K < own[C->rank + 1] ? 10.0f * K + r : -1;
+	ok = !slc_comm_gather_planes(C, a, 3 * sizeof *a, own, &err);
+	for (K = 0; K < nck; K++)
+		for (r = 0; r < 3; r++)
+			good &= a[3 * K + r] == 10.0f * K + r;
+	ALL(ok && good, "%d coarse planes of %d gathered on every rank", nck, nk);
+	free(a);
+	free(own);
+}
+
+/* A term whose running sum depends on the order. */
+static double
+term(int c)
+{
+	return (c % 4 == 0 ? 1e15 : c % 4 == 2 ? -1e15 : 0.3) + 1e-3 * c;
+}
+
+/* Per-region sums chained through the ranks in grid order: the serial
+ * bits on every rank. */
+static void
+test_chain(int nk)
+{
+	double serial[2] = { 0, 0 }, sum[2] = { 0, 0 }, mine[2];
+	int k0, k1, c, m = 5, ok;
+	slc_err err;
+
+	if (slc_comm_slabs(C, nk, 0, &err)) {
+		ALL(0, "chain: %s", err.msg);
+		return;
+	}
+	for (c = 0; c < nk * m; c++)
+		serial[c % 3 == 0] += term(c);
+	slc_comm_owned(C, &k0, &k1);
+	ok = !slc_comm_chain_in(C, sum, sizeof sum, &err);
+	for (c = k0 * m; c < k1 * m; c++)
+		sum[c % 3 == 0] += term(c);
+	ok = ok && !slc_comm_chain_out(C, sum, sizeof sum, &err) &&
+	     !slc_comm_chain_end(C, sum, sizeof sum, &err);
+	memcpy(mine, sum, sizeof mine);
+	ALL(ok && !memcmp(sum, serial, sizeof sum), "sums chained in grid order over %d planes: "
+	    "the serial bits (%.17g, %.17g)", nk, sum[0], sum[1]);
+	ok = !slc_comm_bcast(C, mine, sizeof mine, &err);
+	ALL(ok && !memcmp(sum, mine, sizeof sum), "chained sums: the same bits on every rank");
+}
+
+/* Components of a row of nk cells (cell k's global index k): a new one
+ * starts at every multiple of 5, the one from 15 joins the one from 0;
+ * a cell with k % 7 == 3 flags its component. */
+static int
+comp_start(int k)
+{
+	return 5 * (k / 5) == 15 ? 0 : 5 * (k / 5);
+}
+
+static int
+owner(int k)
+{
+	int r = 0;
+
+	while (C->k0[r + 1] <= k)
+		r++;
+	return r;
+}
+
+/* The label rank owner(k) gives cell k: the first cell of its piece. */
+static int64_t
+piece(int k)
+{
+	int s = 5 * (k / 5), o = C->k0[owner(k)];
+
+	return s > o ? s : o;
+}
+
+static void
+test_components(int nk)
+{
+	int64_t lab[64], pair[4];
+	uint8_t flag[64];
+	size_t nlab = 0, npair = 0;
+	int k0, k1, k, ok, good = 1, nexp = 0, seen[64];
+	slc_components cs;
+	slc_err err;
+
+	if (slc_comm_slabs(C, nk, 0, &err)) {
+		ALL(0, "components: %s", err.msg);
+		return;
+	}
+	slc_comm_owned(C, &k0, &k1);
+	for (k = k0; k < k1; k++) {
+		if (piece(k) == k) {
+			lab[nlab] = k;
+			flag[nlab++] = 0;
+		}
+		flag[nlab - 1] |= k % 7 == 3;
+	}
+	/* the piece below the slab's face, when the row goes on across it */
+	if (k0 > 0 && k0 % 5) {
+		pair[2 * npair] = piece(k0);
+		pair[2 * npair++ + 1] = piece(k0 - 1);
+	}
+	/* the join of 15's and 0's, from the owner of cell 15 */
+	if (nk > 15 && owner(15) == C->rank) {
+		pair[2 * npair] = piece(15);
+		pair[2 * npair++ + 1] = 0;
+	}
+	ok = !slc_components_join(C, lab, flag, nlab, pair, npair, &cs, &err);
+	for (k = 0; k < 64; k++)
+		seen[k] = -1;
+	for (k = 0; ok && k < nk; k++) {
+		int s = comp_start(k), f = 0, q;
+
+		if (seen[s] < 0)
+			seen[s] = nexp++;
+		for (q = 0; q < nk; q++)
+			f |= comp_start(q) == s && q % 7 == 3;
+		good &= slc_components_find(&cs, piece(k)) == seen[s] &&
+			cs.flag[seen[s]] == f;
+	}
+	ALL(ok && good && cs.ncomp == nexp, "components of %d cells joined across slabs: %d, "
+	    "numbered by their first cell", nk, cs.ncomp);
+	slc_components_free(&cs);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -242,6 +412,13 @@ main(int argc, char **argv)
 	test_sums(37);
 	test_maxmin();
 	test_frame(13, 2);
+	test_halo_cells(37, 3);
+	test_halo_cells(12, 1);
+	test_gather_planes(37);
+	test_gather_planes(12);
+	test_chain(37);
+	test_components(37);
+	test_components(13);
 	rc = slc_comm_slabs(C, 4 * C->size, 4, &err);
 	ALL(rc < 0 && strstr(err.msg, "thinner than 4 ghost planes"),
 	    "slabs of 4 planes with 4 ghost planes refused: %s", err.msg);
