@@ -16,7 +16,7 @@
 #define SHELLS_MAX 64
 
 static const char *names[SHELLS_MAX];
-static int nnames, stage, coupling = SHELL_IMPLICIT, precond, binary, bc;
+static int nnames, stage, coupling = SHELL_IMPLICIT, transfer, precond, binary, bc;
 static double tol = 1e-6, density = 1000, dt_opt, eps = SHELL_EPS_DX, sigma;
 static long maxiter = 500;
 
@@ -40,6 +40,7 @@ static const struct tool_opt opts[] = {
 	{"stage", 0, OPT_CHOICE, &stage, "S", "force (the fluid's force on the shells, before they move; default) or project (the projection with the shells' cut faces, after they moved)", shell_stage_names, 0, 0},
 	{"shell", 0, OPT_FUNC, NULL, "NAME", "a shell: mesh record NAME (repeat for more, at most 64, each once)", 0, parse_shell, 0},
 	{"coupling", 0, OPT_CHOICE, &coupling, "C", "force stage: implicit (node masses in the pressure system, default) or split (guendelman2005 eq 6)", shell_coupling_names, 0, 0},
+	{"transfer", 0, OPT_CHOICE, &transfer, "T", "split: face (each cut face's force to its crossing's nodes: sums to the faces' total exactly; default) or paper (guendelman2005 5.1: nodal jumps spread into a band, read at each triangle's barycentre; sqrt 2 too much on a 45-degree shell)", shell_transfer_names, 0, 0},
 	{"sigma", 0, OPT_DOUBLE, &sigma, "KG", "areal density of every free node, kg/m^2 (default: node mass over a third of its triangles' area)", 0, 0, &opt_positive},
 	{"eps", 0, OPT_DOUBLE, &eps, "F", "wedge thickness of the triangles, in cells (default 0.001)", 0, 0, &opt_positive},
 	{"precond", 0, OPT_CHOICE, &precond, "P", "preconditioner: mg (default) or mic0", project_precond_names, 0, 0},
@@ -82,7 +83,7 @@ main(int argc, char **argv)
 	const char *label = path && strcmp(path, "-") ? path : "<stdin>";
 	shell_opts o = {stage, coupling, names, nnames, eps, sigma > 0 ? sigma : NAN,
 			{precond ? PCG_MIC0 : PCG_MG, binary, bc, tol, (int)maxiter, density,
-			 dt_opt > 0 ? dt_opt : NAN}};
+			 dt_opt > 0 ? dt_opt : NAN}, transfer};
 
 	slc_frame_init(&F);
 	read_frame(&F, path);

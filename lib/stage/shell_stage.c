@@ -13,6 +13,7 @@
 
 const char *const shell_stage_names[] = {"force", "project", NULL};
 const char *const shell_coupling_names[] = {"split", "implicit", NULL};
+const char *const shell_transfer_names[] = {"face", "paper", NULL};
 
 /* Optional point channel `name` of mesh m, ncomp doubles a point. */
 static int
@@ -347,7 +348,33 @@ shell_forces(shell_stage *S, slc_err *err)
 		}
 		fq[q] = S->m[q].force;
 	}
-	shell_faces_force(&S->faces, S->p, S->extra, P->m.u.dx, fq, S->st.face_force);
+	if (S->o.stage == SHELL_STAGE_FORCE && S->o.coupling == SHELL_SPLIT &&
+	    S->o.transfer == SHELL_TRANSFER_PAPER) {
+		/* the faces' total alone, then the paper's route to the nodes */
+		double **none = slc_calloc((size_t)S->nm + 1, sizeof *none, err);
+		shell_mesh *sm = none ? slc_calloc((size_t)S->nm + 1, sizeof *sm, err) : NULL;
+		const double **X = sm ? slc_calloc((size_t)S->nm + 1, sizeof *X, err) : NULL;
+		int bad = !X;
+		if (!bad) {
+			shell_faces_force(&S->faces, S->p, S->extra, P->m.u.dx, none,
+					  S->st.face_force);
+			for (int q = 0; q < S->nm; q++) {
+				sm[q] = (shell_mesh){S->m[q].tri, S->m[q].ntri, S->m[q].np, NULL};
+				X[q] = S->m[q].P;
+			}
+			bad = shell_faces_force_paper(&S->faces, S->p, P->ni, P->nj, P->nk,
+						      P->m.u.dx, P->m.u.origin, sm, X,
+						      (size_t)S->nm, fq, err);
+		}
+		free(none);
+		free(sm);
+		free(X);
+		if (bad) {
+			free(fq);
+			return -1;
+		}
+	} else
+		shell_faces_force(&S->faces, S->p, S->extra, P->m.u.dx, fq, S->st.face_force);
 	free(fq);
 	for (int q = 0; q < S->nm; q++)
 		for (size_t i = 0; i < S->m[q].np; i++, nn++)
@@ -442,6 +469,8 @@ store_meta(shell_stage *S, slc_err *err)
 	SETV("stage", "%s", shell_stage_names[S->o.stage]);
 	if (S->o.stage == SHELL_STAGE_FORCE)
 		SETV("coupling", "%s", shell_coupling_names[S->o.coupling]);
+	if (S->o.stage == SHELL_STAGE_FORCE && S->o.coupling == SHELL_SPLIT)
+		SETV("transfer", "%s", shell_transfer_names[S->o.transfer]);
 	SETV("iterations", "%d", t->pcg.iters);
 	SETV("residual", "%.6g", t->pcg.residual);
 	SETV("converged", "%d", t->pcg.converged);

@@ -45,10 +45,12 @@
 
 enum { SHELL_STAGE_FORCE = 0, SHELL_STAGE_PROJECT = 1 };
 enum { SHELL_SPLIT = 0, SHELL_IMPLICIT = 1 };
+enum { SHELL_TRANSFER_FACE = 0, SHELL_TRANSFER_PAPER = 1 };
 
 /* The names of the choices, in the order of their values. */
 extern const char *const shell_stage_names[];      /* force, project */
 extern const char *const shell_coupling_names[];   /* split, implicit */
+extern const char *const shell_transfer_names[];   /* face, paper */
 
 /* The wedge thickness eps as a fraction of dx when none is given:
  * guendelman2005 §3 gives no value; a small one, so that the thickened
@@ -64,6 +66,13 @@ typedef struct shell_opts {
 	double sigma;           /* areal density kg/m^2 for every node, or
 				   NaN: from the nodes' mass and area */
 	project_opts po;        /* the solve's options (project) */
+	int transfer;           /* split: how the pressure reaches the nodes,
+				   SHELL_TRANSFER_FACE (each cut face's force
+				   to its crossing's nodes by barycentric
+				   weight: sums to the faces' total exactly)
+				   or SHELL_TRANSFER_PAPER (guendelman2005
+				   §5.1: nodal jumps, a band, barycentres;
+				   shell_faces_force_paper) */
 } shell_opts;
 
 /* One shell mesh of the frame. */
