@@ -87,7 +87,7 @@ main(int argc, char **argv)
 
 	slc_frame_init(&F);
 	read_frame(&F, path);
-	if (shell_stage_load(&S, &F, &o, &err) || shell_stage_run(&S, &st, &err))
+	if (shell_stage_load(&S, &F, &o, NULL, &err) || shell_stage_run(&S, &st, NULL, &err))
 		die("%s: %s", label, err.msg);
 	info("%s: %s%s%s: %zu cut faces, %d iterations, residual %.3g%s, force %.6g,%.6g,%.6g N",
 	     label, shell_stage_names[stage], stage == SHELL_STAGE_FORCE ? " " : "",
@@ -98,7 +98,7 @@ main(int argc, char **argv)
 		warnmsg("%s: not converged after %d iterations (residual %.3g > --tol %g)",
 			label, st.pcg.iters, st.pcg.residual, tol);
 	tool_out *out = out_open(argc, argv);
-	if (shell_stage_store(&S, &err))
+	if (shell_stage_store(&S, NULL, &err))
 		die("%s: %s", label, err.msg);
 	for (size_t q = 0; q < F.n; q++) {
 		if (shell_stage_changed(&S, F.r[q]))

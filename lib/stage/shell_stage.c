@@ -187,12 +187,13 @@ out:
 }
 
 int
-shell_stage_load(shell_stage *S, slc_frame *F, const shell_opts *o, slc_err *err)
+shell_stage_load(shell_stage *S, slc_frame *F, const shell_opts *o, slc_comm *comm,
+		 slc_err *err)
 {
 	memset(S, 0, sizeof *S);
 	S->o = *o;
 	S->F = F;
-	if (project_stage_load(&S->P, F, &o->po, NULL, err))
+	if (slc_comm_serial(comm, err) || project_stage_load(&S->P, F, &o->po, comm, err))
 		return -1;
 	if (!(S->m = slc_calloc((size_t)o->nnames + 1, sizeof *S->m, err)))
 		goto fail;
@@ -423,12 +424,14 @@ face_impulse(shell_stage *S, slc_err *err)
 }
 
 int
-shell_stage_run(shell_stage *S, shell_stats *st, slc_err *err)
+shell_stage_run(shell_stage *S, shell_stats *st, slc_comm *comm, slc_err *err)
 {
 	project_stats pst;
 	int force = S->o.stage == SHELL_STAGE_FORCE;
 	int implicit = force && S->o.coupling == SHELL_IMPLICIT;
 
+	if (slc_comm_serial(comm, err))
+		return -1;
 	if (!(S->P.dt > 0))
 		return slc_fail(err, "no time step (scene dt or --dt): the force on a "
 				"shell needs one");
@@ -439,7 +442,7 @@ shell_stage_run(shell_stage *S, shell_stats *st, slc_err *err)
 			return -1;
 		S->st.pcg = S->P.st;
 	} else {
-		if (face_impulse(S, err) || project_stage_solve(&S->P, &pst, NULL, err))
+		if (face_impulse(S, err) || project_stage_solve(&S->P, &pst, comm, err))
 			return -1;
 		S->st.pcg = pst.pcg;
 	}
@@ -509,12 +512,14 @@ store_shells(shell_stage *S, slc_err *err)
 }
 
 int
-shell_stage_store(shell_stage *S, slc_err *err)
+shell_stage_store(shell_stage *S, slc_comm *comm, slc_err *err)
 {
+	if (slc_comm_serial(comm, err))
+		return -1;
 	if (!S->done)
 		return slc_fail(err, "nothing solved to store");
 	if (S->o.stage == SHELL_STAGE_PROJECT) {
-		if (project_stage_store(&S->P, NULL, err))
+		if (project_stage_store(&S->P, comm, err))
 			return -1;
 	} else if (store_shells(S, err))
 		return -1;

@@ -29,14 +29,15 @@
  * Both write the metadata record `shellcouple`.
  *
  *   shell_stage S;
- *   shell_stage_load(&S, F, &opts, err);
- *   shell_stage_run(&S, &stats, err);
- *   shell_stage_store(&S, err);
+ *   shell_stage_load(&S, F, &opts, comm, err);
+ *   shell_stage_run(&S, &stats, comm, err);
+ *   shell_stage_store(&S, comm, err);
  *   shell_stage_free(&S);
  */
 #ifndef SLC_SHELL_STAGE_H
 #define SLC_SHELL_STAGE_H
 
+#include "core/comm.h"
 #include "core/err.h"
 #include "core/frame.h"
 #include "shell/shell_faces.h"
@@ -120,17 +121,20 @@ typedef struct shell_stage {
 
 /* Find the fluid records as project does (project_stage_load) and the
  * shells named in o, and find the faces they cut.  0, or -1 with err
- * naming the record; S is then empty. */
-int shell_stage_load(shell_stage *S, slc_frame *F, const shell_opts *o, slc_err *err);
+ * naming the record; S is then empty.  comm: the communicator handle
+ * (core/comm.h), NULL: one rank (the only one served yet). */
+int shell_stage_load(shell_stage *S, slc_frame *F, const shell_opts *o, slc_comm *comm,
+		     slc_err *err);
 
 /* Solve (force: split or implicit; project: eq 4) and compute the force
- * on the shells.  0, or -1 with err. */
-int shell_stage_run(shell_stage *S, shell_stats *st, slc_err *err);
+ * on the shells.  comm: NULL.  0, or -1 with err. */
+int shell_stage_run(shell_stage *S, shell_stats *st, slc_comm *comm, slc_err *err);
 
 /* Put the results into the frame: force: each shell's f_fluid and
  * P_prev; project: what project stores (u, v, w, p, rigid, 'project');
- * both: the metadata record 'shellcouple'.  0, or -1 with err. */
-int shell_stage_store(shell_stage *S, slc_err *err);
+ * both: the metadata record 'shellcouple'.  comm: NULL.  0, or -1 with
+ * err. */
+int shell_stage_store(shell_stage *S, slc_comm *comm, slc_err *err);
 
 /* Did the stage change or make record r? */
 int shell_stage_changed(const shell_stage *S, const slc_rec *r);
