@@ -141,3 +141,34 @@ below() {
 	[ "$(python3 "$ROOT/tests/slcgrid.py" "$T/f.slc" md5 v)" = \
 	  "$(python3 "$ROOT/tests/slcgrid.py" "$T/o.slc" md5 v)" ]
 }
+
+@test "split's transfer on a 45-degree plate: face gives the faces' total, paper sqrt 2 of it" {
+	# must-show 7: a free plate across the closed box at 45 degrees moving
+	# along its normal; eq 6's pressure jump pushes it back.  face hands
+	# each cut face's force to its nodes (sum = the faces' total to
+	# rounding); paper (guendelman2005 §5.1: nodal jumps per axis, a band,
+	# D . n at the barycentres) counts the jump once per axis cut, so
+	# |n|_1 = sqrt 2 times the true force
+	$SCENE tilt n=16 > "$T/t.slc"
+	shellcouple --stage force --coupling split --transfer face --shell tilt "$T/t.slc" > "$T/face.slc"
+	shellcouple --stage force --coupling split --transfer paper --shell tilt "$T/t.slc" > "$T/paper.slc"
+	[ "$(meta "$T/face.slc" transfer)" = face ]
+	[ "$(meta "$T/paper.slc" transfer)" = paper ]
+	ff=$(meta "$T/face.slc" face_force)
+	f=$(meta "$T/face.slc" force)
+	fp=$(meta "$T/paper.slc" force)
+	echo "faces' total $ff; face transfer $f; paper transfer $fp"
+	[ "$(meta "$T/paper.slc" face_force)" = "$ff" ]
+	awk -v a="$(comp "$ff" 1)" 'BEGIN { exit !(a < -0.1) }'
+	for i in 1 2 3; do
+		below "$(awk -v a="$(comp "$f" $i)" -v b="$(comp "$ff" $i)" 'BEGIN { print a - b }')" 1e-9
+	done
+	# the paper's force along the same normal, sqrt 2 as large within 2%
+	r=$(awk -v a="$(comp "$fp" 1)" -v b="$(comp "$ff" 1)" 'BEGIN { print a / b }')
+	echo "paper / faces: $r"
+	within "$r" 1.41421356 0.02
+	within "$(comp "$fp" 2)" "$(awk -v a="$(comp "$fp" 1)" 'BEGIN { print -a }')" 1e-6
+	# the default is face
+	shellcouple --stage force --coupling split --shell tilt "$T/t.slc" > "$T/def.slc"
+	[ "$(meta "$T/def.slc" transfer)" = face ]
+}

@@ -20,6 +20,12 @@ A unit box of N^3 cells (n=N, default 16), the scene record (dt, gravity
   plate  smoke (no phi) in the closed box, a plate spanning it at y=ys
          (0.5 + dx/4), moving up at V (V=0.1): P_prev there, P one dt
          higher.
+  tilt   smoke at rest in the closed box and a free plate at 45 degrees,
+         y = x + y0 (0.1 + dx/4), across the box, moving along its normal
+         (1,-1,0)/sqrt 2 at V (0.1), areal density sigma (0.1).
+  boat   a pool yw deep (0.5), dry inside an open box's footprint w x w
+         (w=0.3) at x = z = 0.5 above its bottom yb (0.45); fill=1: water
+         inside too; the box itself from mkprim hull --motion dynamic.
   bag    a closed cube (half side a=0.2, centre 0.5,0.5,0.5) full of
          water in air, everything falling at vy=-g*t (t=0.5): u* and the
          nodes' v alike; free nodes of areal density sigma.
@@ -201,6 +207,28 @@ def main():
         mass = lumped_mass(P, tri, sigma)
         shells.append(mesh("bag", P, tri, [("mass", 5, 1, 1, mass),
                                            ("v", 5, 3, 1, [0.0, vy, 0.0] * len(P))]))
+    elif scene == "tilt":
+        y0 = float(kv.get("y0", 0.1 + dx / 4))
+        V = float(kv.get("V", 0.1))
+        sigma = float(kv.get("sigma", 0.1))
+        P, tri = quad_grid(int(kv.get("m", 8)), (0, y0, 0), (1 - y0, 1 - y0, 0), (0, 0, 1))
+        s2 = math.sqrt(0.5)
+        shells.append(mesh("tilt", P, tri, [("mass", 5, 1, 1, lumped_mass(P, tri, sigma)),
+                                            ("v", 5, 3, 1, [V * s2, -V * s2, 0.0] * len(P))]))
+    elif scene == "boat":
+        yw = float(kv.get("yw", 0.5))
+        yb = float(kv.get("yb", 0.45))
+        w = float(kv.get("w", 0.3))
+        fill = int(kv.get("fill", 0))
+
+        def phib(x, y, z):
+            p = y - yw
+            if fill:
+                return p
+            # the hull's inside (footprint w x w at x = z = 0.5, above yb) dry
+            d = min(y - yb, w / 2 - abs(x - 0.5), w / 2 - abs(z - 0.5))
+            return max(p, d) if d > 0 else p
+        phi = phib
     else:
         sys.exit("shellscene: unknown scene " + scene)
     for ax, name in enumerate("uvw"):

@@ -16,7 +16,7 @@
 #define SHELLS_MAX 64
 
 static const char *names[SHELLS_MAX];
-static int nnames, stage, coupling = SHELL_IMPLICIT, precond, binary, bc;
+static int nnames, stage, coupling = SHELL_IMPLICIT, transfer, precond, binary, bc;
 static double tol = 1e-6, density = 1000, dt_opt, eps = SHELL_EPS_DX, sigma;
 static long maxiter = 500;
 
@@ -40,6 +40,7 @@ static const struct tool_opt opts[] = {
 	{"stage", 0, OPT_CHOICE, &stage, "S", "force (the fluid's force on the shells, before they move; default) or project (the projection with the shells' cut faces, after they moved)", shell_stage_names, 0, 0},
 	{"shell", 0, OPT_FUNC, NULL, "NAME", "a shell: mesh record NAME (repeat for more, at most 64, each once)", 0, parse_shell, 0},
 	{"coupling", 0, OPT_CHOICE, &coupling, "C", "force stage: implicit (node masses in the pressure system, default) or split (guendelman2005 eq 6)", shell_coupling_names, 0, 0},
+	{"transfer", 0, OPT_CHOICE, &transfer, "T", "split: face (each cut face's force to its crossing's nodes: sums to the faces' total exactly; default) or paper (guendelman2005 5.1: nodal jumps spread into a band, read at each triangle's barycentre; sqrt 2 too much on a 45-degree shell)", shell_transfer_names, 0, 0},
 	{"sigma", 0, OPT_DOUBLE, &sigma, "KG", "areal density of every free node, kg/m^2 (default: node mass over a third of its triangles' area)", 0, 0, &opt_positive},
 	{"eps", 0, OPT_DOUBLE, &eps, "F", "wedge thickness of the triangles, in cells (default 0.001)", 0, 0, &opt_positive},
 	{"precond", 0, OPT_CHOICE, &precond, "P", "preconditioner: mg (default) or mic0", project_precond_names, 0, 0},
@@ -82,11 +83,11 @@ main(int argc, char **argv)
 	const char *label = path && strcmp(path, "-") ? path : "<stdin>";
 	shell_opts o = {stage, coupling, names, nnames, eps, sigma > 0 ? sigma : NAN,
 			{precond ? PCG_MIC0 : PCG_MG, binary, bc, tol, (int)maxiter, density,
-			 dt_opt > 0 ? dt_opt : NAN}};
+			 dt_opt > 0 ? dt_opt : NAN}, transfer};
 
 	slc_frame_init(&F);
 	read_frame(&F, path);
-	if (shell_stage_load(&S, &F, &o, &err) || shell_stage_run(&S, &st, &err))
+	if (shell_stage_load(&S, &F, &o, NULL, &err) || shell_stage_run(&S, &st, NULL, &err))
 		die("%s: %s", label, err.msg);
 	info("%s: %s%s%s: %zu cut faces, %d iterations, residual %.3g%s, force %.6g,%.6g,%.6g N",
 	     label, shell_stage_names[stage], stage == SHELL_STAGE_FORCE ? " " : "",
@@ -97,7 +98,7 @@ main(int argc, char **argv)
 		warnmsg("%s: not converged after %d iterations (residual %.3g > --tol %g)",
 			label, st.pcg.iters, st.pcg.residual, tol);
 	tool_out *out = out_open(argc, argv);
-	if (shell_stage_store(&S, &err))
+	if (shell_stage_store(&S, NULL, &err))
 		die("%s: %s", label, err.msg);
 	for (size_t q = 0; q < F.n; q++) {
 		if (shell_stage_changed(&S, F.r[q]))

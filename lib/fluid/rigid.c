@@ -133,7 +133,8 @@ rigid_weights(const float *solid, const float *const *phib, ps_body *body,
 		for (size_t c = 0; c < n; c++) {
 			float m = solid ? solid[c] : INFINITY;
 			for (int b = 0; b < nbody; b++)
-				m = phib[b][c] < m ? phib[b][c] : m;
+				if (phib[b])
+					m = phib[b][c] < m ? phib[b][c] : m;
 			ls[c] = m;
 		}
 	}
@@ -152,6 +153,9 @@ rigid_weights(const float *solid, const float *const *phib, ps_body *body,
 			rigid_free_fractions(body, nbody);
 			return -1;
 		}
+		/* a shell's body: its faces are set by rigid_shells_cut */
+		if (!phib[b])
+			continue;
 		/* batty2007 §3.1: volume of the body in each face's control volume */
 		weights_variational(phib[b], ni, nj, nk, f[0], f[1], f[2]);
 		for (int a = 0; a < 3; a++)

@@ -38,7 +38,9 @@ int rigid_write(slc_rec *r, const ps_body *body, int nbody, slc_err *err);
  * or binary; each body's volume fractions (batty2007 §3.1: the volume of
  * the body in each face's control volume over dx^3) are allocated into
  * body[b].bx/by/bz (caller frees with rigid_free_fractions).  phib[b] is
- * body b's cell-centred level set.  0, or -1 with err (memory). */
+ * body b's cell-centred level set, or NULL for a body shaped by a shell
+ * (rigid_shell.h), whose fractions are left 0 for rigid_shells_cut.  0,
+ * or -1 with err (memory). */
 int rigid_weights(const float *solid, const float *const *phib, ps_body *body,
 		  int nbody, int ni, int nj, int nk, int binary,
 		  float *wx, float *wy, float *wz, slc_err *err);

@@ -328,11 +328,21 @@ rigid_body_box_contact(rigid_body *b, const field *phi0, const double lo[3],
 		       const double hi[3])
 {
 	double ext[2][3];
-	int touched = 0;
 
 	if (b->scripted)
 		return 0;
 	extremes(phi0, b->q, ext);
+	return rigid_body_box_push(b, ext, lo, hi);
+}
+
+int
+rigid_body_box_push(rigid_body *b, const double ext[2][3], const double lo[3],
+		    const double hi[3])
+{
+	int touched = 0;
+
+	if (b->scripted)
+		return 0;
 	for (int a = 0; a < 3; a++)
 		for (int side = 0; side < 2; side++) {
 			double wall = side ? hi[a] : lo[a], n = side ? -1 : 1;  /* into the box */

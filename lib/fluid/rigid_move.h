@@ -99,6 +99,13 @@ void rigid_body_step(rigid_body *b, const double g[3], double t, double dt);
 int rigid_body_box_contact(rigid_body *b, const field *phi0, const double lo[3],
 			   const double hi[3]);
 
+/* The contact of rigid_body_box_contact for a body whose extremes at
+ * its pose are given: ext[0][a] its lowest and ext[1][a] its highest
+ * offset from P along axis a (a shell's nodes, rigid_shell.h).  Returns
+ * the number of walls touched. */
+int rigid_body_box_push(rigid_body *b, const double ext[2][3], const double lo[3],
+			const double hi[3]);
+
 /* y = R(q) x and y = R(q)^T x for a unit quaternion q = (x, y, z, w). */
 void rigid_rotate(const double q[4], const double x[3], double y[3]);
 void rigid_rotate_inv(const double q[4], const double x[3], double y[3]);

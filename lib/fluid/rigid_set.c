@@ -41,7 +41,7 @@ borrow(field *f, const slc_rec *r, int b, int n, slc_err *err)
 }
 
 /* rigid_phi0 from an older frame's rigid_phi: the world grid moved to the
- * first body's centre of mass; each body's level set read back at its
+ * first such body's centre of mass; each body's level set read back at its
  * pose (exactly the stored samples for the first body when it is not
  * rotated, trilinear otherwise). */
 static int
@@ -51,19 +51,25 @@ phi0_from_world(rigid_set *rs, const slc_rec *pw, slc_err *err)
 	field w;
 	char nm[SLC_NAME_MAX + 1];
 
+	int b0 = 0;
+	while (rs->sh.has[b0])
+		b0++;   /* the first body with a level set */
 	for (int a = 0; a < 3; a++)
-		g.origin[a] -= rs->b[0].P[a];
+		g.origin[a] -= rs->b[b0].P[a];
 	slc_rec *r = &rs->phi0_new;
 	if (!slc_grid_new(r, "rigid_phi0", &g, 1, err))
 		return -1;
-	for (int b = 1; b < rs->n; b++) {
-		chan_name(nm, sizeof nm, "rigid_phi0", b);
+	for (int c = 1; c < rs->nls; c++) {
+		chan_name(nm, sizeof nm, "rigid_phi0", c);
 		if (!slc_rec_add(r, nm, SLC_F32, 1, SLC_SAMPLE, r->chan[0].count, err))
 			return -1;
 	}
-	for (int b = 0; b < rs->n; b++) {
-		if (borrow(&w, pw, b, rs->n, err) || borrow(&rs->phi0[b], r, b, rs->n, err))
+	for (int b = 0, c = 0; b < rs->n; b++) {
+		if (rs->sh.has[b])
+			continue;
+		if (borrow(&w, pw, c, rs->nls, err) || borrow(&rs->phi0[b], r, c, rs->nls, err))
 			return -1;
+		c++;
 		field *f = &rs->phi0[b];
 		for (int k = 0; k < f->nk; k++)
 			for (int j = 0; j < f->nj; j++)
@@ -103,11 +109,17 @@ rigid_set_load(rigid_set *rs, const slc_frame *F, const field *cells, slc_err *e
 	rs->reach = slc_calloc((size_t)rs->n, sizeof *rs->reach, err);
 	if (!rs->phi0 || !rs->phi || !rs->reach)
 		return -1;
-	if (slc_frame_get(F, "rigid_phi0", SLC_GRID, &p0, err))
+	if (rigid_shells_load(&rs->sh, F, rs->n, err))
 		return -1;
-	if (p0) {
-		for (int b = 0; b < rs->n; b++)
-			if (borrow(&rs->phi0[b], p0, b, rs->n, err))
+	for (int b = 0; b < rs->n; b++)
+		rs->nls += !rs->sh.has[b];
+	if (!rs->nls) {
+		/* every body is a shell: no level set to read */
+	} else if (slc_frame_get(F, "rigid_phi0", SLC_GRID, &p0, err)) {
+		return -1;
+	} else if (p0) {
+		for (int b = 0, c = 0; b < rs->n; b++)
+			if (!rs->sh.has[b] && borrow(&rs->phi0[b], p0, c++, rs->nls, err))
 				return -1;
 	} else if (slc_frame_get(F, "rigid_phi", SLC_GRID, &pw, err)) {
 		return -1;
@@ -116,16 +128,21 @@ rigid_set_load(rigid_set *rs, const slc_frame *F, const field *cells, slc_err *e
 			return -1;
 	} else {
 		return slc_fail(err, "%d rigid bodies but no 'rigid_phi0' or 'rigid_phi' record",
-				rs->n);
+				rs->nls);
 	}
 	field_cell_dims(cells, &ni, &nj, &nk);
+	if (field_alloc(&rs->solid, ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err) ||
+	    field_alloc(&rs->uo[0], ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err) ||
+	    field_alloc(&rs->uo[1], ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err) ||
+	    field_alloc(&rs->uo[2], ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err))
+		return -1;
 	for (int b = 0; b < rs->n; b++) {
+		if (rs->sh.has[b]) {
+			rs->reach[b] = rigid_shells_reach(&rs->sh, b);
+			rigid_shells_place(&rs->sh, b, rs->b[b].P, rs->b[b].q);
+			continue;
+		}
 		if (field_alloc(&rs->phi[b], ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err))
-			return -1;
-		if (b == 0 && (field_alloc(&rs->solid, ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err) ||
-			       field_alloc(&rs->uo[0], ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err) ||
-			       field_alloc(&rs->uo[1], ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err) ||
-			       field_alloc(&rs->uo[2], ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err)))
 			return -1;
 		rs->reach[b] = rigid_reach(&rs->phi0[b]);
 		rigid_phi_place(&rs->phi[b], &rs->phi0[b], &rs->b[b]);
@@ -138,6 +155,8 @@ rigid_set_owns(const slc_rec *r)
 {
 	if (r->kind == SLC_GRID)
 		return !strcmp(r->name, "rigid_phi") || !strcmp(r->name, "rigid_phi0");
+	if (rigid_shell_rec(r))
+		return 1;
 	return r->kind == SLC_PARTICLES && !strcmp(r->name, "rigid");
 }
 
@@ -171,7 +190,8 @@ rigid_set_solid(rigid_set *rs, const field *solid, const field *uo)
 				double s = solid ? solid->a[c] : INFINITY, bp = INFINITY, x[3];
 				int best = -1;
 				for (int b = 0; b < rs->n; b++)
-					if (rs->phi[b].a[c] < bp)
+					/* a shell has no inside: project's cut faces */
+					if (!rs->sh.has[b] && rs->phi[b].a[c] < bp)
 						bp = rs->phi[b].a[c], best = b;
 				csolid->a[c] = (float)(bp < s ? bp : s);
 				if (best >= 0 && bp < band && bp <= s) {
@@ -195,17 +215,43 @@ rigid_set_step(rigid_set *rs, const double g[3], double t, double dt)
 	for (int b = 0; b < rs->n; b++) {
 		rigid_body_step(&rs->b[b], g, t, dt);
 		if (rs->walls) {
-			const field *c = &rs->phi[b];
-			double lo[3], hi[3];
+			const field *c = &rs->solid;
+			double lo[3], hi[3], ext[2][3];
 			int n[3] = {c->ni, c->nj, c->nk};
 			for (int a = 0; a < 3; a++) {
 				lo[a] = c->origin[a];
 				hi[a] = c->origin[a] + c->dx * n[a];
 			}
-			rigid_body_box_contact(&rs->b[b], &rs->phi0[b], lo, hi);
+			if (rs->sh.has[b]) {
+				rigid_shells_extent(&rs->sh, b, rs->b[b].q, ext);
+				rigid_body_box_push(&rs->b[b], ext, lo, hi);
+			} else
+				rigid_body_box_contact(&rs->b[b], &rs->phi0[b], lo, hi);
 		}
-		rigid_phi_place(&rs->phi[b], &rs->phi0[b], &rs->b[b]);
+		if (rs->sh.has[b])
+			rigid_shells_place(&rs->sh, b, rs->b[b].P, rs->b[b].q);
+		else
+			rigid_phi_place(&rs->phi[b], &rs->phi0[b], &rs->b[b]);
 	}
+}
+
+/* Each rigid shell's P and v at its body's pose. */
+static int
+store_shells(rigid_set *rs, double time, slc_err *err)
+{
+	double *x = slc_malloc(9 * (size_t)rs->n, sizeof *x, err);
+
+	if (!x)
+		return -1;
+	for (int b = 0; b < rs->n; b++)
+		for (int a = 0; a < 3; a++) {
+			x[3 * b + a] = rs->b[b].P[a];
+			x[3 * (rs->n + b) + a] = rs->b[b].v[a];
+			x[3 * (2 * rs->n + b) + a] = rs->b[b].omega[a];
+		}
+	int rc = rigid_shells_store(&rs->sh, x, x + 3 * rs->n, x + 6 * rs->n, time, err);
+	free(x);
+	return rc;
 }
 
 int
@@ -222,16 +268,25 @@ rigid_set_store(rigid_set *rs, slc_frame *F, double time, slc_err *err)
 	if (slc_rec_own(rig, err) || rigid_bodies_write(rig, rs->b, rs->n, err))
 		return -1;
 	rig->time = time;
-	const field *f = &rs->phi[0];
+	if (rs->sh.n && store_shells(rs, time, err))
+		return -1;
+	if (!rs->nls)
+		return 0;
+	int b0 = 0;
+	while (rs->sh.has[b0])
+		b0++;
+	const field *f = &rs->phi[b0];
 	g = (slc_grid){f->ni, f->nj, f->nk, SLC_CELL, {f->origin[0], f->origin[1], f->origin[2]},
 		       f->dx};
 	memset(&out, 0, sizeof out);
 	if (!slc_grid_new(&out, "rigid_phi", &g, 1, err))
 		return -1;
-	for (int b = 0; b < rs->n; b++) {
+	for (int b = 0, c = 0; b < rs->n; b++) {
 		float *d = out.chan[0].data;
-		if (b > 0) {
-			chan_name(nm, sizeof nm, "rigid_phi", b);
+		if (rs->sh.has[b])
+			continue;
+		if (c++ > 0) {
+			chan_name(nm, sizeof nm, "rigid_phi", c - 1);
 			if (!(d = slc_rec_add(&out, nm, SLC_F32, 1, SLC_SAMPLE, out.chan[0].count, err))) {
 				slc_rec_free(&out);
 				return -1;
@@ -262,6 +317,7 @@ rigid_set_free(rigid_set *rs)
 {
 	for (int b = 0; b < rs->n && rs->phi; b++)
 		field_free(&rs->phi[b]);
+	rigid_shells_free(&rs->sh);
 	free(rs->phi);
 	free(rs->phi0);
 	field_free(&rs->solid);

@@ -12,6 +12,7 @@
 #include "core/frame.h"
 #include "grid/field.h"
 #include "fluid/rigid_move.h"
+#include "fluid/rigid_shell.h"
 #include "core/slc.h"
 
 /* Cells within this many cells of a body's surface (outside or inside)
@@ -32,10 +33,15 @@ typedef struct rigid_set {
 	int walls;              /* the grid box is solid: dynamic bodies touch
 				   its walls (rigid_body_box_contact); 1 after
 				   rigid_set_load */
+	rigid_shells sh;        /* bodies shaped by a shell (rigid_shell.h):
+				   no level set; phi0[b], phi[b] unused */
+	int nls;                /* bodies with a level set */
 } rigid_set;
 
-/* Find `rigid` in F and read its bodies; their body-frame
- * level sets come from `rigid_phi0` or, in a frame written before it
+/* Find `rigid` in F and read its bodies; a body shaped by a shell (a
+ * mesh with body_P, rigid_shell.h) is moved with its mesh, the others'
+ * body-frame level sets (one channel per body without a shell, in point
+ * order) come from `rigid_phi0` or, in a frame written before it
  * existed, from `rigid_phi` taken as the bodies at their current pose
  * (rigid_phi0 is then built and written by rigid_set_store).  cells: the
  * velocity's cell grid (placement only).  Each body's level set on cells
@@ -45,7 +51,8 @@ int rigid_set_load(rigid_set *rs, const slc_frame *F, const field *cells,
 		   slc_err *err);
 
 /* Is r a record rigid_set moves itself (particles `rigid`, grids
- * `rigid_phi`, `rigid_phi0`)?  Such records must not be advected. */
+ * `rigid_phi`, `rigid_phi0`, the meshes of rigid shells)?  Such records
+ * must not be advected. */
 int rigid_set_owns(const slc_rec *r);
 
 /* An upper bound of the speed of any point of any body, m/s. */
@@ -65,13 +72,15 @@ void rigid_set_solid(rigid_set *rs, const field *solid, const field *uo);
  * inside the box of the velocity's cells (rigid_body_box_contact: moved
  * back to touch a wall they went through, the normal velocity into it
  * removed, frictionless), and place its level set at the new pose
- * (resampled from phi0, never from the previous step). */
+ * (resampled from phi0, never from the previous step), or its shells
+ * at the new pose (P = R body_P + X, from body_P every step). */
 void rigid_set_step(rigid_set *rs, const double g[3], double t, double dt);
 
 /* Write the bodies back into frame F at stream time `time`: the rigid
  * record's P, orient, v, omega and inertia, `rigid_phi` (its contents
- * replaced where it is, or appended to F) and a rigid_phi0 built by
- * rigid_set_load (appended).  Ownership of built records passes to F.
+ * replaced where it is, or appended to F; not without a body with a
+ * level set), a rigid_phi0 built by rigid_set_load (appended), and each
+ * rigid shell's P and v (rigid_shells_store).  Ownership of built records passes to F.
  * 0 or -1 with err (memory); nothing is stored without a rigid record
  * or bodies. */
 int rigid_set_store(rigid_set *rs, slc_frame *F, double time, slc_err *err);

@@ -3,6 +3,7 @@
  * §4.4.2).  See shell_faces.h. */
 #include "shell/shell_faces.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,4 +150,149 @@ shell_faces_force(const shell_faces *F, const double *p, const double *extra,
 		for (int e = 0; e < 3; e++)
 			fq[3 * (size_t)c->node[e] + c->ax] += c->bary[e] * fa;
 	}
+}
+
+/* One axis of the paper's transfer on the (ni+1)(nj+1)(nk+1) grid nodes:
+ * D[node] the mean of the jumps of the up to four cut faces of axis ax
+ * around the node, ok[node] set where there is one; then SHELL_PAPER_BAND
+ * Gauss-Jacobi sweeps, each giving every node without a value the mean
+ * of its valid axis neighbours of the sweep before. */
+static void
+paper_axis(const shell_faces *F, const double *p, int ax, int ni, int nj, int nk,
+	   double *D, uint8_t *ok, double *cnt, uint8_t *prev)
+{
+	size_t si = 1, sj = (size_t)ni + 1, sk = sj * ((size_t)nj + 1);
+	size_t nn = sk * ((size_t)nk + 1);
+	int dim[3] = {ni, nj, nk};
+
+	memset(D, 0, nn * sizeof *D);
+	memset(cnt, 0, nn * sizeof *cnt);
+	for (size_t n = 0; n < F->n; n++) {
+		const shell_face *c = &F->face[n];
+		if (c->ax != ax)
+			continue;
+		int b = (ax + 1) % 3, e = (ax + 2) % 3, at[3] = {c->i, c->j, c->k};
+		for (int q = 0; q < 4; q++) {
+			int x[3] = {at[0], at[1], at[2]};
+			x[b] += q & 1, x[e] += q >> 1;
+			size_t nd = x[0] * si + x[1] * sj + x[2] * sk;
+			D[nd] += p[c->lo] - p[c->hi];
+			cnt[nd] += 1;
+		}
+	}
+	for (size_t nd = 0; nd < nn; nd++) {
+		ok[nd] = cnt[nd] > 0;
+		if (ok[nd])
+			D[nd] /= cnt[nd];
+	}
+	for (int it = 0; it < SHELL_PAPER_BAND; it++) {
+		memcpy(prev, ok, nn);
+		for (int k = 0; k <= nk; k++)
+			for (int j = 0; j <= nj; j++)
+				for (int i = 0; i <= ni; i++) {
+					size_t nd = i * si + j * sj + k * sk;
+					int x[3] = {i, j, k};
+					double s = 0;
+					int m = 0;
+					if (prev[nd])
+						continue;
+					for (int a = 0; a < 3; a++)
+						for (int d = -1; d <= 1; d += 2) {
+							int y = x[a] + d;
+							size_t st = a == 0 ? si : a == 1 ? sj : sk;
+							if (y < 0 || y > dim[a])
+								continue;
+							size_t o = d < 0 ? nd - st : nd + st;
+							if (prev[o])
+								s += D[o], m++;
+						}
+					if (m) {
+						D[nd] = s / m;
+						ok[nd] = 1;
+					}
+				}
+	}
+}
+
+/* Trilinear interpolation of the node values D at x, over the valid
+ * corners only (their weights renormalized); 0 with none. */
+static double
+paper_sample(const double *D, const uint8_t *ok, int ni, int nj, int nk, double dx,
+	     const double origin[3], const double x[3])
+{
+	size_t sj = (size_t)ni + 1, sk = sj * ((size_t)nj + 1);
+	int dim[3] = {ni, nj, nk}, c0[3];
+	double f[3], s = 0, ws = 0;
+
+	for (int a = 0; a < 3; a++) {
+		double g = (x[a] - origin[a]) / dx;
+		g = g < 0 ? 0 : g > dim[a] ? dim[a] : g;
+		c0[a] = (int)g < dim[a] ? (int)g : dim[a] - 1;
+		f[a] = g - c0[a];
+	}
+	for (int q = 0; q < 8; q++) {
+		int y[3] = {c0[0] + (q & 1), c0[1] + (q >> 1 & 1), c0[2] + (q >> 2 & 1)};
+		size_t nd = y[0] + y[1] * sj + y[2] * sk;
+		double w = ((q & 1) ? f[0] : 1 - f[0]) * ((q >> 1 & 1) ? f[1] : 1 - f[1]) *
+			   ((q >> 2 & 1) ? f[2] : 1 - f[2]);
+		if (ok[nd] && w > 0)
+			s += w * D[nd], ws += w;
+	}
+	return ws > 0 ? s / ws : 0;
+}
+
+int
+shell_faces_force_paper(const shell_faces *F, const double *p, int ni, int nj, int nk,
+			double dx, const double origin[3], const shell_mesh *mesh,
+			const double *const *P, size_t nmesh, double *const *force,
+			slc_err *err)
+{
+	size_t nn;
+	double *D[3] = {0}, *cnt = NULL;
+	uint8_t *ok[3] = {0}, *prev = NULL;
+	int rc = -1;
+
+	if (slc_mul3((size_t)ni + 1, (size_t)nj + 1, (size_t)nk + 1, &nn))
+		return slc_fail(err, "grid %dx%dx%d overflows", ni, nj, nk);
+	for (int a = 0; a < 3; a++)
+		if (!(D[a] = slc_malloc(nn, sizeof *D[a], err)) || !(ok[a] = slc_malloc(nn, 1, err)))
+			goto out;
+	if (!(cnt = slc_malloc(nn, sizeof *cnt, err)) || !(prev = slc_malloc(nn, 1, err)))
+		goto out;
+	for (int a = 0; a < 3; a++)
+		paper_axis(F, p, a, ni, nj, nk, D[a], ok[a], cnt, prev);
+	for (size_t q = 0; q < nmesh; q++) {
+		if (!force[q])
+			continue;
+		for (size_t t = 0; t < mesh[q].ntri; t++) {
+			const uint32_t *v = mesh[q].tri + 3 * t;
+			const double *x0 = P[q] + 3 * (size_t)v[0], *x1 = P[q] + 3 * (size_t)v[1],
+				     *x2 = P[q] + 3 * (size_t)v[2];
+			double e1[3], e2[3], N[3], c[3], d[3];
+			for (int a = 0; a < 3; a++) {
+				e1[a] = x1[a] - x0[a], e2[a] = x2[a] - x0[a];
+				c[a] = (x0[a] + x1[a] + x2[a]) / 3;
+			}
+			N[0] = e1[1] * e2[2] - e1[2] * e2[1];
+			N[1] = e1[2] * e2[0] - e1[0] * e2[2];
+			N[2] = e1[0] * e2[1] - e1[1] * e2[0];
+			double len = sqrt(N[0] * N[0] + N[1] * N[1] + N[2] * N[2]);
+			if (!(len > 0))
+				continue;
+			for (int a = 0; a < 3; a++)
+				d[a] = paper_sample(D[a], ok[a], ni, nj, nk, dx, origin, c);
+			/* Dp_n = D . n, F = Dp_n A n with A n = N / 2, a third a node */
+			double s = (d[0] * N[0] + d[1] * N[1] + d[2] * N[2]) / (2 * len);
+			for (int e = 0; e < 3; e++)
+				for (int a = 0; a < 3; a++)
+					force[q][3 * (size_t)v[e] + a] += s * N[a] / 3;
+		}
+	}
+	rc = 0;
+out:
+	for (int a = 0; a < 3; a++)
+		free(D[a]), free(ok[a]);
+	free(cnt);
+	free(prev);
+	return rc;
 }

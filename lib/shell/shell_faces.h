@@ -78,4 +78,29 @@ void shell_faces_free(shell_faces *F);
 void shell_faces_force(const shell_faces *F, const double *p, const double *extra,
 		       double dx, double *const *force, double face_sum[3]);
 
+/* Gauss-Jacobi sweeps that spread the paper transfer's nodal jumps into
+ * a band around the shell: guendelman2005 §5.1 says "a band of grid
+ * points" without a width; three reach every node of the cells next to
+ * the cut faces' nodes, enough for the trilinear stencil of any
+ * triangle's barycentre near them. */
+#define SHELL_PAPER_BAND 3
+
+/* guendelman2005 §5.1's transfer of eq 6's pressure to the shell, the
+ * paper's route: the jump p_lo - p_hi (p in Pa per cell) of each cut face
+ * goes to the grid nodes as the mean of the up to four cut faces of that
+ * axis around each node, is spread by SHELL_PAPER_BAND Gauss-Jacobi
+ * sweeps into a band, separately per axis, and the vector D of the three
+ * axes is interpolated trilinearly (over valid nodes) to each triangle's
+ * barycentre; the triangle's force is F = (D . n) A n, a third to each
+ * node, added into force[q] (3 doubles a node of mesh q, zeroed by the
+ * caller; NULL entries skipped).  P[q]: mesh q's node positions (where
+ * the faces were cut).  On a shell tilted from the axes D . n
+ * overestimates the jump by |n|_1 (sqrt 2 at 45 degrees): the sum is not
+ * the faces' (shell_faces_force's face_sum).  0, or -1 with err
+ * (memory). */
+int shell_faces_force_paper(const shell_faces *F, const double *p, int ni, int nj, int nk,
+			    double dx, const double origin[3], const shell_mesh *mesh,
+			    const double *const *P, size_t nmesh, double *const *force,
+			    slc_err *err);
+
 #endif

@@ -127,12 +127,18 @@ load_bodies(project_stage *S, slc_err *err)
 	S->phib = slc_calloc(S->nbody ? (size_t)S->nbody : 1, sizeof *S->phib, err);
 	if (!S->phib)
 		return -1;
-	if (S->nbody && find(S->F, "rigid_phi", SLC_GRID, &phib, err))
+	/* bodies shaped by a shell have no level set (rigid_shell.h) */
+	if (S->nbody && rigid_shells_load(&S->rsh, S->F, S->nbody, err))
 		return -1;
-	if (S->nbody && !phib)
-		return slc_fail(err, "%d rigid bodies but no 'rigid_phi' record", S->nbody);
+	int nls = 0;
 	for (int b = 0; b < S->nbody; b++)
-		if (cell_grid(S, "rigid_phi", 1, b, &S->phib[b], err))
+		nls += !S->rsh.has[b];
+	if (nls && find(S->F, "rigid_phi", SLC_GRID, &phib, err))
+		return -1;
+	if (nls && !phib)
+		return slc_fail(err, "%d rigid bodies but no 'rigid_phi' record", nls);
+	for (int b = 0, c = 0; b < S->nbody; b++)
+		if (!S->rsh.has[b] && cell_grid(S, "rigid_phi", 1, c++, &S->phib[b], err))
 			return -1;
 	return 0;
 }
@@ -149,8 +155,11 @@ face_weights(project_stage *S, slc_err *err)
 	S->wz = S->wy ? slc_calloc(field_count(&S->m.w), sizeof *S->wz, err) : NULL;
 	if (!S->wz)
 		return -1;
-	return rigid_weights(S->solid, S->phib, S->body, S->nbody, S->ni, S->nj, S->nk,
-			     S->o.binary, S->wx, S->wy, S->wz, err);
+	if (rigid_weights(S->solid, S->phib, S->body, S->nbody, S->ni, S->nj, S->nk,
+			  S->o.binary, S->wx, S->wy, S->wz, err))
+		return -1;
+	return rigid_shells_cut(&S->rsh, S->body, S->ni, S->nj, S->nk, S->m.u.dx,
+				S->m.u.origin, S->wx, S->wy, S->wz, &S->rcut, err);
 }
 
 int
@@ -195,6 +204,9 @@ project_stage_solve(project_stage *S, project_stats *st, slc_comm *comm, slc_err
 	if (psys_init(ps, &in, err))
 		return -1;
 	psys_set_voxelized(ps, S->o.binary);
+	const float *const vel[3] = {m->u.a, m->v.a, m->w.a};
+	if (rigid_cut_mass(&S->rcut, ps, S->body, S->nbody, vel, S->phi, S->o.density, err))
+		return -1;
 	S->b = slc_calloc(ps->n, sizeof *S->b, err);
 	S->x = S->b ? slc_calloc(ps->n, sizeof *S->x, err) : NULL;
 	if (!S->x)
@@ -205,6 +217,8 @@ project_stage_solve(project_stage *S, project_stats *st, slc_comm *comm, slc_err
 	if (pcg_solve(ps, S->b, S->x, &po, &S->st, err))
 		return -1;
 	psys_update(ps, S->x, m->u.a, m->v.a, m->w.a, S->solid_vel);
+	rigid_cut_hold(&S->rcut, S->body, (float *const[3]){m->u.a, m->v.a, m->w.a}, m->u.dx,
+		       m->u.origin);
 	S->solved = 1;
 	st->pcg = S->st;
 	st->nregion = ps->nregion;
@@ -327,6 +341,8 @@ project_stage_free(project_stage *S)
 {
 	psys_free(&S->ps);
 	rigid_free_fractions(S->body, S->nbody);
+	rigid_cut_free(&S->rcut);
+	rigid_shells_free(&S->rsh);
 	free(S->body);
 	free(S->phib);
 	free(S->wx);

@@ -5,7 +5,8 @@
  * a frame"): the MAC velocity u, v, w (required), the solid level set
  * 'solid' and its velocity 'solid_vel', the liquid level set 'phi', the
  * rigid bodies 'rigid' with their level sets 'rigid_phi' (fluid/rigid.h)
- * and the scene's dt.  It builds the variational pressure system, solves
+ * or their shells (meshes with body_P, fluid/rigid_shell.h: the faces a
+ * shell cuts are its body's) and the scene's dt.  It builds the variational pressure system, solves
  * it by preconditioned conjugate gradient (fluid/pcg.h) and puts back into
  * the frame the projected velocity, the pressure 'p' (when a time step is
  * known), the bodies' new velocities and the metadata record 'project'.
@@ -30,6 +31,7 @@
 #include "core/slc.h"
 #include "fluid/pcg.h"
 #include "fluid/pressure.h"
+#include "fluid/rigid_shell.h"
 #include "grid/macgrid.h"
 
 /* The names of the choices, as options and in the 'project' record, in
@@ -76,6 +78,8 @@ typedef struct project_stage {
 	const float **phib;     /* nbody body level sets, borrowed */
 	ps_body *body;          /* owned, with their face fractions */
 	int nbody;
+	rigid_shells rsh;       /* bodies shaped by a shell (fluid/rigid_shell.h) */
+	rigid_cut rcut;         /* the faces they cut */
 	float *wx, *wy, *wz;    /* fluid fractions of the faces, owned */
 	psys ps;
 	double *b, *x;          /* right-hand side and scaled pressure */
@@ -95,7 +99,7 @@ typedef struct project_stage {
 
 /* Find and check the stage's records in F (which must outlive S): u, v, w
  * one MAC grid of finite values; solid, phi, solid_vel and rigid_phi (one
- * channel per body) cell-centred on the velocity's cells within
+ * channel per body without a shell) cell-centred on the velocity's cells within
  * SLC_PLACE_ROUNDED (core/gridplace.h); the rigid bodies; the scene's
  * frame number and, when o->dt is NaN, its dt.  Then the face weights
  * (and each body's volume fractions).  comm: NULL (one rank), or in an

@@ -13,6 +13,7 @@
 
 const char *const shell_stage_names[] = {"force", "project", NULL};
 const char *const shell_coupling_names[] = {"split", "implicit", NULL};
+const char *const shell_transfer_names[] = {"face", "paper", NULL};
 
 /* Optional point channel `name` of mesh m, ncomp doubles a point. */
 static int
@@ -186,12 +187,13 @@ out:
 }
 
 int
-shell_stage_load(shell_stage *S, slc_frame *F, const shell_opts *o, slc_err *err)
+shell_stage_load(shell_stage *S, slc_frame *F, const shell_opts *o, slc_comm *comm,
+		 slc_err *err)
 {
 	memset(S, 0, sizeof *S);
 	S->o = *o;
 	S->F = F;
-	if (project_stage_load(&S->P, F, &o->po, NULL, err))
+	if (slc_comm_serial(comm, err) || project_stage_load(&S->P, F, &o->po, comm, err))
 		return -1;
 	if (!(S->m = slc_calloc((size_t)o->nnames + 1, sizeof *S->m, err)))
 		goto fail;
@@ -347,7 +349,33 @@ shell_forces(shell_stage *S, slc_err *err)
 		}
 		fq[q] = S->m[q].force;
 	}
-	shell_faces_force(&S->faces, S->p, S->extra, P->m.u.dx, fq, S->st.face_force);
+	if (S->o.stage == SHELL_STAGE_FORCE && S->o.coupling == SHELL_SPLIT &&
+	    S->o.transfer == SHELL_TRANSFER_PAPER) {
+		/* the faces' total alone, then the paper's route to the nodes */
+		double **none = slc_calloc((size_t)S->nm + 1, sizeof *none, err);
+		shell_mesh *sm = none ? slc_calloc((size_t)S->nm + 1, sizeof *sm, err) : NULL;
+		const double **X = sm ? slc_calloc((size_t)S->nm + 1, sizeof *X, err) : NULL;
+		int bad = !X;
+		if (!bad) {
+			shell_faces_force(&S->faces, S->p, S->extra, P->m.u.dx, none,
+					  S->st.face_force);
+			for (int q = 0; q < S->nm; q++) {
+				sm[q] = (shell_mesh){S->m[q].tri, S->m[q].ntri, S->m[q].np, NULL};
+				X[q] = S->m[q].P;
+			}
+			bad = shell_faces_force_paper(&S->faces, S->p, P->ni, P->nj, P->nk,
+						      P->m.u.dx, P->m.u.origin, sm, X,
+						      (size_t)S->nm, fq, err);
+		}
+		free(none);
+		free(sm);
+		free(X);
+		if (bad) {
+			free(fq);
+			return -1;
+		}
+	} else
+		shell_faces_force(&S->faces, S->p, S->extra, P->m.u.dx, fq, S->st.face_force);
 	free(fq);
 	for (int q = 0; q < S->nm; q++)
 		for (size_t i = 0; i < S->m[q].np; i++, nn++)
@@ -396,12 +424,14 @@ face_impulse(shell_stage *S, slc_err *err)
 }
 
 int
-shell_stage_run(shell_stage *S, shell_stats *st, slc_err *err)
+shell_stage_run(shell_stage *S, shell_stats *st, slc_comm *comm, slc_err *err)
 {
 	project_stats pst;
 	int force = S->o.stage == SHELL_STAGE_FORCE;
 	int implicit = force && S->o.coupling == SHELL_IMPLICIT;
 
+	if (slc_comm_serial(comm, err))
+		return -1;
 	if (!(S->P.dt > 0))
 		return slc_fail(err, "no time step (scene dt or --dt): the force on a "
 				"shell needs one");
@@ -412,7 +442,7 @@ shell_stage_run(shell_stage *S, shell_stats *st, slc_err *err)
 			return -1;
 		S->st.pcg = S->P.st;
 	} else {
-		if (face_impulse(S, err) || project_stage_solve(&S->P, &pst, NULL, err))
+		if (face_impulse(S, err) || project_stage_solve(&S->P, &pst, comm, err))
 			return -1;
 		S->st.pcg = pst.pcg;
 	}
@@ -442,6 +472,8 @@ store_meta(shell_stage *S, slc_err *err)
 	SETV("stage", "%s", shell_stage_names[S->o.stage]);
 	if (S->o.stage == SHELL_STAGE_FORCE)
 		SETV("coupling", "%s", shell_coupling_names[S->o.coupling]);
+	if (S->o.stage == SHELL_STAGE_FORCE && S->o.coupling == SHELL_SPLIT)
+		SETV("transfer", "%s", shell_transfer_names[S->o.transfer]);
 	SETV("iterations", "%d", t->pcg.iters);
 	SETV("residual", "%.6g", t->pcg.residual);
 	SETV("converged", "%d", t->pcg.converged);
@@ -480,12 +512,14 @@ store_shells(shell_stage *S, slc_err *err)
 }
 
 int
-shell_stage_store(shell_stage *S, slc_err *err)
+shell_stage_store(shell_stage *S, slc_comm *comm, slc_err *err)
 {
+	if (slc_comm_serial(comm, err))
+		return -1;
 	if (!S->done)
 		return slc_fail(err, "nothing solved to store");
 	if (S->o.stage == SHELL_STAGE_PROJECT) {
-		if (project_stage_store(&S->P, NULL, err))
+		if (project_stage_store(&S->P, comm, err))
 			return -1;
 	} else if (store_shells(S, err))
 		return -1;

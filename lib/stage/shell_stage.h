@@ -29,14 +29,15 @@
  * Both write the metadata record `shellcouple`.
  *
  *   shell_stage S;
- *   shell_stage_load(&S, F, &opts, err);
- *   shell_stage_run(&S, &stats, err);
- *   shell_stage_store(&S, err);
+ *   shell_stage_load(&S, F, &opts, comm, err);
+ *   shell_stage_run(&S, &stats, comm, err);
+ *   shell_stage_store(&S, comm, err);
  *   shell_stage_free(&S);
  */
 #ifndef SLC_SHELL_STAGE_H
 #define SLC_SHELL_STAGE_H
 
+#include "core/comm.h"
 #include "core/err.h"
 #include "core/frame.h"
 #include "shell/shell_faces.h"
@@ -45,10 +46,12 @@
 
 enum { SHELL_STAGE_FORCE = 0, SHELL_STAGE_PROJECT = 1 };
 enum { SHELL_SPLIT = 0, SHELL_IMPLICIT = 1 };
+enum { SHELL_TRANSFER_FACE = 0, SHELL_TRANSFER_PAPER = 1 };
 
 /* The names of the choices, in the order of their values. */
 extern const char *const shell_stage_names[];      /* force, project */
 extern const char *const shell_coupling_names[];   /* split, implicit */
+extern const char *const shell_transfer_names[];   /* face, paper */
 
 /* The wedge thickness eps as a fraction of dx when none is given:
  * guendelman2005 §3 gives no value; a small one, so that the thickened
@@ -64,6 +67,13 @@ typedef struct shell_opts {
 	double sigma;           /* areal density kg/m^2 for every node, or
 				   NaN: from the nodes' mass and area */
 	project_opts po;        /* the solve's options (project) */
+	int transfer;           /* split: how the pressure reaches the nodes,
+				   SHELL_TRANSFER_FACE (each cut face's force
+				   to its crossing's nodes by barycentric
+				   weight: sums to the faces' total exactly)
+				   or SHELL_TRANSFER_PAPER (guendelman2005
+				   §5.1: nodal jumps, a band, barycentres;
+				   shell_faces_force_paper) */
 } shell_opts;
 
 /* One shell mesh of the frame. */
@@ -111,17 +121,20 @@ typedef struct shell_stage {
 
 /* Find the fluid records as project does (project_stage_load) and the
  * shells named in o, and find the faces they cut.  0, or -1 with err
- * naming the record; S is then empty. */
-int shell_stage_load(shell_stage *S, slc_frame *F, const shell_opts *o, slc_err *err);
+ * naming the record; S is then empty.  comm: the communicator handle
+ * (core/comm.h), NULL: one rank (the only one served yet). */
+int shell_stage_load(shell_stage *S, slc_frame *F, const shell_opts *o, slc_comm *comm,
+		     slc_err *err);
 
 /* Solve (force: split or implicit; project: eq 4) and compute the force
- * on the shells.  0, or -1 with err. */
-int shell_stage_run(shell_stage *S, shell_stats *st, slc_err *err);
+ * on the shells.  comm: NULL.  0, or -1 with err. */
+int shell_stage_run(shell_stage *S, shell_stats *st, slc_comm *comm, slc_err *err);
 
 /* Put the results into the frame: force: each shell's f_fluid and
  * P_prev; project: what project stores (u, v, w, p, rigid, 'project');
- * both: the metadata record 'shellcouple'.  0, or -1 with err. */
-int shell_stage_store(shell_stage *S, slc_err *err);
+ * both: the metadata record 'shellcouple'.  comm: NULL.  0, or -1 with
+ * err. */
+int shell_stage_store(shell_stage *S, slc_comm *comm, slc_err *err);
 
 /* Did the stage change or make record r? */
 int shell_stage_changed(const shell_stage *S, const slc_rec *r);
