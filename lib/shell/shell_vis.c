@@ -307,6 +307,13 @@ segment_cubes(const shell_set *s, const double a[3], const double b[3],
 int
 shell_visible(const shell_set *s, const double a[3], const double b[3])
 {
+	return shell_visible_eps(s, a, b, s->eps);
+}
+
+int
+shell_visible_eps(const shell_set *s, const double a[3], const double b[3],
+		  double eps)
+{
 	int lo[3], hi[3], i, j, k;
 
 	if (!s->start || s->ntri == 0)
@@ -320,7 +327,7 @@ shell_visible(const shell_set *s, const double a[3], const double b[3])
 
 				for (q = s->start[c]; q < s->start[c + 1]; q++)
 					if (shell_tri_blocked(a, b, s->tv + 9 * (size_t)s->list[q],
-							      s->eps))
+							      eps))
 						return 0;
 			}
 	return 1;

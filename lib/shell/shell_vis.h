@@ -75,6 +75,13 @@ int shell_tri_blocked(const double a[3], const double b[3], const float *t,
  * box.  Read-only: safe from many threads. */
 int shell_visible(const shell_set *s, const double a[3], const double b[3]);
 
+/* shell_visible with wedges of another thickness, at most twice the
+ * set's eps (the binning's margin covers that much): guendelman2005
+ * §4.1 clips a back-trace against wedges 2 eps thick, so that its foot is
+ * visible through the eps wedges of the stencil's rays. */
+int shell_visible_eps(const shell_set *s, const double a[3], const double b[3],
+		      double eps);
+
 /* Does any triangle of the set come near the cube holding x?  Cheap:
  * callers take their plain path where this is 0. */
 int shell_near(const shell_set *s, const double x[3]);

@@ -1,0 +1,196 @@
+/* shell_fill.c: blocked samples' values and the Gauss-Jacobi
+ * revalidation of samples a shell swept over (shell_fill.h). */
+#include "shell/shell_fill.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Below this many samples a loop runs on one thread. */
+#define FILL_PAR_MIN 4096
+
+double
+shell_fallback_value(const shell_fallback *fb, const shell_set *s,
+		     const double x[3], const double q[3])
+{
+	shell_hit hit;
+	double v[3], d[3];
+
+	switch (fb->kind) {
+	case SHELL_FILL_VEL:
+		if (!fb->trk || !shell_segment_hit(s, x, q, 0, &hit))
+			return 0;
+		shell_track_velocity(fb->trk, s, &hit, v);
+		return v[fb->comp];
+	case SHELL_FILL_PHI:
+		d[0] = q[0] - x[0];
+		d[1] = q[1] - x[1];
+		d[2] = q[2] - x[2];
+		return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+	default:
+		return fb->value;
+	}
+}
+
+int
+shell_ring_rule(double v[8], const int vis[8])
+{
+	double r[8];
+	int corner, nvis = 0;
+
+	for (corner = 0; corner < 8; corner++)
+		nvis += vis[corner] != 0;
+	if (nvis == 0 || nvis == 8)
+		return nvis;
+	for (corner = 0; corner < 8; corner++) {
+		int ring, m;
+
+		r[corner] = v[corner];
+		if (vis[corner])
+			continue;
+		/* one ring (corners differing in one index bit), then two,
+		 * then the opposite corner */
+		for (ring = 1; ring <= 3; ring++) {
+			double sum = 0;
+			int cnt = 0;
+
+			for (m = 0; m < 8; m++)
+				if (__builtin_popcount((unsigned)(m ^ corner)) == ring && vis[m]) {
+					sum += v[m];
+					cnt++;
+				}
+			if (cnt) {
+				r[corner] = sum / cnt;
+				break;
+			}
+		}
+	}
+	memcpy(v, r, sizeof r);
+	return nvis;
+}
+
+/* The sample index and the position of axis neighbour n (0..5: -x, +x,
+ * -y, +y, -z, +z) of sample (i,j,k); 0 if outside the grid. */
+static int
+neighbour(const field *f, int i, int j, int k, int n, size_t *idx, double q[3])
+{
+	int c[3] = {i, j, k}, dim[3] = {f->ni, f->nj, f->nk}, a = n / 2;
+
+	c[a] += n & 1 ? 1 : -1;
+	if (c[a] < 0 || c[a] >= dim[a])
+		return 0;
+	*idx = FIELD_IDX(f, c[0], c[1], c[2]);
+	field_pos(f, c[0], c[1], c[2], q);
+	return 1;
+}
+
+static void
+unindex(const field *f, size_t s, int *i, int *j, int *k)
+{
+	*i = (int)(s % (size_t)f->ni);
+	s /= (size_t)f->ni;
+	*j = (int)(s % (size_t)f->nj);
+	*k = (int)(s / (size_t)f->nj);
+}
+
+/* One Jacobi sweep over the n samples of list: val[q], ok[q] for each.
+ * last: blocked neighbours contribute the fallback (and every sample
+ * gets a value). */
+static void
+sweep(const field *f, const unsigned char *bad, const size_t *list, size_t n,
+      const shell_set *s, const shell_fallback *fb, int last, double *val,
+      unsigned char *ok)
+{
+	long q;
+
+#pragma omp parallel for schedule(static) if (n >= FILL_PAR_MIN)
+	for (q = 0; q < (long)n; q++) {
+		double p[3], x[3], sum = 0, own = 0;
+		int i, j, k, nb, cnt = 0, have_own = 0;
+
+		unindex(f, list[q], &i, &j, &k);
+		field_pos(f, i, j, k, p);
+		for (nb = 0; nb < 6; nb++) {
+			size_t id;
+
+			if (!neighbour(f, i, j, k, nb, &id, x))
+				continue;
+			if (shell_visible(s, p, x)) {
+				if (!bad[id]) {
+					sum += f->a[id];
+					cnt++;
+				}
+			} else if (last) {
+				double v = shell_fallback_value(fb, s, p, x);
+
+				sum += v;
+				cnt++;
+				if (!have_own) {
+					own = v;
+					have_own = 1;
+				}
+			}
+		}
+		ok[q] = cnt > 0 || last;
+		if (cnt)
+			val[q] = sum / cnt;
+		else if (last)
+			val[q] = fb->kind == SHELL_FILL_PHI ? f->dx :
+				 fb->kind == SHELL_FILL_VEL ? own : fb->value;
+	}
+}
+
+int
+shell_fill(field *f, unsigned char *bad, const shell_set *s, const shell_fallback *fb,
+	   size_t *nfall, slc_err *err)
+{
+	size_t n = field_count(f), cnt = 0, c, q, w;
+	size_t *list;
+	double *val;
+	unsigned char *ok;
+	int last;
+
+	if (nfall)
+		*nfall = 0;
+	for (c = 0; c < n; c++)
+		cnt += bad[c] != 0;
+	if (!cnt)
+		return 0;
+	list = slc_malloc(cnt, sizeof *list, err);
+	val = list ? slc_malloc(cnt, sizeof *val, err) : NULL;
+	ok = val ? slc_malloc(cnt, 1, err) : NULL;
+	if (!ok) {
+		free(list);
+		free(val);
+		return -1;
+	}
+	for (c = 0, q = 0; c < n; c++)
+		if (bad[c])
+			list[q++] = c;
+	for (last = 0; cnt > 0;) {
+		size_t done = 0;
+
+		sweep(f, bad, list, cnt, s, fb, last, val, ok);
+		/* Jacobi: the values of one sweep are applied together */
+		for (q = 0; q < cnt; q++)
+			if (ok[q]) {
+				f->a[list[q]] = (float)val[q];
+				done++;
+			}
+		for (q = 0; q < cnt; q++)
+			if (ok[q])
+				bad[list[q]] = 0;
+		if (last && nfall)
+			*nfall = done;
+		for (q = 0, w = 0; q < cnt; q++)
+			if (!ok[q])
+				list[w++] = list[q];
+		cnt = w;
+		if (!done)
+			last = 1;
+	}
+	free(list);
+	free(val);
+	free(ok);
+	return 0;
+}
