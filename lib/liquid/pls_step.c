@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "liquid/pls_redist.h"
+#include "liquid/pls_shell.h"
 #include "liquid/pls_solid.h"
 #include "grid/redistance.h"
 
@@ -273,6 +274,24 @@ to_spray(pls_water *w, const pls_set *esc, const macgrid *vel, slc_err *err)
 	return 0;
 }
 
+/* Copies of the markers' places before they move, for pls_shell_cull:
+ * x0[0] of w->pos, x0[1] of w->neg.  0, or -1 with err (memory). */
+static int
+shell_keep(const pls_water *w, float *x0[2], slc_err *err)
+{
+	const pls_set *set[2] = { &w->pos, &w->neg };
+	int q;
+
+	for (q = 0; q < 2; q++) {
+		if (!(x0[q] = slc_malloc(set[q]->n ? 3 * set[q]->n : 1, sizeof *x0[q], err))) {
+			free(x0[0]);
+			return -1;
+		}
+		memcpy(x0[q], set[q]->x, 3 * set[q]->n * sizeof *x0[q]);
+	}
+	return 0;
+}
+
 int
 pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	 const double g[3], slc_err *err)
@@ -304,8 +323,18 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 		w->fresh = 0;
 	}
 	if (w->o.particles) {
+		float *x0[2] = { NULL, NULL };
+
+		if (w->shell && shell_keep(w, x0, err))
+			return -1;
 		pls_advect(&w->pos, vel, dt);
 		pls_advect(&w->neg, vel, dt);
+		if (w->shell) { /* guendelman2005 §4.4.2: no marker crosses a shell */
+			w->st.collided += pls_shell_cull(&w->pos, x0[0], w->shell) +
+					  pls_shell_cull(&w->neg, x0[1], w->shell);
+			free(x0[0]);
+			free(x0[1]);
+		}
 		if (w->solid)   /* guendelman2005 §4.4.2 */
 			w->st.collided += pls_collide(&w->pos, w->solid) +
 					  pls_collide(&w->neg, w->solid);

@@ -106,3 +106,77 @@ shell_sweep_mark(const shell_track *t, double s0, double s1, const field *f,
 		}
 	return cnt;
 }
+
+/* Does the point moving p0 -> p1 meet triangle q of set `in` (its mesh
+ * and index there) while it moves between s0 and s1? */
+static int
+point_tri(const shell_track *t, const shell_set *in, size_t q, double s0, double s1,
+	  const double p0[3], const double p1[3])
+{
+	size_t m = in->tmesh[q], l = in->tlocal[q];
+	double x0[3][3], x1[3][3], d[4][3], r[3];
+	float t0[9], t1[9];
+	const double *X[4] = {p0, x0[0], x0[1], x0[2]};
+	const double *D[4] = {d[0], d[1], d[2], d[3]};
+	int c, a, n;
+
+	corners(t, m, l, s0, t0, x0);
+	corners(t, m, l, s1, t1, x1);
+	for (a = 0; a < 3; a++) {
+		d[0][a] = p1[a] - p0[a];
+		for (c = 0; c < 3; c++)
+			d[c + 1][a] = x1[c][a] - x0[c][a];
+	}
+	n = ccd_coplanar_times(X, D, r);
+	for (c = 0; c < n; c++) {
+		double p[3];
+		float tv[9];
+		int k;
+
+		for (a = 0; a < 3; a++)
+			p[a] = p0[a] + r[c] * d[0][a];
+		for (k = 0; k < 3; k++)
+			for (a = 0; a < 3; a++)
+				tv[3 * k + a] = (float)(x0[k][a] + r[c] * d[k + 1][a]);
+		if (shell_tri_blocked(p, p, tv, t->eps))
+			return 1;
+	}
+	return 0;
+}
+
+int
+shell_sweep_point(const shell_track *t, const shell_set *at0, const shell_set *at1,
+		  double s0, double s1, const double p0[3], const double p1[3])
+{
+	const shell_set *in[2] = {at0, at1};
+	int w;
+
+	if (!shell_visible(at0, p0, p1) || !shell_visible(at1, p0, p1))
+		return 1;
+	if (s0 == s1 || !shell_track_moving(t))
+		return 0;
+	for (w = 0; w < 2; w++) {
+		const shell_set *s = in[w];
+		double mn[3], mx[3];
+		int lo[3], hi[3], a, i, j, k;
+
+		if (!s->start || !s->ntri)
+			continue;
+		for (a = 0; a < 3; a++) {
+			mn[a] = fmin(p0[a], p1[a]) - s->h;
+			mx[a] = fmax(p0[a], p1[a]) + s->h;
+		}
+		shell_cube_range(s, mn, mx, lo, hi);
+		for (k = lo[2]; k <= hi[2]; k++)
+			for (j = lo[1]; j <= hi[1]; j++)
+				for (i = lo[0]; i <= hi[0]; i++) {
+					size_t c = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
+					uint32_t q;
+
+					for (q = s->start[c]; q < s->start[c + 1]; q++)
+						if (point_tri(t, s, s->list[q], s0, s1, p0, p1))
+							return 1;
+				}
+	}
+	return 0;
+}

@@ -22,4 +22,14 @@
 size_t shell_sweep_mark(const shell_track *t, double s0, double s1, const field *f,
 			unsigned char *bad);
 
+/* Does a point moving on a straight line from p0 (at fraction s0) to p1
+ * (at s1) meet a shell of t in between: its segment blocked in the sets
+ * at0 and at1 (t at s0 and s1), or the point in a triangle's wedge at a
+ * time the two are coplanar (the point and the triangle both moving;
+ * guendelman2005 §4.4.2's moving-triangle test for particles)?  Only the
+ * triangles binned in the cubes around the path in at0 and at1 are
+ * tested: a shell moving at most a cube per step cannot be missed. */
+int shell_sweep_point(const shell_track *t, const shell_set *at0, const shell_set *at1,
+		      double s0, double s1, const double p0[3], const double p1[3]);
+
 #endif

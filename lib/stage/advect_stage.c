@@ -48,6 +48,7 @@ advect_stage_defaults(advect_stage_opts *o)
 	o->pls = ADVECT_PLS_AUTO;
 	o->reseed = 10;
 	o->per_cell = 16;
+	o->shell_eps = ADVECT_SHELL_EPS;
 }
 
 /* The message in err prefixed with the frame being made.  -1. */
@@ -143,8 +144,14 @@ advect_stage_load(advect_stage *S, slc_frame *F, const advect_stage_opts *o,
 	S->uop = S->rs.n ? S->rs.uo : S->AF.have_uo ? S->AF.uo : NULL;
 	S->den = S->AF.have_den ? &S->AF.den : NULL;
 	S->tem = S->AF.have_tem ? &S->AF.tem : NULL;
-	if (load_vortex(S, err) || load_liquid(S, err))
+	if (load_vortex(S, err) || load_liquid(S, err) ||
+	    advect_shells_load(&S->shells, F, o->shells, o->nshell, o->shell_mode, o->shell_eps,
+			       o->ambient, sc.dt, &S->AF.vel, err))
 		return -1;
+	if (S->liquid && S->shells.on) {        /* guendelman2005 §4.4 */
+		S->water.shell = &S->shells.pls;
+		S->water.o.ao.shell = advect_shells_for(&S->shells, "phi");
+	}
 	if (S->sol && mac_alloc_like(&S->wt, &S->AF.vel, err))
 		return -1;
 	S->have_wt = S->sol != NULL;
@@ -197,6 +204,7 @@ cfl_speed(advect_stage *S, double *vmax, slc_err *err)
 	if (!isfinite(v = mac_max_speed_seen(&S->AF.vel, S->sol)) &&
 	    mac_check_finite(&S->AF.vel, err))
 		return in_frame(S, err);
+	v = fmax(v, advect_shells_speed(&S->shells));
 	if (!isfinite(v = fmax(v, rigid_set_max_speed(&S->rs))))
 		return slc_fail(err, "frame %.0f: rigid body velocity NaN or Inf", S->frame + 1);
 	*vmax = v;
@@ -259,8 +267,11 @@ advect_records(advect_stage *S, double dt, slc_err *err)
 		if (S->liquid && pls_water_owns(r))
 			;       /* liquid_step */
 		else if (advect_frame_moves(r, source)) {
+			advect_opts ao = S->ao;
+
+			ao.shell = advect_shells_for(&S->shells, r->name);
 			if (slc_frame_decode(S->F, r, err) ||
-			    recfield_advect(r, &S->AF.vel, dt, &S->ao, &S->st, err))
+			    recfield_advect(r, &S->AF.vel, dt, &ao, &S->st, err))
 				return slc_failctx(err, "record '%s': ", r->name);
 		} else if (r == S->vort) {
 			vortex_step(r, &S->AF.vel, dt);
@@ -288,7 +299,43 @@ liquid_step(advect_stage *S, double dt, slc_err *err)
 static int
 advect_velocity(advect_stage *S, double dt, slc_err *err)
 {
-	return advect_frame_velocity(&S->AF, dt, &S->ao, &S->st, err);
+	advect_opts ao = S->ao;
+
+	ao.shell = advect_shells_for(&S->shells, "u");
+	return advect_frame_velocity(&S->AF, dt, &ao, &S->st, err);
+}
+
+/* guendelman2005 §3: after advecting with the shells at the substep's
+ * start, they move to its end; the samples they swept over are refilled
+ * from their visible neighbours: the velocity, the level set and every
+ * one-channel grid record that moves with the fluid. */
+static int
+shell_sweeps(advect_stage *S, slc_err *err)
+{
+	static const char *const uvw[3] = { "u", "v", "w" };
+	size_t i;
+	int a;
+
+	if (!S->shells.on)
+		return 0;
+	for (a = 0; a < 3; a++)
+		if (advect_shells_sweep(&S->shells, mac_comp(&S->AF.vel, a), uvw[a], err))
+			return -1;
+	if (S->liquid && advect_shells_sweep(&S->shells, &S->phi, "phi", err))
+		return -1;
+	for (i = 0; i < S->F->n; i++) {
+		slc_rec *r = S->F->r[i];
+		slc_err ignored;
+		field f;
+
+		/* records of several channels (a vector grid) are not swept */
+		if ((S->liquid && pls_water_owns(r)) || !advect_frame_moves(r, S->o.source) ||
+		    field_from_rec(&f, r, NULL, &ignored))
+			continue;
+		if (advect_shells_sweep(&S->shells, &f, r->name, err))
+			return slc_failctx(err, "record '%s': ", r->name);
+	}
+	return 0;
 }
 
 /* The smoke source (density, temperature, velocity); then no smoke stays
@@ -381,8 +428,9 @@ advect_stage_substep(advect_stage *S, slc_err *err)
 	if (cfl_speed(S, &vmax, err) || substep_length(S, vmax, rest, &dt, err))
 		return -1;
 	S->ao.vmax = vmax;
-	if (solid_extrapolate(S, vmax, dt, err) || advect_records(S, dt, err) ||
-	    liquid_step(S, dt, err) || advect_velocity(S, dt, err))
+	if (advect_shells_begin(&S->shells, S->t / S->T, fmin(1, (S->t + dt) / S->T), err) ||
+	    solid_extrapolate(S, vmax, dt, err) || advect_records(S, dt, err) ||
+	    liquid_step(S, dt, err) || advect_velocity(S, dt, err) || shell_sweeps(S, err))
 		return -1;
 	sources(S);
 	if (forces(S, dt, err))
@@ -442,6 +490,9 @@ advect_stage_stats_get(const advect_stage *S, advect_stage_stats *st)
 	memset(st, 0, sizeof *st);
 	st->substeps = S->nsub;
 	st->adv = S->st;
+	st->shell_samples = S->shells.samples;
+	st->shell_swept = S->shells.swept;
+	st->shell_fallback = S->shells.fallback;
 	if (!(st->liquid = S->liquid))
 		return;
 	st->volume = pls_liquid_volume(&S->phi);
@@ -464,6 +515,7 @@ advect_stage_free(advect_stage *S)
 	if (S->have_wt)
 		mac_free(&S->wt);
 	pls_water_free(&S->water);
+	advect_shells_free(&S->shells);
 	rigid_set_free(&S->rs);
 	advect_frame_free(&S->AF);
 	memset(S, 0, sizeof *S);

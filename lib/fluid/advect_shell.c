@@ -1,0 +1,181 @@
+/* advect_shell.c: one-sided semi-Lagrangian advection next to thin shells
+ * (guendelman2005 §4.1, selle2008 thesis §4.4.1; advect_shell.h). */
+#include "fluid/advect_shell.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Bisection steps clipping a back-trace at the first 2 eps wedge: the
+ * foot is placed within 2^-12 of the trace's length of it. */
+#define CLIP_ITERS 12
+/* Below this many samples a loop runs on one thread. */
+#define SHELL_PAR_MIN 4096
+
+/* Split a sample-space coordinate into a clamped base index and weight,
+ * as field_sample does. */
+static void
+locate(double s, int n, int *i0, double *w)
+{
+	if (n < 2 || !(s > 0)) {
+		*i0 = 0;
+		*w = 0;
+	} else if (s >= n - 1) {
+		*i0 = n - 2;
+		*w = 1;
+	} else {
+		*i0 = (int)floor(s);
+		*w = s - *i0;
+	}
+}
+
+double
+advect_shell_value(const linmac *vel, double dt, const field *q,
+		   const advect_shell *sh, const double x[3], int *blocked)
+{
+	const shell_set *s = sh->set;
+	double xb[3], foot[3], off[3], w[3], v[8], pos[8][3];
+	int b[3], vis[8], dim[3] = {q->ni, q->nj, q->nk}, a, c, nvis = 0, blk = 0;
+
+	linmac_trace(vel, x, dt, xb);
+	memcpy(foot, xb, sizeof foot);
+	/* guendelman2005 §4.1: "the characteristic ray ... is clipped
+	 * against wedges of thickness 2 eps", so that the foot sees its
+	 * stencil through the eps wedges wherever the sample could */
+	if (!shell_visible_eps(s, x, xb, 2 * s->eps)) {
+		double lo = 0, hi = 1;
+		int it;
+
+		for (it = 0; it < CLIP_ITERS; it++) {
+			double m = 0.5 * (lo + hi), y[3];
+
+			for (a = 0; a < 3; a++)
+				y[a] = x[a] + m * (xb[a] - x[a]);
+			if (shell_visible_eps(s, x, y, 2 * s->eps))
+				lo = m;
+			else
+				hi = m;
+		}
+		for (a = 0; a < 3; a++)
+			foot[a] = x[a] + lo * (xb[a] - x[a]);
+		blk = 1;
+	}
+	field_offset(q, off);
+	for (a = 0; a < 3; a++)
+		locate((foot[a] - q->origin[a]) / q->dx - off[a], dim[a], &b[a], &w[a]);
+	for (c = 0; c < 8; c++) {
+		int i = b[0] + (c & 1), j = b[1] + (c >> 1 & 1), k = b[2] + (c >> 2);
+
+		i = i < q->ni ? i : q->ni - 1;
+		j = j < q->nj ? j : q->nj - 1;
+		k = k < q->nk ? k : q->nk - 1;
+		v[c] = q->a[FIELD_IDX(q, i, j, k)];
+		field_pos(q, i, j, k, pos[c]);
+		vis[c] = shell_visible(s, foot, pos[c]);
+		nvis += vis[c];
+	}
+	if (nvis < 8) {
+		blk = 1;
+		if (sh->fb.kind == SHELL_FILL_PHI || sh->fb.kind == SHELL_FILL_RING) {
+			/* §4.4.1: the one, two, three ring; else the last
+			 * resort of the fallback */
+			if (shell_ring_rule(v, vis) == 0)
+				for (c = 0; c < 8; c++)
+					v[c] = shell_fallback_value(&sh->fb, s, foot, pos[c]);
+		} else {
+			for (c = 0; c < 8; c++)
+				if (!vis[c])
+					v[c] = shell_fallback_value(&sh->fb, s, foot, pos[c]);
+		}
+	}
+	if (blocked)
+		*blocked = blk;
+	return (1 - w[2]) * ((1 - w[1]) * ((1 - w[0]) * v[0] + w[0] * v[1]) +
+			     w[1] * ((1 - w[0]) * v[2] + w[0] * v[3])) +
+	       w[2] * ((1 - w[1]) * ((1 - w[0]) * v[4] + w[0] * v[5]) +
+		       w[1] * ((1 - w[0]) * v[6] + w[0] * v[7]));
+}
+
+/* Dilate the cube flags m (ci*cj*ck) by r cubes along axis a (a box
+ * dilation when done on every axis), through tmp. */
+static void
+dilate_axis(unsigned char *m, unsigned char *tmp, const int n[3], int a, int r)
+{
+	size_t stride = a == 0 ? 1 : a == 1 ? (size_t)n[0] : (size_t)n[0] * n[1];
+	size_t total = (size_t)n[0] * n[1] * n[2], s;
+
+	memcpy(tmp, m, total);
+	for (s = 0; s < total; s++) {
+		int c[3] = {(int)(s % n[0]), (int)(s / n[0] % n[1]), (int)(s / ((size_t)n[0] * n[1]))};
+		int d, lo = c[a] - r < 0 ? 0 : c[a] - r, hi = c[a] + r >= n[a] ? n[a] - 1 : c[a] + r;
+
+		if (m[s])
+			continue;
+		for (d = lo; d <= hi; d++)
+			if (tmp[s + (size_t)(d - c[a]) * stride]) {
+				m[s] = 1;
+				break;
+			}
+	}
+}
+
+int
+advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
+		 const advect_opts *o, slc_err *err)
+{
+	linmac M;
+	const shell_set *s = o->shell->set;
+	advect_shell sh = *o->shell;
+	int n[3] = {s->ci, s->cj, s->ck}, r, a;
+	size_t ncube, c, count = 0;
+	unsigned char *band, *tmp;
+	double vmax, reach;
+	long row;
+
+	if (!s->start || s->ntri == 0)
+		return 0;
+	if (sh.fb.kind == SHELL_FILL_VEL)
+		sh.fb.comp = q->stagger >= SLC_FACE_X && q->stagger <= SLC_FACE_Z ?
+			     q->stagger - SLC_FACE_X : 0;
+	ncube = (size_t)n[0] * n[1] * n[2];
+	band = slc_malloc(ncube, 1, err);
+	tmp = band ? slc_malloc(ncube, 1, err) : NULL;
+	if (!tmp) {
+		free(band);
+		return -1;
+	}
+	for (c = 0; c < ncube; c++)
+		band[c] = s->start[c] != s->start[c + 1];
+	/* how far a characteristic (and its stencil) reaches; MacCormack and
+	 * BFECC trace back and forth from the samples the first step used */
+	vmax = o->vmax > 0 ? o->vmax : mac_max_speed(vel);
+	reach = fabs(dt) * vmax + q->dx;
+	if (o->scheme != ADVECT_SL)
+		reach = 2 * reach + q->dx;
+	r = (int)ceil(reach / s->h) + 1;
+	for (a = 0; a < 3; a++)
+		dilate_axis(band, tmp, n, a, r);
+	free(tmp);
+	linmac_init(&M, vel);
+#pragma omp parallel for schedule(static) reduction(+ : count) \
+	if (field_count(q) >= SHELL_PAR_MIN)
+	for (row = 0; row < (long)q->nj * q->nk; row++) {
+		int j = (int)(row % q->nj), k = (int)(row / q->nj), i;
+
+		for (i = 0; i < q->ni; i++) {
+			double x[3];
+			int cc[3];
+
+			field_pos(q, i, j, k, x);
+			shell_cube_range(s, x, x, cc, cc);
+			if (!band[(size_t)cc[0] + (size_t)n[0] * ((size_t)cc[1] + (size_t)n[1] * cc[2])])
+				continue;
+			out->a[FIELD_IDX(q, i, j, k)] = (float)advect_shell_value(&M, dt, q, &sh, x, NULL);
+			count++;
+		}
+	}
+	free(band);
+	if (sh.count)
+		*sh.count += count;
+	return 0;
+}
