@@ -57,13 +57,18 @@ print(out, n)' "$ROOT" "$@"
 }
 
 # movecup IN NAME DIR X0 STEP N: DIR/cup-I.slc for I = 1..N, mesh NAME of
-# IN with P shifted along x by the offset of frame I and P_prev (f64 x3)
+# IN without the triangles of its top (a box becomes an open box) with P
+# shifted along x by the offset of frame I and P_prev (f64 x3)
 # by that of frame I-1: from X0, STEP a frame, turning back every 4 frames
 movecup() {
 	python3 -c "$PYLIB"'
 src, name, d, x0, step, n = sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]), float(sys.argv[6]), int(sys.argv[7])
 rec = [r for r in slcrec.records(src) if r[0] == 3 and r[1] == name][0]
 P, tri = rec[3]["P"], rec[3]["tri"]
+top = max(P[3][1::3])
+keep = [v for t in range(len(tri[3]) // 3) for v in tri[3][3 * t:3 * t + 3]
+        if min(P[3][3 * tri[3][3 * t + c] + 1] for c in range(3)) < top - 1e-9]
+tri = (tri[0], tri[1], tri[2], keep)
 def shifted(s):
     return [v + (s if q % 3 == 0 else 0) for q, v in enumerate(P[3])]
 prev = x0
@@ -157,26 +162,40 @@ stillcup() {
 	[ "$(echo "$output" | tail -1 | cut -d' ' -f2)" -gt 0 ]
 }
 
-# sweptcup MODE: the cup (radii 0.2, 0.15, height 0.35) swept along x at
-# 2 cells a frame from offset -0.125 and back every 4 frames, 48 frames
-# without gravity; prints frame, liquid cells outside, all, stopping at a
-# leak
+# boxout FILE CX Y0 CZ HX HZ: cells of phi < 0 more than a cell outside the
+# open box of half widths HX, HZ around (CX, CZ) with its floor at Y0
+boxout() {
+	python3 -c "$PYLIB"'
+cx, y0, cz, hx, hz = map(float, sys.argv[3:8])
+rec = ns["grids"](sys.argv[2])["phi"]; dx = rec[3]; out = n = 0
+for q, x, y, z in ns["cells"](rec):
+    if rec[4][q] < 0:
+        n += 1
+        out += y < y0 - dx or abs(x - cx) > hx + dx or abs(z - cz) > hz + dx
+print(out, n)' "$ROOT" "$@"
+}
+
+# sweptcup MODE: an open box (0.4 x 0.3 x 0.4, floor at y = 0.1) filled
+# 0.2 deep wall to wall, swept along x at 2 cells a frame (24^3 cells)
+# from offset -0.125, turning back every 4 frames, 48 frames without
+# gravity; prints frame, liquid cells outside, all, stopping at a leak
 sweptcup() {
 	local f="$T/swept-$1.slc" i
 	local -a xs
-	cupscene 24 0.5 0.1 0.2 0.15 0.35 0.2,0.19,0.2
+	mkprim pool --res 24 --box 1,1,1 --fps 60 --depth 0.05 -o "$T/pool.slc"
+	mkprim box --size 0.4,0.3,0.4 --center 0.5,0.25,0.5 --name cup -o "$T/cup.slc"
 	mapfile -t xs < <(movecup "$T/cup.slc" cup "$T" -0.125 0.0833333333 48)
-	mkprim box --size 0.2,0.19,0.2 --center 0.375,0.2,0.5 --name water -o "$T/water.slc"
+	mkprim box --size 0.396,0.2,0.396 --center 0.375,0.202,0.5 --name water -o "$T/water.slc"
 	mklevelset --like "$T/pool.slc" --from water --name phi "$T/water.slc" -o "$T/wphi.slc"
-	slccat --drop phi,cup "$T/pool.slc" >"$T/base.slc"
+	slccat --drop phi "$T/pool.slc" >"$T/base.slc"
 	slccat --only phi "$T/wphi.slc" | cat "$T/base.slc" - >"$f"
 	for ((i = 1; i <= 48; i++)); do
 		cat "$f" "$T/cup-$i.slc" |
 			advect --gravity 0,0,0 --shell cup --shell-handling "$1" | project |
 			slccat --drop cup >"$T/next.slc" || return 1
 		mv "$T/next.slc" "$f"
-		read -r out n < <(outside "$f" "$(awk -v x="${xs[i - 1]}" 'BEGIN { print 0.5 + x }')" \
-					0.1 0.5 0.2 0.15 0.35)
+		read -r out n < <(boxout "$f" "$(awk -v x="${xs[i - 1]}" 'BEGIN { print 0.5 + x }')" \
+					0.1 0.5 0.2 0.2)
 		echo "$i $out $n"
 		[ "$out" = 0 ] || return 0
 	done

@@ -12,30 +12,13 @@
 /* Below this many samples a loop runs on one thread. */
 #define SHELL_PAR_MIN 4096
 
-/* Split a sample-space coordinate into a clamped base index and weight,
- * as field_sample does. */
-static void
-locate(double s, int n, int *i0, double *w)
-{
-	if (n < 2 || !(s > 0)) {
-		*i0 = 0;
-		*w = 0;
-	} else if (s >= n - 1) {
-		*i0 = n - 2;
-		*w = 1;
-	} else {
-		*i0 = (int)floor(s);
-		*w = s - *i0;
-	}
-}
-
 double
 advect_shell_value(const linmac *vel, double dt, const field *q,
 		   const advect_shell *sh, const double x[3], int *blocked)
 {
 	const shell_set *s = sh->set;
-	double xb[3], foot[3], off[3], w[3], v[8], pos[8][3];
-	int b[3], vis[8], dim[3] = {q->ni, q->nj, q->nk}, a, c, nvis = 0, blk = 0;
+	double xb[3], foot[3], v;
+	int a, blk = 0, hidden;
 
 	linmac_trace(vel, x, dt, xb);
 	memcpy(foot, xb, sizeof foot);
@@ -60,40 +43,10 @@ advect_shell_value(const linmac *vel, double dt, const field *q,
 			foot[a] = x[a] + lo * (xb[a] - x[a]);
 		blk = 1;
 	}
-	field_offset(q, off);
-	for (a = 0; a < 3; a++)
-		locate((foot[a] - q->origin[a]) / q->dx - off[a], dim[a], &b[a], &w[a]);
-	for (c = 0; c < 8; c++) {
-		int i = b[0] + (c & 1), j = b[1] + (c >> 1 & 1), k = b[2] + (c >> 2);
-
-		i = i < q->ni ? i : q->ni - 1;
-		j = j < q->nj ? j : q->nj - 1;
-		k = k < q->nk ? k : q->nk - 1;
-		v[c] = q->a[FIELD_IDX(q, i, j, k)];
-		field_pos(q, i, j, k, pos[c]);
-		vis[c] = shell_visible(s, foot, pos[c]);
-		nvis += vis[c];
-	}
-	if (nvis < 8) {
-		blk = 1;
-		if (sh->fb.kind == SHELL_FILL_PHI || sh->fb.kind == SHELL_FILL_RING) {
-			/* §4.4.1: the one, two, three ring; else the last
-			 * resort of the fallback */
-			if (shell_ring_rule(v, vis) == 0)
-				for (c = 0; c < 8; c++)
-					v[c] = shell_fallback_value(&sh->fb, s, foot, pos[c]);
-		} else {
-			for (c = 0; c < 8; c++)
-				if (!vis[c])
-					v[c] = shell_fallback_value(&sh->fb, s, foot, pos[c]);
-		}
-	}
+	v = shell_sample(q, s, &sh->fb, foot, &hidden);
 	if (blocked)
-		*blocked = blk;
-	return (1 - w[2]) * ((1 - w[1]) * ((1 - w[0]) * v[0] + w[0] * v[1]) +
-			     w[1] * ((1 - w[0]) * v[2] + w[0] * v[3])) +
-	       w[2] * ((1 - w[1]) * ((1 - w[0]) * v[4] + w[0] * v[5]) +
-		       w[1] * ((1 - w[0]) * v[6] + w[0] * v[7]));
+		*blocked = blk || hidden;
+	return v;
 }
 
 /* Dilate the cube flags m (ci*cj*ck) by r cubes along axis a (a box

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include "shell/shell_fill.h"
 #include "shell/shell_sweep.h"
 
 /* Below this many particles the test runs on one thread. */
@@ -61,4 +62,42 @@ pls_shell_cull(pls_set *s, const float *x0, const pls_shell *sh)
 	s->n = w;
 	free(hit);
 	return gone;
+}
+
+size_t
+pls_shell_wrong_side(pls_set *s, const field *phi, const pls_shell *sh)
+{
+	shell_fallback fb = { SHELL_FILL_PHI, 0, 0, NULL };
+	size_t q = 0, gone = 0;
+
+	while (q < s->n) {
+		double x[3] = {s->x[3 * q], s->x[3 * q + 1], s->x[3 * q + 2]};
+
+		if (s->sign * shell_sample(phi, sh->at1, &fb, x, NULL) < 0) {
+			pls_set_swap_remove(s, q);
+			gone++;
+			continue;
+		}
+		q++;
+	}
+	return gone;
+}
+
+int
+pls_shell_sweep(field *phi, pls_shell *sh, slc_err *err)
+{
+	shell_fallback fb = { SHELL_FILL_PHI, 0, 0, NULL };
+	unsigned char *bad;
+	size_t nf = 0;
+	int rc;
+
+	if (!sh->sweep || !shell_track_moving(sh->trk))
+		return 0;
+	if (!(bad = slc_calloc(field_count(phi), 1, err)))
+		return -1;
+	sh->swept += shell_sweep_mark(sh->trk, sh->s0, sh->s1, phi, bad);
+	rc = shell_fill(phi, bad, sh->at1, &fb, &nf, err);
+	sh->fallback += nf;
+	free(bad);
+	return rc;
 }

@@ -315,6 +315,18 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	}
 	memcpy(phi->a, next.a, field_count(phi) * sizeof *phi->a);
 	field_free(&next);
+	/* guendelman2005 §3: what the shells swept over refilled before the
+	 * particles and the redistancing read phi */
+	if (w->shell && pls_shell_sweep(phi, w->shell, err))
+		return -1;
+	if (w->o.particles && w->fresh && w->shell) {
+		/* §4.4.2: seeded disregarding the shells, then the
+		 * particles of the wrong sign on their side deleted */
+		w->st.collided += pls_shell_wrong_side(&w->pos, phi, w->shell) +
+				  pls_shell_wrong_side(&w->neg, phi, w->shell);
+		if (!w->solid)
+			w->fresh = 0;
+	}
 	if (w->o.particles && w->fresh && w->solid) {
 		/* guendelman2005 §4.4.2: seeded disregarding the object,
 		 * then the particles inside it deleted */
@@ -352,7 +364,7 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	/* Enright et al. 2002 §3.3-3.4: correct, redistance, correct; the
 	 * redistancing keeps the zero crossing (pls_redist.h), so that what
 	 * the particles put right stays put */
-	if (pls_correct(phi, &w->pos, &w->neg, &used, err))
+	if (pls_correct_shell(phi, &w->pos, &w->neg, w->shell ? w->shell->at1 : NULL, &used, err))
 		return -1;
 	w->st.corrected += used;
 	v1 = pls_liquid_volume(phi);
@@ -361,7 +373,7 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 		return -1;
 	v0 = pls_liquid_volume(phi);
 	w->st.dv_redist += v0 - v1;
-	if (pls_correct(phi, &w->pos, &w->neg, &used, err))
+	if (pls_correct_shell(phi, &w->pos, &w->neg, w->shell ? w->shell->at1 : NULL, &used, err))
 		return -1;
 	w->st.corrected += used;
 	w->st.dv_correct += pls_liquid_volume(phi) - v0;

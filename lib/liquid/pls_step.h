@@ -66,9 +66,10 @@ typedef struct pls_water {
 				   inside: particles and spray kept out */
 	macgrid *live;          /* the velocity being advanced: landed spray
 				   gives its momentum to it */
-	const struct pls_shell *shell;  /* thin shells over the substep
-				   (liquid/pls_shell.h): markers that would
-				   cross one are removed; or NULL */
+	struct pls_shell *shell;        /* thin shells over the substep
+				   (liquid/pls_shell.h): the level set
+				   swept, markers that would cross one
+				   removed; or NULL */
 } pls_water;
 
 /* Defaults: pls_default particles, particle level set on, redistance in

@@ -42,6 +42,15 @@ typedef struct shell_fallback {
 double shell_fallback_value(const shell_fallback *fb, const shell_set *s,
 			    const double x[3], const double q[3]);
 
+/* The one-sided trilinear value of q at x (guendelman2005 §4.1, §4.4.1):
+ * the eight samples around x (clamped as field_sample clamps) that x
+ * cannot see in s are replaced: by the ring rule for SHELL_FILL_PHI and
+ * SHELL_FILL_RING (with no visible sample, every one by the fallback),
+ * else each by the fallback.  *blocked (may be NULL) is set to 1 when a
+ * sample was hidden.  Read-only: safe from many threads. */
+double shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
+		    const double x[3], int *blocked);
+
 /* guendelman2005 §4.4.1 (thesis §4.4.3): the corners of a cell (bit 0 of
  * the index along x, bit 1 along y, bit 2 along z) that are not visible
  * (vis 0) take the mean of the visible corners one index bit away, else

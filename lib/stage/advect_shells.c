@@ -114,6 +114,7 @@ advect_shells_begin(advect_shells *A, double s0, double s1, slc_err *err)
 	A->pls.at1 = shell_track_moving(&A->trk) ? &A->at1 : &A->at0;
 	A->pls.s0 = s0;
 	A->pls.s1 = s1;
+	A->pls.sweep = A->mode == ADVECT_SHELL_ON;
 	return 0;
 }
 

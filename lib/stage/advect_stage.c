@@ -307,8 +307,8 @@ advect_velocity(advect_stage *S, double dt, slc_err *err)
 
 /* guendelman2005 §3: after advecting with the shells at the substep's
  * start, they move to its end; the samples they swept over are refilled
- * from their visible neighbours: the velocity, the level set and every
- * one-channel grid record that moves with the fluid. */
+ * from their visible neighbours: the velocity and every one-channel grid
+ * record that moves with the fluid (the level set in pls_step). */
 static int
 shell_sweeps(advect_stage *S, slc_err *err)
 {
@@ -321,8 +321,6 @@ shell_sweeps(advect_stage *S, slc_err *err)
 	for (a = 0; a < 3; a++)
 		if (advect_shells_sweep(&S->shells, mac_comp(&S->AF.vel, a), uvw[a], err))
 			return -1;
-	if (S->liquid && advect_shells_sweep(&S->shells, &S->phi, "phi", err))
-		return -1;
 	for (i = 0; i < S->F->n; i++) {
 		slc_rec *r = S->F->r[i];
 		slc_err ignored;
@@ -491,8 +489,8 @@ advect_stage_stats_get(const advect_stage *S, advect_stage_stats *st)
 	st->substeps = S->nsub;
 	st->adv = S->st;
 	st->shell_samples = S->shells.samples;
-	st->shell_swept = S->shells.swept;
-	st->shell_fallback = S->shells.fallback;
+	st->shell_swept = S->shells.swept + S->shells.pls.swept;
+	st->shell_fallback = S->shells.fallback + S->shells.pls.fallback;
 	if (!(st->liquid = S->liquid))
 		return;
 	st->volume = pls_liquid_volume(&S->phi);
