@@ -159,6 +159,14 @@ advect_shells_sweep(advect_shells *A, field *f, const char *name, slc_err *err)
 	return rc;
 }
 
+const shell_set *
+advect_shells_end(const advect_shells *A)
+{
+	if (!A->on)
+		return NULL;
+	return shell_track_moving(&A->trk) ? &A->at1 : &A->at0;
+}
+
 void
 advect_shells_free(advect_shells *A)
 {

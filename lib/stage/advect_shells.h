@@ -75,6 +75,10 @@ const advect_shell *advect_shells_for(advect_shells *A, const char *name);
  * 0, or -1 with err. */
 int advect_shells_sweep(advect_shells *A, field *f, const char *name, slc_err *err);
 
+/* The shells where the substep ends (for the forces after the sweeps),
+ * or NULL when they are off. */
+const shell_set *advect_shells_end(const advect_shells *A);
+
 void advect_shells_free(advect_shells *A);
 
 #endif

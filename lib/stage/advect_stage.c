@@ -364,7 +364,9 @@ forces(advect_stage *S, double dt, slc_err *err)
 	if (o->buoyancy[0] != 0 || o->buoyancy[1] != 0)
 		forces_buoyancy(&S->AF.vel, S->den, S->tem, o->buoyancy[0], o->buoyancy[1],
 				o->ambient, S->up, dt, wt);
-	if (o->confinement != 0 && forces_confinement(&S->AF.vel, o->confinement, dt, &S->AF.pool, err))
+	if (o->confinement != 0 &&
+	    forces_confinement_shell(&S->AF.vel, o->confinement, dt, &S->AF.pool,
+				     advect_shells_end(&S->shells), &S->shells.trk, err))
 		return -1;
 	return 0;
 }

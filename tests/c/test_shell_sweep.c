@@ -5,7 +5,9 @@
  * wall only; the ring rule; the shell's velocity at a hit; one-sided
  * advection keeps a field from crossing a plate while plain advection
  * (the control) carries it through; points crossing a still or moving
- * sheet are caught; the coplanarity times cloth and shells share. */
+ * sheet are caught; the coplanarity times cloth and shells share;
+ * vorticity confinement below a plate does not see the flow above it
+ * (and does without the shell: the control). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "ctest.h"
 #include "fluid/advect.h"
 #include "fluid/advect_shell.h"
+#include "fluid/forces.h"
 #include "geom/ccd.h"
 #include "grid/field.h"
 #include "grid/macgrid.h"
@@ -353,6 +356,73 @@ test_points(void)
 	shell_track_free(&t);
 }
 
+/* u = y^2 below the plate at y = 0.5, `above` times y^3 above it; the
+ * confinement's change of u at faces below it into du (one float a face)
+ * with the shell sh (NULL: none). */
+static void
+confine(double above, const shell_set *sh, const shell_track *t, float *du)
+{
+	const double org[3] = {0, 0, 0};
+	macgrid vel;
+	slc_err err;
+	int i, j, k;
+	size_t q;
+
+	mac_alloc(&vel, N, N, N, org, 1.0 / N, &err);
+	for (k = 0; k < vel.u.nk; k++)
+		for (j = 0; j < vel.u.nj; j++)
+			for (i = 0; i < vel.u.ni; i++) {
+				double y = (j + 0.5) / N;
+
+				vel.u.a[FIELD_IDX(&vel.u, i, j, k)] =
+					(float)(y < 0.5 ? y * y : above * y * y * y);
+			}
+	for (q = 0; q < field_count(&vel.u); q++)
+		du[q] = vel.u.a[q];
+	forces_confinement_shell(&vel, 0.5, 0.1, NULL, sh, t, &err);
+	for (q = 0; q < field_count(&vel.u); q++)
+		du[q] = vel.u.a[q] - du[q];
+	mac_free(&vel);
+}
+
+static void
+test_confinement(void)
+{
+	shell_track t;
+	shell_set s;
+	slc_err err;
+	size_t n = (size_t)(N + 1) * N * N, q, diff_on = 0, diff_off = 0, moved = 0;
+	float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+
+	track_sheet(&t, 0.5, 0.5);
+	memset(&s, 0, sizeof s);
+	shell_track_set(&t, 0, &s, &err);
+	for (int on = 0; on < 2; on++) {
+		confine(0, on ? &s : NULL, &t, a);
+		confine(40, on ? &s : NULL, &t, b);
+		for (q = 0; q < n; q++) {
+			int j = (int)(q / (N + 1) % N);
+
+			if (j >= N / 2)
+				continue;
+			if (on) {
+				diff_on += a[q] != b[q];
+				moved += a[q] != 0;
+			} else {
+				diff_off += a[q] != b[q];
+			}
+		}
+	}
+	CHECK(diff_on == 0 && moved > 0,
+	      "confinement below a plate blind to the flow above it (%zu differ, %zu pushed)",
+	      diff_on, moved);
+	CHECK(diff_off > 0, "confinement: control: without the shell it sees it (%zu differ)", diff_off);
+	free(a);
+	free(b);
+	shell_free(&s);
+	shell_track_free(&t);
+}
+
 int
 main(void)
 {
@@ -363,5 +433,6 @@ main(void)
 	test_velocity();
 	test_advect();
 	test_points();
+	test_confinement();
 	return ctest_done();
 }
