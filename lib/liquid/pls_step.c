@@ -9,6 +9,7 @@
 
 #include "liquid/pls_redist.h"
 #include "liquid/pls_shell.h"
+#include "shell/shell_fill.h"
 #include "liquid/pls_solid.h"
 #include "grid/redistance.h"
 
@@ -50,9 +51,31 @@ cell_phi(const field *phi, const int c[3])
 	return phi->a[FIELD_IDX(phi, c[0], c[1], c[2])];
 }
 
+/* Is face sample b of f visible from face sample a (both indices) in
+ * sh (NULL: no shells)? */
 static int
-extrapolate_comp(field *f, int a, const field *phi, double band, slc_err *err)
+face_sees(const field *f, const shell_set *sh, size_t a, size_t b)
 {
+	double x[3], y[3];
+	int n0 = f->ni, n1 = f->nj;
+
+	if (!sh)
+		return 1;
+	field_pos(f, (int)(a % n0), (int)(a / n0 % n1), (int)(a / ((size_t)n0 * n1)), x);
+	field_pos(f, (int)(b % n0), (int)(b / n0 % n1), (int)(b / ((size_t)n0 * n1)), y);
+	return shell_visible(sh, x, y);
+}
+
+/* Component a of the velocity extrapolated from the liquid's faces; with
+ * thin shells sh (moving as trk), guendelman2005 §4.4: neighbours on the
+ * far side of a shell are ruled out, and a face with none on its side is
+ * invalid and refilled by shell_fill (the shell's velocity at last). */
+static int
+extrapolate_comp(field *f, int a, const field *phi, double band, const shell_set *sh,
+		 const shell_track *trk, slc_err *err)
+{
+	unsigned char *bad = NULL;
+	int nbad = 0;
 	int n[3] = { f->ni, f->nj, f->nk }, nc[3] = { phi->ni, phi->nj, phi->nk };
 	size_t count = field_count(f), nc_ = 0, q;
 	unsigned char *known = slc_calloc(count, 1, err);
@@ -103,17 +126,43 @@ extrapolate_comp(field *f, int a, const field *phi, double band, slc_err *err)
 		c[0] = (int)(at % n[0]);
 		c[1] = (int)(at / n[0] % n[1]);
 		c[2] = (int)(at / stride[2]);
+		int hidden = 0;
+
 		for (b = 0; b < 3; b++) {
-			if (c[b] > 0 && known[at - stride[b]])
-				sum += f->a[at - stride[b]], m++;
-			if (c[b] < n[b] - 1 && known[at + stride[b]])
-				sum += f->a[at + stride[b]], m++;
+			if (c[b] > 0 && known[at - stride[b]]) {
+				if (face_sees(f, sh, at, at - stride[b]))
+					sum += f->a[at - stride[b]], m++;
+				else
+					hidden = 1;
+			}
+			if (c[b] < n[b] - 1 && known[at + stride[b]]) {
+				if (face_sees(f, sh, at, at + stride[b]))
+					sum += f->a[at + stride[b]], m++;
+				else
+					hidden = 1;
+			}
 		}
 		f->a[at] = m ? (float)(sum / m) : 0;
 		known[at] = m > 0;
+		if (!m && hidden) {
+			if (!bad && !(bad = slc_calloc(count, 1, err))) {
+				free(known);
+				free(list);
+				return -1;
+			}
+			bad[at] = 1;
+			nbad = 1;
+		}
 	}
 	free(known);
 	free(list);
+	if (nbad) {
+		shell_fallback fb = { SHELL_FILL_VEL, 0, a, trk };
+		int rc = shell_fill(f, bad, sh, &fb, NULL, err);
+
+		free(bad);
+		return rc;
+	}
 	return 0;
 }
 
@@ -217,6 +266,13 @@ divfree_band(macgrid *vel, const field *phi, double band, slc_err *err)
 int
 pls_extrapolate(macgrid *vel, const field *phi, double band, slc_err *err)
 {
+	return pls_extrapolate_shell(vel, phi, band, NULL, NULL, err);
+}
+
+int
+pls_extrapolate_shell(macgrid *vel, const field *phi, double band, const shell_set *sh,
+		      const shell_track *trk, slc_err *err)
+{
 	int nc[3], a;
 
 	if (mac_check(vel, err))
@@ -227,7 +283,7 @@ pls_extrapolate(macgrid *vel, const field *phi, double band, slc_err *err)
 		return slc_fail(err, "phi: %dx%dx%d samples, expected %dx%dx%d cell centres",
 				phi->ni, phi->nj, phi->nk, nc[0], nc[1], nc[2]);
 	for (a = 0; a < 3; a++)
-		if (extrapolate_comp(mac_comp(vel, a), a, phi, band * phi->dx, err))
+		if (extrapolate_comp(mac_comp(vel, a), a, phi, band * phi->dx, sh, trk, err))
 			return -1;
 	return divfree_band(vel, phi, band * phi->dx, err);
 }

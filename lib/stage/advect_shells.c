@@ -91,18 +91,35 @@ advect_shells_speed(const advect_shells *A)
 	return v;
 }
 
+const shell_set *
+advect_shells_start(advect_shells *A, double s0, int *failed, slc_err *err)
+{
+	*failed = 0;
+	if (!A->on)
+		return NULL;
+	if (!A->have0 || A->s0 != s0) {
+		A->have0 = 0;
+		if (shell_track_set(&A->trk, s0, &A->at0, err)) {
+			*failed = 1;
+			return NULL;
+		}
+		A->s0 = s0;
+		A->have0 = 1;
+	}
+	return &A->at0;
+}
+
 int
 advect_shells_begin(advect_shells *A, double s0, double s1, slc_err *err)
 {
 	advect_shell *all[5] = {&A->vel, &A->phi, &A->den, &A->tem, &A->other};
-	int q;
+	int q, failed;
 
 	if (!A->on)
 		return 0;
-	A->s0 = s0;
-	A->s1 = s1;
-	if (shell_track_set(&A->trk, s0, &A->at0, err))
+	if (!advect_shells_start(A, s0, &failed, err))
 		return -1;
+	A->s1 = s1;
 	if (shell_track_moving(&A->trk) ? shell_track_set(&A->trk, s1, &A->at1, err) : 0)
 		return -1;
 	for (q = 0; q < 5; q++) {

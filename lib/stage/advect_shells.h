@@ -40,6 +40,7 @@ typedef struct advect_shells {
 	shell_track trk;
 	shell_set at0, at1;     /* the shells at the substep's start, end */
 	double s0, s1;          /* their fractions of the frame */
+	int have0;              /* at0 is built for s0 */
 	advect_shell vel, phi, den, tem, other;
 	pls_shell pls;
 	size_t samples;         /* recomputed one-sided */
@@ -59,6 +60,11 @@ int advect_shells_load(advect_shells *A, slc_frame *F, const char *const *names,
 /* The shells' fastest node, m/s (their part of the CFL speed: a shell
  * moves at most the CFL's cells per substep, as the sweeps need). */
 double advect_shells_speed(const advect_shells *A);
+
+/* The shells at fraction s0 of the frame, where a substep starts (kept
+ * for advect_shells_begin), or NULL when they are off; *err on failure
+ * (NULL returned then too: check A->on). */
+const shell_set *advect_shells_start(advect_shells *A, double s0, int *failed, slc_err *err);
 
 /* Start a substep from fraction s0 to s1 of the frame: the shells at
  * both ends.  0, or -1 with err. */

@@ -174,9 +174,16 @@ advect_stage_load(advect_stage *S, slc_frame *F, const advect_stage_opts *o,
 static int
 liquid_extrapolate(advect_stage *S, slc_err *err)
 {
+	const shell_set *sh;
+	int failed;
+
 	if (!S->liquid)
 		return 0;
-	return pls_extrapolate(&S->AF.vel, &S->phi, EXTRAP_BAND, err) ||
+	/* guendelman2005 §4.4: not across the shells, where they are now */
+	sh = advect_shells_start(&S->shells, S->t / S->T, &failed, err);
+	if (failed)
+		return -1;
+	return pls_extrapolate_shell(&S->AF.vel, &S->phi, EXTRAP_BAND, sh, &S->shells.trk, err) ||
 	       (S->nsub == 0 && pls_water_freeze(&S->water, &S->AF.vel, err)) ? -1 : 0;
 }
 
