@@ -13,11 +13,37 @@
 #define GRAD_LO 0.5
 #define GRAD_HI 2.0
 
-/* The distance estimate of sample (i,j,k) if it lies beside the
- * interface (a neighbour along an axis has the other sign), else -1. */
-static double
-near_distance(const field *phi, int i, int j, int k)
+/* Can sample c of phi see sample c2 (sh NULL: no shells)?  Else *t is
+ * where along the segment between them the shell is (0..1). */
+static int
+sees(const field *phi, const shell_set *sh, int i, int j, int k, int a, int s, double *t)
 {
+	int m[3] = { i, j, k };
+	double x[3], y[3];
+	shell_hit hit;
+
+	if (!sh)
+		return 1;
+	m[a] += s;
+	field_pos(phi, i, j, k, x);
+	field_pos(phi, m[0], m[1], m[2], y);
+	if (!shell_segment_hit(sh, x, y, 0, &hit))
+		return 1;
+	*t = hit.t;
+	return 0;
+}
+
+/* The distance estimate of sample (i,j,k) if it lies beside the
+ * interface (a neighbour along an axis has the other sign), else -1.
+ * With thin shells sh (guendelman2005 §4.4.1): a neighbour the sample
+ * cannot see is no crossing and gives the centre's value to the
+ * gradient; a liquid sample (phi <= 0) with such a neighbour is a seed
+ * too, at min(distance to the shell, |phi|), so that the liquid does not
+ * stick to the shell. */
+static double
+near_distance(const field *phi, const shell_set *sh, int i, int j, int k)
+{
+	double wall = INFINITY;
 	int idx[3] = { i, j, k }, n[3] = { phi->ni, phi->nj, phi->nk }, a;
 	size_t c = FIELD_IDX(phi, i, j, k),
 	       stride[3] = { 1, (size_t)n[0], (size_t)n[0] * n[1] };
@@ -29,21 +55,33 @@ near_distance(const field *phi, int i, int j, int k)
 	for (a = 0; a < 3; a++) {
 		double lo = p, hi = p, h = 0;
 
+		double t;
+
 		if (idx[a] > 0) {
-			lo = phi->a[c - stride[a]];
 			h += dx;
-			if ((lo < 0) != in)
-				axis = fmin(axis, p / (p - lo) * dx);
+			if (!sees(phi, sh, i, j, k, a, -1, &t))
+				wall = fmin(wall, t * dx);
+			else {
+				lo = phi->a[c - stride[a]];
+				if ((lo < 0) != in)
+					axis = fmin(axis, p / (p - lo) * dx);
+			}
 		}
 		if (idx[a] < n[a] - 1) {
-			hi = phi->a[c + stride[a]];
 			h += dx;
-			if ((hi < 0) != in)
-				axis = fmin(axis, p / (p - hi) * dx);
+			if (!sees(phi, sh, i, j, k, a, 1, &t))
+				wall = fmin(wall, t * dx);
+			else {
+				hi = phi->a[c + stride[a]];
+				if ((hi < 0) != in)
+					axis = fmin(axis, p / (p - hi) * dx);
+			}
 		}
 		if (h > 0)
 			g2 += (hi - lo) * (hi - lo) / (h * h);
 	}
+	if (axis == INFINITY && in && wall < INFINITY)
+		return fmin(wall, fabs(p));
 	if (axis == INFINITY)
 		return -1;
 	/* near a distance already: keep the value, so the crossing stays
@@ -55,6 +93,12 @@ near_distance(const field *phi, int i, int j, int k)
 
 int
 pls_redistance(field *phi, double width, slc_err *err)
+{
+	return pls_redistance_shell(phi, width, NULL, err);
+}
+
+int
+pls_redistance_shell(field *phi, double width, const shell_set *sh, slc_err *err)
 {
 	int ni = phi->ni, nj = phi->nj, nk = phi->nk;
 	size_t n, c, nseed = 0;
@@ -74,7 +118,7 @@ pls_redistance(field *phi, double width, slc_err *err)
 	for (int k = 0; k < nk; k++)
 		for (int j = 0; j < nj; j++)
 			for (int i = 0; i < ni; i++) {
-				double e = near_distance(phi, i, j, k);
+				double e = near_distance(phi, sh, i, j, k);
 				size_t at = FIELD_IDX(phi, i, j, k);
 
 				if (e >= 0) {

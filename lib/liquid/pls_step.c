@@ -425,7 +425,7 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	w->st.corrected += used;
 	v1 = pls_liquid_volume(phi);
 	w->st.dv_correct += v1 - v0;
-	if (pls_redistance(phi, w->o.redist_band * phi->dx, err))
+	if (pls_redistance_shell(phi, w->o.redist_band * phi->dx, w->shell ? w->shell->at1 : NULL, err))
 		return -1;
 	v0 = pls_liquid_volume(phi);
 	w->st.dv_redist += v0 - v1;
