@@ -217,6 +217,20 @@ sweptcup() {
 	[ "$(echo "$output" | tail -1 | cut -d' ' -f2)" -gt 0 ]
 }
 
+@test "shell: a moving shell gives the same bytes on one thread and two" {
+	mkprim smoke --res 16 --box 1,1,1 --center 0.5,0.15,0.5 --radius 0.1 -o "$T/s.slc"
+	mkprim box --size 0.4,0.3,0.4 --center 0.5,0.35,0.5 --name cup -o "$T/cup.slc"
+	movecup "$T/cup.slc" cup "$T" 0 0.125 1 >/dev/null
+	cat "$T/s.slc" "$T/cup-1.slc" >"$T/in.slc"
+	OMP_NUM_THREADS=1 advect -v --shell cup --source source --buoyancy 0.1,4 --confinement 0.5 \
+		"$T/in.slc" 2>"$T/log" >"$T/a.slc"
+	OMP_NUM_THREADS=2 advect -v --shell cup --source source --buoyancy 0.1,4 --confinement 0.5 \
+		"$T/in.slc" 2>/dev/null >"$T/b.slc"
+	cat "$T/log"
+	grep -q "shells: [1-9][0-9]* samples advected one-sided, [1-9][0-9]* swept" "$T/log"
+	cmp "$T/a.slc" "$T/b.slc"
+}
+
 @test "shell: advect --shell names a mesh record: errors" {
 	mkprim smoke --res 8 -o "$T/s.slc"
 	run advect --shell nothing "$T/s.slc"
