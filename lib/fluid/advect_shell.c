@@ -49,27 +49,36 @@ advect_shell_value(const linmac *vel, double dt, const field *q,
 	return v;
 }
 
-/* Dilate the cube flags m (ci*cj*ck) by r cubes along axis a (a box
- * dilation when done on every axis), through tmp. */
+/* Dilate the cube flags m (n[0]*n[1]*n[2]) by r cubes along axis a (a box
+ * dilation when done on every axis): along each line of cubes, a running
+ * count of the flags in the window [x - r, x + r]; tmp holds a line. */
 static void
 dilate_axis(unsigned char *m, unsigned char *tmp, const int n[3], int a, int r)
 {
 	size_t stride = a == 0 ? 1 : a == 1 ? (size_t)n[0] : (size_t)n[0] * n[1];
-	size_t total = (size_t)n[0] * n[1] * n[2], s;
+	int b = (a + 1) % 3, c = (a + 2) % 3, p, q, x;
+	size_t sb = b == 0 ? 1 : b == 1 ? (size_t)n[0] : (size_t)n[0] * n[1];
+	size_t sc = c == 0 ? 1 : c == 1 ? (size_t)n[0] : (size_t)n[0] * n[1];
 
-	memcpy(tmp, m, total);
-	for (s = 0; s < total; s++) {
-		int c[3] = {(int)(s % n[0]), (int)(s / n[0] % n[1]), (int)(s / ((size_t)n[0] * n[1]))};
-		int d, lo = c[a] - r < 0 ? 0 : c[a] - r, hi = c[a] + r >= n[a] ? n[a] - 1 : c[a] + r;
+	for (q = 0; q < n[c]; q++)
+		for (p = 0; p < n[b]; p++) {
+			unsigned char *line = m + (size_t)p * sb + (size_t)q * sc;
+			int cnt = 0;
 
-		if (m[s])
-			continue;
-		for (d = lo; d <= hi; d++)
-			if (tmp[s + (size_t)(d - c[a]) * stride]) {
-				m[s] = 1;
-				break;
+			for (x = 0; x < n[a]; x++)
+				tmp[x] = line[(size_t)x * stride];
+			/* the window of x = 0 holds 0 .. r - 1 before the loop
+			 * adds x + r */
+			for (x = 0; x < r && x < n[a]; x++)
+				cnt += tmp[x];
+			for (x = 0; x < n[a]; x++) {
+				if (x + r < n[a])
+					cnt += tmp[x + r];
+				if (x - r - 1 >= 0)
+					cnt -= tmp[x - r - 1];
+				line[(size_t)x * stride] = cnt > 0;
 			}
-	}
+		}
 }
 
 int
@@ -92,7 +101,8 @@ advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 			     q->stagger - SLC_FACE_X : 0;
 	ncube = (size_t)n[0] * n[1] * n[2];
 	band = slc_malloc(ncube, 1, err);
-	tmp = band ? slc_malloc(ncube, 1, err) : NULL;
+	tmp = band ? slc_malloc((size_t)(n[0] > n[1] ? (n[0] > n[2] ? n[0] : n[2]) :
+					 (n[1] > n[2] ? n[1] : n[2])), 1, err) : NULL;
 	if (!tmp) {
 		free(band);
 		return -1;

@@ -96,6 +96,35 @@ shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 	field_offset(q, off);
 	for (a = 0; a < 3; a++)
 		locate((x[a] - q->origin[a]) / q->dx - off[a], dim[a], &b[a], &w[a]);
+	{
+		/* no triangle in the cubes of the stencil's box: every ray
+		 * is clear (the visibility test would look at no other) */
+		double lo[3], hi[3];
+		int clo[3], chi[3], i, j, k, any = 0;
+
+		field_pos(q, b[0], b[1], b[2], lo);
+		field_pos(q, b[0] + (dim[0] > 1), b[1] + (dim[1] > 1), b[2] + (dim[2] > 1), hi);
+		for (a = 0; a < 3; a++) {
+			lo[a] = fmin(lo[a], x[a]);
+			hi[a] = fmax(hi[a], x[a]);
+		}
+		if (s->start && s->ntri) {
+			shell_cube_range(s, lo, hi, clo, chi);
+			for (k = clo[2]; k <= chi[2] && !any; k++)
+				for (j = clo[1]; j <= chi[1] && !any; j++)
+					for (i = clo[0]; i <= chi[0] && !any; i++) {
+						size_t cu = (size_t)i + (size_t)s->ci *
+							    ((size_t)j + (size_t)s->cj * k);
+
+						any = s->start[cu] != s->start[cu + 1];
+					}
+		}
+		if (!any) {
+			if (blocked)
+				*blocked = 0;
+			return field_sample(q, x);
+		}
+	}
 	for (c = 0; c < 8; c++) {
 		int i = b[0] + (c & 1), j = b[1] + (c >> 1 & 1), k = b[2] + (c >> 2);
 

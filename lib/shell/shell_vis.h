@@ -31,6 +31,10 @@ typedef struct shell_set {
 	int ci, cj, ck;         /* cubes on each axis */
 	uint32_t *start;        /* ci*cj*ck+1 offsets into list */
 	uint32_t *list;         /* triangle indices per cube */
+	float *tbox;            /* 6 floats per triangle (min xyz, max xyz):
+				 * a box holding its wedge 2 eps thick, made
+				 * by shell_build; a segment whose box misses
+				 * it cannot be blocked by the triangle */
 } shell_set;
 
 /* A segment's crossing of one triangle's mid-plane. */
