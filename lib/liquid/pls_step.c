@@ -413,7 +413,9 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	v0 = pls_liquid_volume(phi);
 	w->st.dv_spray += v0 - v1;
 	if (!w->o.particles) {  /* the plain level set method, as before */
-		rc = redistance(phi, w->o.redist_band * phi->dx, err);
+		rc = w->shell ? pls_redistance_shell(phi, w->o.redist_band * phi->dx,
+						     w->shell->at1, err) :
+				redistance(phi, w->o.redist_band * phi->dx, err);
 		w->st.dv_redist += pls_liquid_volume(phi) - v0;
 		return rc;
 	}

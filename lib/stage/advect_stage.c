@@ -330,15 +330,43 @@ shell_sweeps(advect_stage *S, slc_err *err)
 			return -1;
 	for (i = 0; i < S->F->n; i++) {
 		slc_rec *r = S->F->r[i];
-		slc_err ignored;
-		field f;
 
-		/* records of several channels (a vector grid) are not swept */
-		if ((S->liquid && pls_water_owns(r)) || !advect_frame_moves(r, S->o.source) ||
-		    field_from_rec(&f, r, NULL, &ignored))
+		if ((S->liquid && pls_water_owns(r)) || !advect_frame_moves(r, S->o.source))
 			continue;
-		if (advect_shells_sweep(&S->shells, &f, r->name, err))
-			return slc_failctx(err, "record '%s': ", r->name);
+		/* every f32 sample channel, component by component, as
+		 * recfield_advect advected them */
+		for (uint32_t c = 0; c < r->nchan; c++) {
+			slc_chan *ch = &r->chan[c];
+			float *d = ch->data;
+			field f;
+			size_t n, s;
+
+			if (ch->type != SLC_F32 || ch->domain != SLC_SAMPLE)
+				continue;
+			field_place_rec(&f, r);
+			n = field_count(&f);
+			if ((size_t)ch->count != n)
+				continue;       /* recfield_advect refused it */
+			if (ch->ncomp == 1) {
+				f.a = d;
+				if (advect_shells_sweep(&S->shells, &f, r->name, err))
+					return slc_failctx(err, "record '%s': ", r->name);
+				continue;
+			}
+			if (!(f.a = advect_pool_take(&S->AF.pool, n, err)))
+				return -1;
+			for (uint32_t m = 0; m < ch->ncomp; m++) {
+				for (s = 0; s < n; s++)
+					f.a[s] = d[s * ch->ncomp + m];
+				if (advect_shells_sweep(&S->shells, &f, r->name, err)) {
+					advect_pool_give(&S->AF.pool, f.a);
+					return slc_failctx(err, "record '%s': ", r->name);
+				}
+				for (s = 0; s < n; s++)
+					d[s * ch->ncomp + m] = f.a[s];
+			}
+			advect_pool_give(&S->AF.pool, f.a);
+		}
 	}
 	return 0;
 }
