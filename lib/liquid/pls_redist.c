@@ -91,6 +91,25 @@ near_distance(const field *phi, const shell_set *sh, int i, int j, int k)
 	return d < axis ? d : axis;
 }
 
+/* fmm_sees_fn over the samples of a level set and shells. */
+typedef struct sees_ctx {
+	const field *phi;
+	const shell_set *sh;
+} sees_ctx;
+
+static int
+sample_sees(void *ctx, size_t a, size_t b)
+{
+	const sees_ctx *S = ctx;
+	const field *f = S->phi;
+	double x[3], y[3];
+	size_t ni = (size_t)f->ni, nj = (size_t)f->nj;
+
+	field_pos(f, (int)(a % ni), (int)(a / ni % nj), (int)(a / (ni * nj)), x);
+	field_pos(f, (int)(b % ni), (int)(b / ni % nj), (int)(b / (ni * nj)), y);
+	return shell_visible(S->sh, x, y);
+}
+
 int
 pls_redistance(field *phi, double width, slc_err *err)
 {
@@ -105,6 +124,9 @@ pls_redistance_shell(field *phi, double width, const shell_set *sh, slc_err *err
 	float *d;
 	uint8_t *frozen;
 	int rc = -1;
+
+	/* a sample no march reaches behind a shell ends this far away */
+	double diag = phi->dx * sqrt((double)ni * ni + (double)nj * nj + (double)nk * nk);
 
 	if (slc_mul3((size_t)ni, (size_t)nj, (size_t)nk, &n) || n == 0)
 		return slc_fail(err, "redistance: bad grid %dx%dx%d", ni, nj, nk);
@@ -129,8 +151,9 @@ pls_redistance_shell(field *phi, double width, const shell_set *sh, slc_err *err
 			}
 	if (!nseed)
 		rc = 0;
-	else if (!fmm_march(ni, nj, nk, phi->dx, d, frozen, NULL,
-			    width > 0 ? width : INFINITY, err)) {
+	else if (!fmm_march_sees(ni, nj, nk, phi->dx, d, frozen, NULL, NULL, NULL,
+				 sh ? sample_sees : NULL, &(sees_ctx){ phi, sh },
+				 width > 0 ? width : sh ? diag : INFINITY, err)) {
 		for (c = 0; c < n; c++)
 			phi->a[c] = phi->a[c] < 0 ? -d[c] : d[c];
 		rc = 0;

@@ -19,6 +19,7 @@
 #include "geom/ccd.h"
 #include "grid/field.h"
 #include "grid/macgrid.h"
+#include "liquid/pls_redist.h"
 #include "liquid/pls_shell.h"
 #include "shell/shell_fill.h"
 #include "shell/shell_sweep.h"
@@ -423,6 +424,43 @@ test_confinement(void)
 	shell_track_free(&t);
 }
 
+static void
+test_redistance(void)
+{
+	shell_track t;
+	shell_set s;
+	slc_err err;
+	field phi;
+	const double org[3] = {0, 0, 0};
+	double with = 0, without = 0;
+	int i, j, k, on;
+
+	/* liquid below y = 0.3, air up to a plate at 0.5 and beyond it; a
+	 * sample just above the plate is 0.23 m from the surface through it,
+	 * and out of reach (the width, 0.5 m) without passing it */
+	track_sheet(&t, 0.5, 0.5);
+	memset(&s, 0, sizeof s);
+	shell_track_set(&t, 0, &s, &err);
+	field_alloc(&phi, N, N, N, SLC_CELL, org, 1.0 / N, &err);
+	for (on = 0; on < 2; on++) {
+		for (k = 0; k < N; k++)
+			for (j = 0; j < N; j++)
+				for (i = 0; i < N; i++) {
+					double y = (j + 0.5) / N;
+
+					phi.a[FIELD_IDX(&phi, i, j, k)] = (float)(y < 0.5 ? y - 0.3 : 1.0);
+				}
+		pls_redistance_shell(&phi, 0.5, on ? &s : NULL, &err);
+		(on ? &with : &without)[0] = phi.a[FIELD_IDX(&phi, 5, N / 2, 5)];
+	}
+	CHECK(fabs(with - 0.5) < 1e-6, "redistance: no march through the plate (%g)", with);
+	CHECK(fabs(without - 0.23125) < 0.02,
+	      "redistance: control: without it, the distance through it (%g)", without);
+	field_free(&phi);
+	shell_free(&s);
+	shell_track_free(&t);
+}
+
 int
 main(void)
 {
@@ -434,5 +472,6 @@ main(void)
 	test_advect();
 	test_points();
 	test_confinement();
+	test_redistance();
 	return ctest_done();
 }
