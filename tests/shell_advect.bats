@@ -7,11 +7,14 @@
 #    above the plate stays exactly 0 for 48 frames of advect | project;
 #  - a still cup (mkprim cup) filled with water, 48 frames of advect |
 #    project with gravity: no cell with phi < 0 more than a cell outside;
-#  - a smaller cup swept sideways at 2 cells a frame (P_prev -> P), 48
-#    frames without gravity: no such cell either.
+#  - an open box filled wall to wall, swept sideways at 2 cells a frame
+#    (P_prev -> P), 48 frames without gravity: no such cell either, and
+#    the water goes along with it (the swept refill carries it);
+#  - a moving shell's frame is the same on one thread and two, and far
+#    from a shell the values are those without it.
 # project does not know the shells yet (the pressure side of shells): its
-# flow crosses them, so the water in the cups drains into their walls;
-# the counts of liquid cells are printed.
+# flow crosses them, so the still cup's water drains into its floor; the
+# counts of liquid cells are printed.
 
 bats_require_minimum_version 1.5.0
 load common
