@@ -26,6 +26,26 @@ static const char *const schemes[] = { "sl", "maccormack", "bfecc", NULL };
 static const char *const limiters[] = { "revert", "clamp", "none", NULL };
 static const char *const kernels[] = { "gaussian", "tent", NULL };
 static const char *const pls_modes[] = { "auto", "on", "off", NULL };    /* enum advect_pls */
+static const char *const shell_modes[] = { "on", "no-sweep", "off", NULL };     /* enum advect_shell_mode */
+
+/* The --shell names, in the order given (at most one per argument). */
+static const char **shell_names;
+static size_t nshell;
+
+static int
+add_shell(const char *arg, void *dst)
+{
+	const char **grown;
+
+	(void)dst;
+	if (!*arg)
+		return -1;
+	if (!(grown = realloc(shell_names, (nshell + 1) * sizeof *grown)))
+		die("out of memory");
+	shell_names = grown;
+	shell_names[nshell++] = arg;
+	return 0;
+}
 
 static int
 parse_pair(const char *arg, void *dst)
@@ -65,6 +85,9 @@ static const struct tool_opt opts[] = {
 	{ "pls", 0, OPT_CHOICE, &o.pls, "M", "particle level set: auto (with phi), on, off (level set only)", pls_modes, 0, 0 },
 	{ "reseed", 0, OPT_INT, &o.reseed, "N", "reseed the level set particles every N frames, >= 0 (default 10; 0 never)", 0, 0, &opt_nonneg },
 	{ "pls-per-cell", 0, OPT_INT, &o.per_cell, "N", "level set particles of each sign per band cell, 1..1000 (default 16)", 0, 0, &per_cell_range },
+	{ "shell", 0, OPT_FUNC, NULL, "NAME", "mesh record NAME is a thin shell, moving from its P_prev to its P (repeatable)", 0, add_shell, 0 },
+	{ "shell-eps", 0, OPT_DOUBLE, &o.shell_eps, "CELLS", "thin shell wedge thickness in cells, > 0 (default 0.1)", 0, 0, &opt_positive },
+	{ "shell-handling", 0, OPT_CHOICE, &o.shell_mode, "M", "on, no-sweep (no swept invalidation), off (shells ignored): the last two are controls", shell_modes, 0, 0 },
 	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
@@ -77,7 +100,10 @@ static const struct tool_info tinfo = {
 	"stretched and drive the velocity (selle2008 §3.4).  With a 'solid' level set the velocity\n"
 	"is first extended into the solid under its boundary condition (houston2003 §4.2;\n"
 	"solid_vel, solid_slip).  Rigid bodies ('rigid', 'rigid_phi0') move with their own\n"
-	"velocity and their level sets 'rigid_phi' with them.  Pipe into project.",
+	"velocity and their level sets 'rigid_phi' with them.  A --shell mesh (no inside: cloth, a\n"
+	"cup's wall) is a barrier that no field and no marker particle crosses (guendelman2005 §4):\n"
+	"every field is advected one-sided next to it and samples it sweeps over are refilled from\n"
+	"its side of them.  Pipe into project.",
 	opts
 };
 
@@ -108,6 +134,8 @@ main(int argc, char **argv)
 		usage_die("one input at most");
 	if (o.vortex.rate > 0 && !o.source)
 		usage_die("--vortex-seed needs --source");
+	o.shells = shell_names;
+	o.nshell = nshell;
 	path = first < argc ? argv[first] : NULL;
 	label = path && strcmp(path, "-") ? path : "<stdin>";
 	slc_frame_init(&F);
@@ -144,6 +172,9 @@ main(int argc, char **argv)
 	advect_stage_stats_get(&S, &st);
 	info("%d substeps, %zu samples advected, %zu limited, %zu first order near walls",
 	     st.substeps, st.adv.samples, st.adv.limited, st.adv.near_wall);
+	if (nshell)
+		info("shells: %zu samples advected one-sided, %zu swept over and refilled (%zu by the fallback)",
+		     st.shell_samples, st.shell_swept, st.shell_fallback);
 	if (st.liquid)
 		info("liquid volume %.9g m^3, spray %.9g m^3 in %zu particles, %zu+%zu marker particles",
 		     st.volume, st.spray_volume, st.spray, st.pos, st.neg);
@@ -183,5 +214,6 @@ done:
 	advect_stage_free(&S);
 	slc_frame_free(&L);
 	slc_frame_free(&F);
+	free(shell_names);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "geom/bvh_box.h"
+#include "geom/ccd.h"
 #include "cloth/cloth.h"
 #include "cloth/cloth_vec.h"
 #include "core/unionfind.h"
@@ -26,19 +27,11 @@
 #define REP_FRAC 0.1
 /* Step C: iterations in all (collision passes, then impact zones). */
 #define MAX_ITERS 200
-/* Bisection steps for a cubic root. */
-#define ROOT_ITERS 60
 /* Box queries run in parallel over this fixed partition of the query
  * primitives, each block into its own list; the lists are joined in block
  * order, so pairs come out in the serial order whatever the number of
  * threads (thesis §8.2: work split by particles, results unchanged). */
 #define QUERY_BLOCKS 64
-/* The coplanarity cubic's derivative: a coefficient below this is zero,
- * so the derivative is of lower degree.  The coefficients are products
- * of lengths in metres, far above it; it is kept above the smallest
- * normal double (2.2e-308), so that dividing by a coefficient that passes
- * cannot overflow. */
-#define CUBIC_COEF_ZERO 1e-300
 /* Edge/edge pairs closer than this fraction of the thickness: the
  * difference of their closest points is rounding, not a direction, and
  * the direction recorded in the collision-free state is used instead
@@ -46,7 +39,7 @@
 #define EE_DIR_REL 1e-12
 /* Cyclic Jacobi eigenvalue iteration on the 3x3 inertia tensor (Golub and
  * Van Loan, Matrix Computations, §8.5): off-diagonal entries below
- * JACOBI_ZERO are zero (the same reasoning as CUBIC_COEF_ZERO), and the
+ * JACOBI_ZERO are zero (the same reasoning as CUBIC_COEF_ZERO in geom/ccd.c), and the
  * iteration, which converges quadratically (a 3x3 matrix takes a few
  * sweeps), is capped at JACOBI_MAX_SWEEPS sweeps. */
 #define JACOBI_ZERO 1e-300
@@ -454,100 +447,6 @@ ee_dist2(const collide_self *cs, const double a[3], const double b[3],
 		seg_seg_dist2(a, b, c, d, s, t);
 }
 
-static double
-cubic(const double c[4], double t)
-{
-	return ((c[3] * t + c[2]) * t + c[1]) * t + c[0];
-}
-
-/* The coefficients c (ascending powers of t) of the coplanarity cubic
- * (x1-x0)x(x2-x0).(x3-x0) of four points moving as x_i + t d_i. */
-static void
-coplanar_cubic(const double *const x[4], const double *const d[4],
-	       double c[4])
-{
-	double A0[3], A1[3], B0[3], B1[3], C0[3], C1[3], X[3], Y[3], Z[3], W[3];
-
-	v3sub(x[1], x[0], A0);
-	v3sub(d[1], d[0], A1);
-	v3sub(x[2], x[0], B0);
-	v3sub(d[2], d[0], B1);
-	v3sub(x[3], x[0], C0);
-	v3sub(d[3], d[0], C1);
-	v3cross(A0, B0, X);
-	v3cross(A1, B1, Y);
-	v3cross(A0, B1, Z);
-	v3cross(A1, B0, W);
-	for (int k = 0; k < 3; k++)
-		Z[k] += W[k];
-	c[0] = v3dot(X, C0);
-	c[1] = v3dot(X, C1) + v3dot(Z, C0);
-	c[2] = v3dot(Z, C1) + v3dot(Y, C0);
-	c[3] = v3dot(Y, C1);
-}
-
-int
-ccd_coplanar_times(const double *const x[4], const double *const d[4],
-		   double t[3])
-{
-	double c[4], br[4];
-	int nb = 0, nr = 0;
-
-	coplanar_cubic(x, d, c);
-	/* monotone pieces between the roots of the derivative */
-	br[nb++] = 0;
-	{
-		double qa = 3 * c[3], qb = 2 * c[2], qc = c[1], r[2];
-		int n = 0;
-		if (fabs(qa) > CUBIC_COEF_ZERO) {
-			double disc = qb * qb - 4 * qa * qc;
-			if (disc >= 0) {
-				double sq = sqrt(disc);
-				double q = -0.5 * (qb + (qb >= 0 ? sq : -sq));
-				r[n++] = q / qa;
-				if (q != 0)
-					r[n++] = qc / q;
-			}
-		} else if (fabs(qb) > CUBIC_COEF_ZERO) {
-			r[n++] = -qc / qb;
-		}
-		if (n == 2 && r[0] > r[1]) {
-			double tmp = r[0];
-			r[0] = r[1];
-			r[1] = tmp;
-		}
-		for (int i = 0; i < n; i++)
-			if (r[i] > 0 && r[i] < 1)
-				br[nb++] = r[i];
-	}
-	br[nb++] = 1;
-	for (int i = 0; i + 1 < nb && nr < 3; i++) {
-		double a = br[i], b = br[i + 1], fa = cubic(c, a), fb = cubic(c, b);
-		if (fa == 0) {
-			if (!nr || t[nr - 1] != a)
-				t[nr++] = a;
-			continue;
-		}
-		if (fa * fb > 0)
-			continue;
-		if (fb == 0)
-			continue;       /* found as the next piece's start */
-		for (int it = 0; it < ROOT_ITERS; it++) {
-			double m = 0.5 * (a + b), fm = cubic(c, m);
-			if ((fm < 0) == (fa < 0)) {
-				a = m;
-				fa = fm;
-			} else {
-				b = m;
-			}
-		}
-		t[nr++] = 0.5 * (a + b);
-	}
-	if (nr < 3 && cubic(c, 1) == 0 && (!nr || t[nr - 1] != 1))
-		t[nr++] = 1;
-	return nr;
-}
-
 /* --- a four-point interaction -------------------------------------- */
 
 /* Weights alpha on particles id[4] (sum zero) and unit normal n: change
@@ -946,7 +845,7 @@ strand_coplanar(const double *const xs[4],
 {
 	double c[4], ext = 0, p[4][3], r0[3], r1[3], sp, tp, s1, t1;
 
-	coplanar_cubic(xs, ds, c);
+	ccd_coplanar_cubic(xs, ds, c);
 	for (int i = 1; i < 4; i++)
 		for (int k = 0; k < 3; k++)
 			ext = fmax(ext, fabs(xs[i][k] - xs[0][k]) +

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "geom/ccd.h"
 
 struct cloth;
 typedef struct collide_self collide_self;
@@ -115,11 +116,6 @@ int collide_self_resolve(collide_self *s, const double *x0, double *x1,
 			 slc_err *err);
 
 /* Geometry shared with the tests. */
-
-/* Times t in [0,1] (ascending, at most 3) when four points moving as
- * x_i + t d_i are coplanar: roots of the cubic (x1-x0)x(x2-x0).(x3-x0). */
-int ccd_coplanar_times(const double *const x[4], const double *const d[4],
-		       double t[3]);
 
 /* Squared distance from p to triangle abc; w: barycentric weights of the
  * closest point. */

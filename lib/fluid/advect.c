@@ -21,6 +21,7 @@
 
 #include "fluid/advect.h"
 #include "fluid/advect_lin.h"
+#include "fluid/advect_shell.h"
 
 #include <limits.h>
 #include <math.h>
@@ -861,15 +862,20 @@ advect_field(const macgrid *vel, double dt, const field *q, field *out,
 	    o->scheme != ADVECT_BFECC)
 		return slc_fail(err, "advect: unknown scheme %d", o->scheme);
 	if (!fast_ok(vel, q))
-		return advect_field_any(vel, dt, q, out, o, st, err);
-	if (passes_init(&R, q, err))
+		rc = advect_field_any(vel, dt, q, out, o, st, err);
+	else if (passes_init(&R, q, err))
 		return -1;
-	if (o->scheme == ADVECT_SL)
-		scheme_sl(vel, dt, q, out, &R, st);
-	else if (o->scheme == ADVECT_MACCORMACK)
-		rc = scheme_maccormack(vel, dt, q, out, o, &R, st, err);
-	else
-		rc = scheme_bfecc(vel, dt, q, out, o, &R, st, err);
-	free(R.scratch);
+	else {
+		if (o->scheme == ADVECT_SL)
+			scheme_sl(vel, dt, q, out, &R, st);
+		else if (o->scheme == ADVECT_MACCORMACK)
+			rc = scheme_maccormack(vel, dt, q, out, o, &R, st, err);
+		else
+			rc = scheme_bfecc(vel, dt, q, out, o, &R, st, err);
+		free(R.scratch);
+	}
+	/* guendelman2005 §4.1: one-sided next to thin shells */
+	if (!rc && o->shell)
+		rc = advect_shell_fix(vel, dt, q, out, o, err);
 	return rc;
 }

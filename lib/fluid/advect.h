@@ -30,6 +30,8 @@ enum advect_limiter {
 	ADVECT_LIMIT_NONE = 2     /* no limiting (may oscillate) */
 };
 
+struct advect_shell;            /* fluid/advect_shell.h */
+
 typedef struct advect_opts {
 	int scheme;             /* enum advect_scheme */
 	int limiter;            /* enum advect_limiter */
@@ -40,6 +42,9 @@ typedef struct advect_opts {
 				   <= 0: computed from the velocity */
 	advect_pool *pool;      /* temporaries from here; NULL: allocated
 				   and freed per call */
+	const struct advect_shell *shell;       /* thin shells: one-sided
+				   first order near them (advect_shell.h);
+				   NULL: none */
 } advect_opts;
 
 typedef struct advect_stats {

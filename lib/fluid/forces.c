@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "fluid/forces_shell.h"
 #include "fluid/weights.h"
 
 /* Below this many samples a loop runs on one thread. */
@@ -261,6 +262,14 @@ diff_mean(const field *f, size_t s, size_t sa, size_t lo, size_t hi, double h)
 int
 forces_confinement(macgrid *vel, double eps, double dt, advect_pool *pool, slc_err *err)
 {
+	return forces_confinement_shell(vel, eps, dt, pool, NULL, NULL, err);
+}
+
+int
+forces_confinement_shell(macgrid *vel, double eps, double dt, advect_pool *pool,
+			 const shell_set *sh, const shell_track *trk, slc_err *err)
+{
+	forces_shell_cells near = { 0, NULL, NULL };
 	int n[3], k, j, a, rc = -1;
 	size_t nc, st[3][3];
 	/* both are written in full before they are read; omega is read only
@@ -313,6 +322,9 @@ forces_confinement(macgrid *vel, double eps, double dt, advect_pool *pool, slc_e
 				mag[c] = (float)sqrt(wx * wx + wy * wy + wz * wz);
 			}
 		}
+	/* guendelman2005 §4.1: one-sided next to thin shells */
+	if (sh && forces_shell_curl(vel, sh, trk, om, mag, &near, err))
+		goto done;
 	/* N = grad|omega| / |grad|omega||, f = eps dx (N x omega) */
 #pragma omp parallel for collapse(2) schedule(static) if (nc >= FORCES_PAR_MIN)
 	for (k = 0; k < n[2]; k++)
@@ -345,6 +357,8 @@ forces_confinement(macgrid *vel, double eps, double dt, advect_pool *pool, slc_e
 				fc[2][c] = (float)(eps * dx * (N[0] * w[1] - N[1] * w[0]));
 			}
 		}
+	if (near.n)
+		forces_shell_force(vel, sh, &near, mag, eps, fc);
 	/* average the cell forces to the faces (a boundary face takes its
 	 * one cell) and add dt f */
 	for (a = 0; a < 3; a++) {
@@ -370,6 +384,7 @@ forces_confinement(macgrid *vel, double eps, double dt, advect_pool *pool, slc_e
 	}
 	rc = 0;
 done:
+	forces_shell_cells_free(&near);
 	for (a = 0; a < 4; a++)
 		advect_pool_give(pool, buf[a]);
 	return rc;

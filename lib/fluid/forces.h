@@ -13,6 +13,8 @@
 #include "core/err.h"
 #include "grid/field.h"
 #include "grid/macgrid.h"
+#include "shell/shell_track.h"
+#include "shell/shell_vis.h"
 
 /* The faces a body force acts on: into w (allocated like vel by the
  * caller) the fluid weight of every face, its control volume's fraction
@@ -50,6 +52,13 @@ void forces_buoyancy(macgrid *vel, const field *rho, const field *T,
  * allocated and freed here).  0, or -1 with err (memory). */
 int forces_confinement(macgrid *vel, double eps, double dt, advect_pool *pool,
 		       slc_err *err);
+
+/* forces_confinement next to thin shells sh (moving as trk; both may be
+ * NULL: none): at the cells near them the curl and the gradient of
+ * |omega| are one-sided (lib/fluid/forces_shell.h, guendelman2005 §4.1).
+ * 0, or -1 with err (memory). */
+int forces_confinement_shell(macgrid *vel, double eps, double dt, advect_pool *pool,
+			     const shell_set *sh, const shell_track *trk, slc_err *err);
 
 /* A source: at every sample of f inside the region (level set `region`,
  * sampled trilinearly at the sample, negative inside) set f to value, or

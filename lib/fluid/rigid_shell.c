@@ -198,7 +198,7 @@ rigid_shells_cut(const rigid_shells *S, ps_body *body, int ni, int nj, int nk,
 		 double dx, const double origin[3], float *wx, float *wy, float *wz,
 		 rigid_cut *C, slc_err *err)
 {
-	shell_mesh *sm = NULL;
+	shell_face_mesh *sm = NULL;
 	float *w[3] = {wx, wy, wz};
 
 	memset(C, 0, sizeof *C);
@@ -219,7 +219,7 @@ rigid_shells_cut(const rigid_shells *S, ps_body *body, int ni, int nj, int nk,
 		free(Pf);
 		if (bad)
 			goto fail;
-		sm[q] = (shell_mesh){s->tri, s->ntri, s->np, NULL};
+		sm[q] = (shell_face_mesh){s->tri, s->ntri, s->np, NULL};
 		C->body[q] = s->body;
 	}
 	if (shell_build(&C->set, origin, dx, ni, nj, nk, err) ||

@@ -24,6 +24,8 @@ typedef struct march {
 	size_t n;               /* heap size */
 	fmm_choose_fn choose;
 	void *ctx;
+	fmm_sees_fn sees;       /* or NULL: every neighbour counts */
+	void *sctx;
 } march;
 
 static int
@@ -92,10 +94,12 @@ update(march *m, int i, int j, int k)
 		double best = INFINITY;
 		size_t bc = 0;
 		if (idx[a] > 0 && m->state[c - stride[a]] == DONE &&
-		    m->d[c - stride[a]] < best)
+		    m->d[c - stride[a]] < best &&
+		    (!m->sees || m->sees(m->sctx, c, c - stride[a])))
 			best = m->d[c - stride[a]], bc = c - stride[a];
 		if (idx[a] < dim[a] - 1 && m->state[c + stride[a]] == DONE &&
-		    m->d[c + stride[a]] < best)
+		    m->d[c + stride[a]] < best &&
+		    (!m->sees || m->sees(m->sctx, c, c + stride[a])))
 			best = m->d[c + stride[a]], bc = c + stride[a];
 		if (best < INFINITY) {
 			v[n++] = best;
@@ -210,6 +214,14 @@ fmm_march_choose(int ni, int nj, int nk, double dx, float *d,
 		 const uint8_t *frozen, int32_t *src, fmm_choose_fn fn,
 		 void *ctx, double dmax, slc_err *err)
 {
+	return fmm_march_sees(ni, nj, nk, dx, d, frozen, src, fn, ctx, NULL, NULL, dmax, err);
+}
+
+int
+fmm_march_sees(int ni, int nj, int nk, double dx, float *d,
+	       const uint8_t *frozen, int32_t *src, fmm_choose_fn fn,
+	       void *ctx, fmm_sees_fn sees, void *sctx, double dmax, slc_err *err)
+{
 	march m = { 0 };
 	size_t n, c, nfrozen = 0;
 
@@ -224,6 +236,8 @@ fmm_march_choose(int ni, int nj, int nk, double dx, float *d,
 	m.ni = ni, m.nj = nj, m.nk = nk, m.dx = dx, m.d = d, m.src = src;
 	m.choose = src ? fn : NULL;
 	m.ctx = ctx;
+	m.sees = sees;
+	m.sctx = sctx;
 	m.state = slc_calloc(n, 1, err);
 	m.heap = slc_calloc(n, sizeof *m.heap, err);
 	m.pos = slc_calloc(n, sizeof *m.pos, err);

@@ -42,4 +42,16 @@ int fmm_march_choose(int ni, int nj, int nk, double dx, float *d,
 		     const uint8_t *frozen, int32_t *src, fmm_choose_fn fn,
 		     void *ctx, double dmax, slc_err *err);
 
+/* Can sample b take part in the update of its neighbour a (flat
+ * indices)?  Read-only; for marches that must not cross thin shells. */
+typedef int (*fmm_sees_fn)(void *ctx, size_t a, size_t b);
+
+/* fmm_march_choose in which a sample's update uses only the accepted
+ * neighbours b with sees(sctx, a, b) (sees NULL: all), guendelman2005
+ * §4.4.1's march that "skips non-visible neighbours"; a sample no
+ * visible neighbour reaches ends at dmax. */
+int fmm_march_sees(int ni, int nj, int nk, double dx, float *d,
+		   const uint8_t *frozen, int32_t *src, fmm_choose_fn fn,
+		   void *ctx, fmm_sees_fn sees, void *sctx, double dmax, slc_err *err);
+
 #endif

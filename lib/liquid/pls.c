@@ -269,9 +269,11 @@ escaped(const pls_set *s, size_t q, const field *phi, double *phi_p)
 }
 
 /* Apply the spheres of the escaped particles of s to phi+ (s > 0, max)
- * or phi- (s < 0, min) at the 8 samples around each. */
+ * or phi- (s < 0, min) at the 8 samples around each; with shells sh,
+ * only at the samples visible from the particle (guendelman2005 §4.4.2:
+ * "only visible particles" correct the level set). */
 static size_t
-apply_spheres(const pls_set *s, const field *phi, float *ext)
+apply_spheres(const pls_set *s, const field *phi, float *ext, const shell_set *sh)
 {
 	double off[3], dx = phi->dx;
 	int n[3] = { phi->ni, phi->nj, phi->nk };
@@ -301,6 +303,8 @@ apply_spheres(const pls_set *s, const field *phi, float *ext)
 					if (i >= n[0] || j >= n[1] || k >= n[2])
 						continue;
 					field_pos(phi, i, j, k, y);
+					if (sh && !shell_visible(sh, x, y))
+						continue;
 					d = sqrt((y[0] - x[0]) * (y[0] - x[0]) +
 						 (y[1] - x[1]) * (y[1] - x[1]) +
 						 (y[2] - x[2]) * (y[2] - x[2]));
@@ -317,6 +321,13 @@ int
 pls_correct(field *phi, const pls_set *pos, const pls_set *neg, size_t *used,
 	    slc_err *err)
 {
+	return pls_correct_shell(phi, pos, neg, NULL, used, err);
+}
+
+int
+pls_correct_shell(field *phi, const pls_set *pos, const pls_set *neg, const shell_set *sh,
+		  size_t *used, slc_err *err)
+{
 	size_t n = field_count(phi), q, u;
 	float *plus = slc_malloc(n, sizeof *plus, err);
 	float *minus = plus ? slc_malloc(n, sizeof *minus, err) : NULL;
@@ -327,7 +338,7 @@ pls_correct(field *phi, const pls_set *pos, const pls_set *neg, size_t *used,
 	}
 	memcpy(plus, phi->a, n * sizeof *plus);
 	memcpy(minus, phi->a, n * sizeof *minus);
-	u = apply_spheres(pos, phi, plus) + apply_spheres(neg, phi, minus);
+	u = apply_spheres(pos, phi, plus, sh) + apply_spheres(neg, phi, minus, sh);
 	for (q = 0; q < n; q++)
 		phi->a[q] = fabsf(plus[q]) <= fabsf(minus[q]) ? plus[q] : minus[q];
 	free(plus);

@@ -18,6 +18,7 @@
 
 #include "core/err.h"
 #include "grid/field.h"
+#include "shell/shell_vis.h"
 #include "grid/macgrid.h"
 #include "core/rng.h"
 #include "core/slc.h"
@@ -73,6 +74,11 @@ void pls_advect(pls_set *s, const macgrid *vel, double dt);
  * applied.  0, or -1 with err (memory; phi unchanged). */
 int pls_correct(field *phi, const pls_set *pos, const pls_set *neg,
 		size_t *used, slc_err *err);
+
+/* pls_correct next to thin shells sh (may be NULL): a particle corrects
+ * only the samples it can see (shell_visible). */
+int pls_correct_shell(field *phi, const pls_set *pos, const pls_set *neg,
+		      const shell_set *sh, size_t *used, slc_err *err);
 
 /* Set each radius to s*phi(x) clamped to [rmin, rmax]*dx (Enright et al.
  * 2002 §3.2). */

@@ -13,11 +13,37 @@
 #define GRAD_LO 0.5
 #define GRAD_HI 2.0
 
-/* The distance estimate of sample (i,j,k) if it lies beside the
- * interface (a neighbour along an axis has the other sign), else -1. */
-static double
-near_distance(const field *phi, int i, int j, int k)
+/* Can sample c of phi see sample c2 (sh NULL: no shells)?  Else *t is
+ * where along the segment between them the shell is (0..1). */
+static int
+sees(const field *phi, const shell_set *sh, int i, int j, int k, int a, int s, double *t)
 {
+	int m[3] = { i, j, k };
+	double x[3], y[3];
+	shell_hit hit;
+
+	if (!sh)
+		return 1;
+	m[a] += s;
+	field_pos(phi, i, j, k, x);
+	field_pos(phi, m[0], m[1], m[2], y);
+	if (!shell_segment_hit(sh, x, y, 0, &hit))
+		return 1;
+	*t = hit.t;
+	return 0;
+}
+
+/* The distance estimate of sample (i,j,k) if it lies beside the
+ * interface (a neighbour along an axis has the other sign), else -1.
+ * With thin shells sh (guendelman2005 §4.4.1): a neighbour the sample
+ * cannot see is no crossing and gives the centre's value to the
+ * gradient; a liquid sample (phi <= 0) with such a neighbour is a seed
+ * too, at min(distance to the shell, |phi|), so that the liquid does not
+ * stick to the shell. */
+static double
+near_distance(const field *phi, const shell_set *sh, int i, int j, int k)
+{
+	double wall = INFINITY;
 	int idx[3] = { i, j, k }, n[3] = { phi->ni, phi->nj, phi->nk }, a;
 	size_t c = FIELD_IDX(phi, i, j, k),
 	       stride[3] = { 1, (size_t)n[0], (size_t)n[0] * n[1] };
@@ -29,21 +55,33 @@ near_distance(const field *phi, int i, int j, int k)
 	for (a = 0; a < 3; a++) {
 		double lo = p, hi = p, h = 0;
 
+		double t;
+
 		if (idx[a] > 0) {
-			lo = phi->a[c - stride[a]];
 			h += dx;
-			if ((lo < 0) != in)
-				axis = fmin(axis, p / (p - lo) * dx);
+			if (!sees(phi, sh, i, j, k, a, -1, &t))
+				wall = fmin(wall, t * dx);
+			else {
+				lo = phi->a[c - stride[a]];
+				if ((lo < 0) != in)
+					axis = fmin(axis, p / (p - lo) * dx);
+			}
 		}
 		if (idx[a] < n[a] - 1) {
-			hi = phi->a[c + stride[a]];
 			h += dx;
-			if ((hi < 0) != in)
-				axis = fmin(axis, p / (p - hi) * dx);
+			if (!sees(phi, sh, i, j, k, a, 1, &t))
+				wall = fmin(wall, t * dx);
+			else {
+				hi = phi->a[c + stride[a]];
+				if ((hi < 0) != in)
+					axis = fmin(axis, p / (p - hi) * dx);
+			}
 		}
 		if (h > 0)
 			g2 += (hi - lo) * (hi - lo) / (h * h);
 	}
+	if (axis == INFINITY && in && wall < INFINITY)
+		return fmin(wall, fabs(p));
 	if (axis == INFINITY)
 		return -1;
 	/* near a distance already: keep the value, so the crossing stays
@@ -53,14 +91,42 @@ near_distance(const field *phi, int i, int j, int k)
 	return d < axis ? d : axis;
 }
 
+/* fmm_sees_fn over the samples of a level set and shells. */
+typedef struct sees_ctx {
+	const field *phi;
+	const shell_set *sh;
+} sees_ctx;
+
+static int
+sample_sees(void *ctx, size_t a, size_t b)
+{
+	const sees_ctx *S = ctx;
+	const field *f = S->phi;
+	double x[3], y[3];
+	size_t ni = (size_t)f->ni, nj = (size_t)f->nj;
+
+	field_pos(f, (int)(a % ni), (int)(a / ni % nj), (int)(a / (ni * nj)), x);
+	field_pos(f, (int)(b % ni), (int)(b / ni % nj), (int)(b / (ni * nj)), y);
+	return shell_visible(S->sh, x, y);
+}
+
 int
 pls_redistance(field *phi, double width, slc_err *err)
+{
+	return pls_redistance_shell(phi, width, NULL, err);
+}
+
+int
+pls_redistance_shell(field *phi, double width, const shell_set *sh, slc_err *err)
 {
 	int ni = phi->ni, nj = phi->nj, nk = phi->nk;
 	size_t n, c, nseed = 0;
 	float *d;
 	uint8_t *frozen;
 	int rc = -1;
+
+	/* a sample no march reaches behind a shell ends this far away */
+	double diag = phi->dx * sqrt((double)ni * ni + (double)nj * nj + (double)nk * nk);
 
 	if (slc_mul3((size_t)ni, (size_t)nj, (size_t)nk, &n) || n == 0)
 		return slc_fail(err, "redistance: bad grid %dx%dx%d", ni, nj, nk);
@@ -74,7 +140,7 @@ pls_redistance(field *phi, double width, slc_err *err)
 	for (int k = 0; k < nk; k++)
 		for (int j = 0; j < nj; j++)
 			for (int i = 0; i < ni; i++) {
-				double e = near_distance(phi, i, j, k);
+				double e = near_distance(phi, sh, i, j, k);
 				size_t at = FIELD_IDX(phi, i, j, k);
 
 				if (e >= 0) {
@@ -85,8 +151,9 @@ pls_redistance(field *phi, double width, slc_err *err)
 			}
 	if (!nseed)
 		rc = 0;
-	else if (!fmm_march(ni, nj, nk, phi->dx, d, frozen, NULL,
-			    width > 0 ? width : INFINITY, err)) {
+	else if (!fmm_march_sees(ni, nj, nk, phi->dx, d, frozen, NULL, NULL, NULL,
+				 sh ? sample_sees : NULL, &(sees_ctx){ phi, sh },
+				 width > 0 ? width : sh ? diag : INFINITY, err)) {
 		for (c = 0; c < n; c++)
 			phi->a[c] = phi->a[c] < 0 ? -d[c] : d[c];
 		rc = 0;

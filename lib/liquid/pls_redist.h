@@ -20,6 +20,7 @@
 
 #include "core/err.h"
 #include "grid/field.h"
+#include "shell/shell_vis.h"
 
 /* Reinitialize phi (any staggering, uniform spacing phi->dx) in place to
  * signed distance within width metres (+-width beyond; width <= 0 or
@@ -32,5 +33,12 @@
  * Signs are kept.  No sign change: phi is left unchanged.  0, or -1 with
  * err (sizes, memory). */
 int pls_redistance(field *phi, double width, slc_err *err);
+
+/* pls_redistance next to thin shells sh (NULL: none): the seeds of
+ * guendelman2005 §4.4.1 (near_distance in pls_redist.c): no crossing is
+ * seen through a shell, a liquid sample beside one is a seed at
+ * min(distance to it, |phi|); the march takes no step through a shell
+ * (fmm_march_sees). */
+int pls_redistance_shell(field *phi, double width, const shell_set *sh, slc_err *err);
 
 #endif

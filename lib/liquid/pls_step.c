@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "liquid/pls_redist.h"
+#include "liquid/pls_shell.h"
+#include "shell/shell_fill.h"
 #include "liquid/pls_solid.h"
 #include "grid/redistance.h"
 
@@ -49,9 +51,31 @@ cell_phi(const field *phi, const int c[3])
 	return phi->a[FIELD_IDX(phi, c[0], c[1], c[2])];
 }
 
+/* Is face sample b of f visible from face sample a (both indices) in
+ * sh (NULL: no shells)? */
 static int
-extrapolate_comp(field *f, int a, const field *phi, double band, slc_err *err)
+face_sees(const field *f, const shell_set *sh, size_t a, size_t b)
 {
+	double x[3], y[3];
+	int n0 = f->ni, n1 = f->nj;
+
+	if (!sh)
+		return 1;
+	field_pos(f, (int)(a % n0), (int)(a / n0 % n1), (int)(a / ((size_t)n0 * n1)), x);
+	field_pos(f, (int)(b % n0), (int)(b / n0 % n1), (int)(b / ((size_t)n0 * n1)), y);
+	return shell_visible(sh, x, y);
+}
+
+/* Component a of the velocity extrapolated from the liquid's faces; with
+ * thin shells sh (moving as trk), guendelman2005 §4.4: neighbours on the
+ * far side of a shell are ruled out, and a face with none on its side is
+ * invalid and refilled by shell_fill (the shell's velocity at last). */
+static int
+extrapolate_comp(field *f, int a, const field *phi, double band, const shell_set *sh,
+		 const shell_track *trk, slc_err *err)
+{
+	unsigned char *bad = NULL;
+	int nbad = 0;
 	int n[3] = { f->ni, f->nj, f->nk }, nc[3] = { phi->ni, phi->nj, phi->nk };
 	size_t count = field_count(f), nc_ = 0, q;
 	unsigned char *known = slc_calloc(count, 1, err);
@@ -102,17 +126,43 @@ extrapolate_comp(field *f, int a, const field *phi, double band, slc_err *err)
 		c[0] = (int)(at % n[0]);
 		c[1] = (int)(at / n[0] % n[1]);
 		c[2] = (int)(at / stride[2]);
+		int hidden = 0;
+
 		for (b = 0; b < 3; b++) {
-			if (c[b] > 0 && known[at - stride[b]])
-				sum += f->a[at - stride[b]], m++;
-			if (c[b] < n[b] - 1 && known[at + stride[b]])
-				sum += f->a[at + stride[b]], m++;
+			if (c[b] > 0 && known[at - stride[b]]) {
+				if (face_sees(f, sh, at, at - stride[b]))
+					sum += f->a[at - stride[b]], m++;
+				else
+					hidden = 1;
+			}
+			if (c[b] < n[b] - 1 && known[at + stride[b]]) {
+				if (face_sees(f, sh, at, at + stride[b]))
+					sum += f->a[at + stride[b]], m++;
+				else
+					hidden = 1;
+			}
 		}
 		f->a[at] = m ? (float)(sum / m) : 0;
 		known[at] = m > 0;
+		if (!m && hidden) {
+			if (!bad && !(bad = slc_calloc(count, 1, err))) {
+				free(known);
+				free(list);
+				return -1;
+			}
+			bad[at] = 1;
+			nbad = 1;
+		}
 	}
 	free(known);
 	free(list);
+	if (nbad) {
+		shell_fallback fb = { SHELL_FILL_VEL, 0, a, trk };
+		int rc = shell_fill(f, bad, sh, &fb, NULL, err);
+
+		free(bad);
+		return rc;
+	}
 	return 0;
 }
 
@@ -216,6 +266,13 @@ divfree_band(macgrid *vel, const field *phi, double band, slc_err *err)
 int
 pls_extrapolate(macgrid *vel, const field *phi, double band, slc_err *err)
 {
+	return pls_extrapolate_shell(vel, phi, band, NULL, NULL, err);
+}
+
+int
+pls_extrapolate_shell(macgrid *vel, const field *phi, double band, const shell_set *sh,
+		      const shell_track *trk, slc_err *err)
+{
 	int nc[3], a;
 
 	if (mac_check(vel, err))
@@ -226,7 +283,7 @@ pls_extrapolate(macgrid *vel, const field *phi, double band, slc_err *err)
 		return slc_fail(err, "phi: %dx%dx%d samples, expected %dx%dx%d cell centres",
 				phi->ni, phi->nj, phi->nk, nc[0], nc[1], nc[2]);
 	for (a = 0; a < 3; a++)
-		if (extrapolate_comp(mac_comp(vel, a), a, phi, band * phi->dx, err))
+		if (extrapolate_comp(mac_comp(vel, a), a, phi, band * phi->dx, sh, trk, err))
 			return -1;
 	return divfree_band(vel, phi, band * phi->dx, err);
 }
@@ -273,6 +330,24 @@ to_spray(pls_water *w, const pls_set *esc, const macgrid *vel, slc_err *err)
 	return 0;
 }
 
+/* Copies of the markers' places before they move, for pls_shell_cull:
+ * x0[0] of w->pos, x0[1] of w->neg.  0, or -1 with err (memory). */
+static int
+shell_keep(const pls_water *w, float *x0[2], slc_err *err)
+{
+	const pls_set *set[2] = { &w->pos, &w->neg };
+	int q;
+
+	for (q = 0; q < 2; q++) {
+		if (!(x0[q] = slc_malloc(set[q]->n ? 3 * set[q]->n : 1, sizeof *x0[q], err))) {
+			free(x0[0]);
+			return -1;
+		}
+		memcpy(x0[q], set[q]->x, 3 * set[q]->n * sizeof *x0[q]);
+	}
+	return 0;
+}
+
 int
 pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	 const double g[3], slc_err *err)
@@ -296,6 +371,18 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	}
 	memcpy(phi->a, next.a, field_count(phi) * sizeof *phi->a);
 	field_free(&next);
+	/* guendelman2005 §3: what the shells swept over refilled before the
+	 * particles and the redistancing read phi */
+	if (w->shell && pls_shell_sweep(phi, w->shell, err))
+		return -1;
+	if (w->o.particles && w->fresh && w->shell) {
+		/* §4.4.2: seeded disregarding the shells, then the
+		 * particles of the wrong sign on their side deleted */
+		w->st.collided += pls_shell_wrong_side(&w->pos, phi, w->shell) +
+				  pls_shell_wrong_side(&w->neg, phi, w->shell);
+		if (!w->solid)
+			w->fresh = 0;
+	}
 	if (w->o.particles && w->fresh && w->solid) {
 		/* guendelman2005 §4.4.2: seeded disregarding the object,
 		 * then the particles inside it deleted */
@@ -304,8 +391,18 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 		w->fresh = 0;
 	}
 	if (w->o.particles) {
+		float *x0[2] = { NULL, NULL };
+
+		if (w->shell && shell_keep(w, x0, err))
+			return -1;
 		pls_advect(&w->pos, vel, dt);
 		pls_advect(&w->neg, vel, dt);
+		if (w->shell) { /* guendelman2005 §4.4.2: no marker crosses a shell */
+			w->st.collided += pls_shell_cull(&w->pos, x0[0], w->shell) +
+					  pls_shell_cull(&w->neg, x0[1], w->shell);
+			free(x0[0]);
+			free(x0[1]);
+		}
 		if (w->solid)   /* guendelman2005 §4.4.2 */
 			w->st.collided += pls_collide(&w->pos, w->solid) +
 					  pls_collide(&w->neg, w->solid);
@@ -316,23 +413,25 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	v0 = pls_liquid_volume(phi);
 	w->st.dv_spray += v0 - v1;
 	if (!w->o.particles) {  /* the plain level set method, as before */
-		rc = redistance(phi, w->o.redist_band * phi->dx, err);
+		rc = w->shell ? pls_redistance_shell(phi, w->o.redist_band * phi->dx,
+						     w->shell->at1, err) :
+				redistance(phi, w->o.redist_band * phi->dx, err);
 		w->st.dv_redist += pls_liquid_volume(phi) - v0;
 		return rc;
 	}
 	/* Enright et al. 2002 §3.3-3.4: correct, redistance, correct; the
 	 * redistancing keeps the zero crossing (pls_redist.h), so that what
 	 * the particles put right stays put */
-	if (pls_correct(phi, &w->pos, &w->neg, &used, err))
+	if (pls_correct_shell(phi, &w->pos, &w->neg, w->shell ? w->shell->at1 : NULL, &used, err))
 		return -1;
 	w->st.corrected += used;
 	v1 = pls_liquid_volume(phi);
 	w->st.dv_correct += v1 - v0;
-	if (pls_redistance(phi, w->o.redist_band * phi->dx, err))
+	if (pls_redistance_shell(phi, w->o.redist_band * phi->dx, w->shell ? w->shell->at1 : NULL, err))
 		return -1;
 	v0 = pls_liquid_volume(phi);
 	w->st.dv_redist += v0 - v1;
-	if (pls_correct(phi, &w->pos, &w->neg, &used, err))
+	if (pls_correct_shell(phi, &w->pos, &w->neg, w->shell ? w->shell->at1 : NULL, &used, err))
 		return -1;
 	w->st.corrected += used;
 	w->st.dv_correct += pls_liquid_volume(phi) - v0;

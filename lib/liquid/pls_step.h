@@ -24,6 +24,7 @@
 #include "liquid/pls.h"
 #include "core/slc.h"
 #include "liquid/spray.h"
+#include "shell/shell_track.h"
 
 /* Record names in a frame. */
 #define PLS_REC_POS "pls_pos"
@@ -66,6 +67,10 @@ typedef struct pls_water {
 				   inside: particles and spray kept out */
 	macgrid *live;          /* the velocity being advanced: landed spray
 				   gives its momentum to it */
+	struct pls_shell *shell;        /* thin shells over the substep
+				   (liquid/pls_shell.h): the level set
+				   swept, markers that would cross one
+				   removed; or NULL */
 } pls_water;
 
 /* Defaults: pls_default particles, particle level set on, redistance in
@@ -86,6 +91,13 @@ void pls_step_defaults(pls_step_opts *o);
  * phi is cell-centred on the velocity's cells.  Deterministic.  0, or -1
  * with err (placement, memory). */
 int pls_extrapolate(macgrid *vel, const field *phi, double band, slc_err *err);
+
+/* pls_extrapolate next to thin shells sh moving as trk (both NULL: none;
+ * guendelman2005 §4.4): a face takes only neighbours it can see; one
+ * with known neighbours all hidden is refilled from its side by
+ * shell_fill, the shell's velocity at last. */
+int pls_extrapolate_shell(macgrid *vel, const field *phi, double band, const shell_set *sh,
+			  const shell_track *trk, slc_err *err);
 
 /* Zero the normal velocity on the faces of the grid box (closed walls:
  * body forces add to every face, and project keeps a wall's stored

@@ -6,6 +6,7 @@
  * describes: "we use the robust interpolation scheme to evaluate the phi
  * implicit function". */
 #include "render/render.h"
+#include "shell/shell_fill.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -140,44 +141,15 @@ oneside_phi(const oneside *os, const double x[3])
 			}
 		nvis += vis[corner];
 	}
-	if (nvis < 8) {
-		double r[8];
-
-		/* §4.4.3: one ring (corners differing in one index bit), then
-		 * two ring (two bits), then three ring (the opposite corner) */
+	if (nvis < 8 && shell_ring_rule(v, vis) == 0) {
+		/* §4.3: no visible sample: "a zero density ... the positive
+		 * distance to the object" (air on the far side of the shell) */
 		for (corner = 0; corner < 8; corner++) {
-			int ring, m;
+			double d[3] = {pos[corner][0] - x[0], pos[corner][1] - x[1],
+				       pos[corner][2] - x[2]};
 
-			r[corner] = v[corner];
-			if (vis[corner])
-				continue;
-			for (ring = 1; ring <= 3; ring++) {
-				double sum = 0;
-				int cnt = 0;
-
-				for (m = 0; m < 8; m++)
-					if (__builtin_popcount((unsigned)(m ^ corner)) == ring &&
-					    vis[m]) {
-						sum += v[m];
-						cnt++;
-					}
-				if (cnt) {
-					r[corner] = sum / cnt;
-					break;
-				}
-			}
-			if (ring > 3) {
-				/* §4.3: no visible sample: "a zero density ...
-				 * the positive distance to the object" (air on
-				 * the far side of the shell) */
-				double d[3] = {pos[corner][0] - x[0],
-					       pos[corner][1] - x[1],
-					       pos[corner][2] - x[2]};
-
-				r[corner] = os->zero_fallback ? 0 : sqrt(dot3(d, d));
-			}
+			v[corner] = os->zero_fallback ? 0 : sqrt(dot3(d, d));
 		}
-		memcpy(v, r, sizeof v);
 	}
 	return (1 - w[2]) * ((1 - w[1]) * ((1 - w[0]) * v[0] + w[0] * v[1]) +
 			     w[1] * ((1 - w[0]) * v[2] + w[0] * v[3])) +

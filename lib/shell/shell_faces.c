@@ -46,7 +46,7 @@ face_index(int ax, int ni, int nj, int i, int j, int k)
 }
 
 int
-shell_faces_find(shell_faces *F, const shell_set *s, const shell_mesh *mesh,
+shell_faces_find(shell_faces *F, const shell_set *s, const shell_face_mesh *mesh,
 		 size_t nmesh, int ni, int nj, int nk, double dx,
 		 const double origin[3], slc_err *err)
 {
@@ -243,7 +243,7 @@ paper_sample(const double *D, const uint8_t *ok, int ni, int nj, int nk, double 
 
 int
 shell_faces_force_paper(const shell_faces *F, const double *p, int ni, int nj, int nk,
-			double dx, const double origin[3], const shell_mesh *mesh,
+			double dx, const double origin[3], const shell_face_mesh *mesh,
 			const double *const *P, size_t nmesh, double *const *force,
 			slc_err *err)
 {

@@ -21,11 +21,11 @@
 /* One mesh of a shell set, as the faces need it: its triangles' node
  * indices (in the order given to shell_add_mesh) and its nodes'
  * velocities (3 doubles a node, m/s; NULL: a still mesh). */
-typedef struct shell_mesh {
+typedef struct shell_face_mesh {
 	const uint32_t *tri;    /* 3 per triangle */
 	size_t ntri, np;
 	const double *vel;      /* 3 per node, or NULL */
-} shell_mesh;
+} shell_face_mesh;
 
 /* A cut face: axis ax (0 x, 1 y, 2 z), the cell (i, j, k) below it on
  * that axis, its index f in the axis' face grid (i + (ni+1)*(j + nj*k)
@@ -58,7 +58,7 @@ typedef struct shell_faces {
  * open already).  The result does not depend on the thread count.  0,
  * or -1 with err (memory, size overflow, a mesh that does not match s);
  * F is then empty. */
-int shell_faces_find(shell_faces *F, const shell_set *s, const shell_mesh *mesh,
+int shell_faces_find(shell_faces *F, const shell_set *s, const shell_face_mesh *mesh,
 		     size_t nmesh, int ni, int nj, int nk, double dx,
 		     const double origin[3], slc_err *err);
 
@@ -99,7 +99,7 @@ void shell_faces_force(const shell_faces *F, const double *p, const double *extr
  * the faces' (shell_faces_force's face_sum).  0, or -1 with err
  * (memory). */
 int shell_faces_force_paper(const shell_faces *F, const double *p, int ni, int nj, int nk,
-			    double dx, const double origin[3], const shell_mesh *mesh,
+			    double dx, const double origin[3], const shell_face_mesh *mesh,
 			    const double *const *P, size_t nmesh, double *const *force,
 			    slc_err *err);
 

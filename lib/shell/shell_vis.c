@@ -3,6 +3,7 @@
  * 4.1).  See shell_vis.h. */
 #include "shell/shell_vis.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,47 @@ shell_free(shell_set *s)
 	free(s->tlocal);
 	free(s->start);
 	free(s->list);
+	free(s->tbox);
 	memset(s, 0, sizeof *s);
+}
+
+/* The box of triangle t's wedge e thick into box: the wedge grows the
+ * triangle by e/2 across each edge, which moves a corner of angle theta
+ * out by e/(2 sin(theta/2)), and by e/2 along the normal; every point of
+ * it lies within the largest of those plus e/2 of the triangle. */
+static void
+wedge_box(const float *t, double e, float box[6])
+{
+	double r = 0, h = 0.5 * e;
+	int c, a;
+
+	for (c = 0; c < 3; c++) {
+		const float *p = t + 3 * c, *q = t + 3 * ((c + 1) % 3), *w = t + 3 * ((c + 2) % 3);
+		double u[3], v[3], lu, lv, cosang, sinhalf;
+
+		for (a = 0; a < 3; a++) {
+			u[a] = (double)q[a] - p[a];
+			v[a] = (double)w[a] - p[a];
+		}
+		lu = sqrt(dot3(u, u));
+		lv = sqrt(dot3(v, v));
+		cosang = lu > 0 && lv > 0 ? dot3(u, v) / (lu * lv) : 1;
+		sinhalf = sqrt(fmax(0, 0.5 * (1 - cosang)));
+		r = fmax(r, sinhalf > 0 ? h / sinhalf : INFINITY);
+	}
+	r += h;
+	for (a = 0; a < 3; a++) {
+		double mn = fmin(t[a], fmin(t[3 + a], t[6 + a]));
+		double mx = fmax(t[a], fmax(t[3 + a], t[6 + a]));
+
+		/* widened by a float's rounding either way */
+		box[a] = (float)(mn - r) - FLT_EPSILON * (float)fabs(mn - r) - FLT_MIN;
+		box[3 + a] = (float)(mx + r) + FLT_EPSILON * (float)fabs(mx + r) + FLT_MIN;
+		if (!isfinite(box[a]) || !isfinite(box[3 + a])) {
+			box[a] = -INFINITY;
+			box[3 + a] = INFINITY;
+		}
+	}
 }
 
 /* Grow the per-triangle arrays to hold need triangles. */
@@ -178,6 +219,8 @@ shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
 	free(s->list);
 	s->start = NULL;
 	s->list = NULL;
+	free(s->tbox);
+	s->tbox = NULL;
 	if (!(h > 0) || !isfinite(h) || ci < 1 || cj < 1 || ck < 1)
 		return slc_fail(err, "shell lattice %dx%dx%d of %g m is empty",
 				ci, cj, ck, h);
@@ -207,6 +250,10 @@ shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
 	for (q = 0; q < s->ntri; q++)
 		bin_tri(s, q, fill);
 	free(fill);
+	if (!(s->tbox = slc_malloc(s->ntri ? 6 * s->ntri : 1, sizeof *s->tbox, err)))
+		return -1;
+	for (q = 0; q < s->ntri; q++)
+		wedge_box(s->tv + 9 * q, 2 * s->eps, s->tbox + 6 * q);
 	return 0;
 }
 
@@ -307,21 +354,42 @@ segment_cubes(const shell_set *s, const double a[3], const double b[3],
 int
 shell_visible(const shell_set *s, const double a[3], const double b[3])
 {
-	int lo[3], hi[3], i, j, k;
+	return shell_visible_eps(s, a, b, s->eps);
+}
+
+int
+shell_visible_eps(const shell_set *s, const double a[3], const double b[3],
+		  double eps)
+{
+	int lo[3], hi[3], i, j, k, c;
+	double mn[3], mx[3];
 
 	if (!s->start || s->ntri == 0)
 		return 1;
+	for (c = 0; c < 3; c++) {
+		mn[c] = fmin(a[c], b[c]);
+		mx[c] = fmax(a[c], b[c]);
+	}
 	segment_cubes(s, a, b, lo, hi);
 	for (k = lo[2]; k <= hi[2]; k++)
 		for (j = lo[1]; j <= hi[1]; j++)
 			for (i = lo[0]; i <= hi[0]; i++) {
-				size_t c = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
+				size_t cu = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
 				uint32_t q;
 
-				for (q = s->start[c]; q < s->start[c + 1]; q++)
+				for (q = s->start[cu]; q < s->start[cu + 1]; q++) {
+					const float *bx = s->tbox + 6 * (size_t)s->list[q];
+
+					/* a wedge at most 2 eps thick lies in
+					 * its box */
+					if (eps <= 2 * s->eps &&
+					    (mx[0] < bx[0] || mx[1] < bx[1] || mx[2] < bx[2] ||
+					     mn[0] > bx[3] || mn[1] > bx[4] || mn[2] > bx[5]))
+						continue;
 					if (shell_tri_blocked(a, b, s->tv + 9 * (size_t)s->list[q],
-							      s->eps))
+							      eps))
 						return 0;
+				}
 			}
 	return 1;
 }

@@ -31,6 +31,10 @@ typedef struct shell_set {
 	int ci, cj, ck;         /* cubes on each axis */
 	uint32_t *start;        /* ci*cj*ck+1 offsets into list */
 	uint32_t *list;         /* triangle indices per cube */
+	float *tbox;            /* 6 floats per triangle (min xyz, max xyz):
+				 * a box holding its wedge 2 eps thick, made
+				 * by shell_build; a segment whose box misses
+				 * it cannot be blocked by the triangle */
 } shell_set;
 
 /* A segment's crossing of one triangle's mid-plane. */
@@ -74,6 +78,13 @@ int shell_tri_blocked(const double a[3], const double b[3], const float *t,
  * segment?  Tests the triangles listed in the cubes of the segment's
  * box.  Read-only: safe from many threads. */
 int shell_visible(const shell_set *s, const double a[3], const double b[3]);
+
+/* shell_visible with wedges of another thickness, at most twice the
+ * set's eps (the binning's margin covers that much): guendelman2005
+ * §4.1 clips a back-trace against wedges 2 eps thick, so that its foot is
+ * visible through the eps wedges of the stencil's rays. */
+int shell_visible_eps(const shell_set *s, const double a[3], const double b[3],
+		      double eps);
 
 /* Does any triangle of the set come near the cube holding x?  Cheap:
  * callers take their plain path where this is 0. */

@@ -71,6 +71,7 @@ advect_stage_defaults(advect_stage_opts *o)
 	o->pls = ADVECT_PLS_AUTO;
 	o->reseed = 10;
 	o->per_cell = 16;
+	o->shell_eps = ADVECT_SHELL_EPS;
 }
 
 /* The message in err prefixed with the frame being made.  -1. */
@@ -283,8 +284,14 @@ advect_stage_load(advect_stage *S, slc_frame *F, const advect_stage_opts *o,
 	S->uop = S->rs.n ? S->rs.uo : S->AF.have_uo ? S->AF.uo : NULL;
 	S->den = S->AF.have_den ? &S->AF.den : NULL;
 	S->tem = S->AF.have_tem ? &S->AF.tem : NULL;
-	if (load_vortex(S, err) || load_liquid(S, err))
+	if (load_vortex(S, err) || load_liquid(S, err) ||
+	    advect_shells_load(&S->shells, F, o->shells, o->nshell, o->shell_mode, o->shell_eps,
+			       o->ambient, sc.dt, &S->AF.vel, err))
 		return -1;
+	if (S->liquid && S->shells.on) {        /* guendelman2005 §4.4 */
+		S->water.shell = &S->shells.pls;
+		S->water.o.ao.shell = advect_shells_for(&S->shells, "phi");
+	}
 	if (S->sol && mac_alloc_like(&S->wt, &S->AF.vel, err))
 		return -1;
 	S->have_wt = S->sol != NULL;
@@ -307,9 +314,16 @@ advect_stage_load(advect_stage *S, slc_frame *F, const advect_stage_opts *o,
 static int
 liquid_extrapolate(advect_stage *S, slc_err *err)
 {
+	const shell_set *sh;
+	int failed;
+
 	if (!S->liquid)
 		return 0;
-	return pls_extrapolate(&S->AF.vel, &S->phi, EXTRAP_BAND, err) ||
+	/* guendelman2005 §4.4: not across the shells, where they are now */
+	sh = advect_shells_start(&S->shells, S->t / S->T, &failed, err);
+	if (failed)
+		return -1;
+	return pls_extrapolate_shell(&S->AF.vel, &S->phi, EXTRAP_BAND, sh, &S->shells.trk, err) ||
 	       (S->nsub == 0 && pls_water_freeze(&S->water, &S->AF.vel, err)) ? -1 : 0;
 }
 
@@ -345,6 +359,7 @@ cfl_speed(advect_stage *S, double *vmax, slc_err *err)
 	if (!isfinite(v = mac_max_speed_seen(&S->AF.vel, S->sol)) &&
 	    mac_check_finite(&S->AF.vel, err))
 		return in_frame(S, err);
+	v = fmax(v, advect_shells_speed(&S->shells));
 	if (!isfinite(v = fmax(v, rigid_set_max_speed(&S->rs))))
 		return slc_fail(err, "frame %.0f: rigid body velocity NaN or Inf", S->frame + 1);
 	*vmax = v;
@@ -407,8 +422,11 @@ advect_records(advect_stage *S, double dt, slc_err *err)
 		if (S->liquid && pls_water_owns(r))
 			;       /* liquid_step */
 		else if (advect_frame_moves(r, source)) {
+			advect_opts ao = S->ao;
+
+			ao.shell = advect_shells_for(&S->shells, r->name);
 			if (slc_frame_decode(S->F, r, err) ||
-			    recfield_advect(r, &S->AF.vel, dt, &S->ao, &S->st, err))
+			    recfield_advect(r, &S->AF.vel, dt, &ao, &S->st, err))
 				return slc_failctx(err, "record '%s': ", r->name);
 		} else if (r == S->vort) {
 			vortex_step(r, &S->AF.vel, dt);
@@ -436,7 +454,69 @@ liquid_step(advect_stage *S, double dt, slc_err *err)
 static int
 advect_velocity(advect_stage *S, double dt, slc_err *err)
 {
-	return advect_frame_velocity(&S->AF, dt, &S->ao, &S->st, err);
+	advect_opts ao = S->ao;
+
+	ao.shell = advect_shells_for(&S->shells, "u");
+	return advect_frame_velocity(&S->AF, dt, &ao, &S->st, err);
+}
+
+/* guendelman2005 §3: after advecting with the shells at the substep's
+ * start, they move to its end; the samples they swept over are refilled
+ * from their visible neighbours: the velocity and every one-channel grid
+ * record that moves with the fluid (the level set in pls_step). */
+static int
+shell_sweeps(advect_stage *S, slc_err *err)
+{
+	static const char *const uvw[3] = { "u", "v", "w" };
+	size_t i;
+	int a;
+
+	if (!S->shells.on)
+		return 0;
+	for (a = 0; a < 3; a++)
+		if (advect_shells_sweep(&S->shells, mac_comp(&S->AF.vel, a), uvw[a], err))
+			return -1;
+	for (i = 0; i < S->F->n; i++) {
+		slc_rec *r = S->F->r[i];
+
+		if ((S->liquid && pls_water_owns(r)) || !advect_frame_moves(r, S->o.source))
+			continue;
+		/* every f32 sample channel, component by component, as
+		 * recfield_advect advected them */
+		for (uint32_t c = 0; c < r->nchan; c++) {
+			slc_chan *ch = &r->chan[c];
+			float *d = ch->data;
+			field f;
+			size_t n, s;
+
+			if (ch->type != SLC_F32 || ch->domain != SLC_SAMPLE)
+				continue;
+			field_place_rec(&f, r);
+			n = field_count(&f);
+			if ((size_t)ch->count != n)
+				continue;       /* recfield_advect refused it */
+			if (ch->ncomp == 1) {
+				f.a = d;
+				if (advect_shells_sweep(&S->shells, &f, r->name, err))
+					return slc_failctx(err, "record '%s': ", r->name);
+				continue;
+			}
+			if (!(f.a = advect_pool_take(&S->AF.pool, n, err)))
+				return -1;
+			for (uint32_t m = 0; m < ch->ncomp; m++) {
+				for (s = 0; s < n; s++)
+					f.a[s] = d[s * ch->ncomp + m];
+				if (advect_shells_sweep(&S->shells, &f, r->name, err)) {
+					advect_pool_give(&S->AF.pool, f.a);
+					return slc_failctx(err, "record '%s': ", r->name);
+				}
+				for (s = 0; s < n; s++)
+					d[s * ch->ncomp + m] = f.a[s];
+			}
+			advect_pool_give(&S->AF.pool, f.a);
+		}
+	}
+	return 0;
 }
 
 /* The smoke source (density, temperature, velocity); then no smoke stays
@@ -467,7 +547,9 @@ forces(advect_stage *S, double dt, slc_err *err)
 	if (o->buoyancy[0] != 0 || o->buoyancy[1] != 0)
 		forces_buoyancy(&S->AF.vel, S->den, S->tem, o->buoyancy[0], o->buoyancy[1],
 				o->ambient, S->up, dt, wt);
-	if (o->confinement != 0 && forces_confinement(&S->AF.vel, o->confinement, dt, &S->AF.pool, err))
+	if (o->confinement != 0 &&
+	    forces_confinement_shell(&S->AF.vel, o->confinement, dt, &S->AF.pool,
+				     advect_shells_end(&S->shells), &S->shells.trk, err))
 		return -1;
 	return 0;
 }
@@ -532,8 +614,10 @@ advect_stage_substep(advect_stage *S, slc_err *err)
 	    mpi_reach(S, vmax, dt, err))
 		return -1;
 	S->ao.vmax = vmax;
-	if (solid_extrapolate(S, vmax, dt, err) || (S->sol && mpi_halo(S, err)) ||
-	    advect_records(S, dt, err) || liquid_step(S, dt, err) || advect_velocity(S, dt, err))
+	if (advect_shells_begin(&S->shells, S->t / S->T, fmin(1, (S->t + dt) / S->T), err) ||
+	    solid_extrapolate(S, vmax, dt, err) || (S->sol && mpi_halo(S, err)) ||
+	    advect_records(S, dt, err) || liquid_step(S, dt, err) ||
+	    advect_velocity(S, dt, err) || shell_sweeps(S, err))
 		return -1;
 	sources(S);
 	if (mpi_halo(S, err) || forces(S, dt, err))
@@ -593,6 +677,9 @@ advect_stage_stats_get(const advect_stage *S, advect_stage_stats *st)
 	memset(st, 0, sizeof *st);
 	st->substeps = S->nsub;
 	st->adv = S->st;
+	st->shell_samples = S->shells.samples;
+	st->shell_swept = S->shells.swept + S->shells.pls.swept;
+	st->shell_fallback = S->shells.fallback + S->shells.pls.fallback;
 	if (!(st->liquid = S->liquid))
 		return;
 	st->volume = pls_liquid_volume(&S->phi);
@@ -615,6 +702,7 @@ advect_stage_free(advect_stage *S)
 	if (S->have_wt)
 		mac_free(&S->wt);
 	pls_water_free(&S->water);
+	advect_shells_free(&S->shells);
 	rigid_set_free(&S->rs);
 	advect_frame_free(&S->AF);
 	memset(S, 0, sizeof *S);

@@ -31,6 +31,7 @@
 #include "grid/field.h"
 #include "grid/macgrid.h"
 #include "liquid/pls_step.h"
+#include "stage/advect_shells.h"
 
 /* A frame needing more substeps than this is an error. */
 #define ADVECT_MAX_SUBSTEPS 100000
@@ -69,6 +70,11 @@ typedef struct advect_stage_opts {
 	long reseed;            /* reseed the markers every reseed frames
 				   (counted by the scene's frame); 0 never */
 	long per_cell;          /* markers of each sign per band cell */
+	const char *const *shells;      /* mesh records that are thin shells
+				   (advect_shells.h), nshell of them */
+	size_t nshell;
+	int shell_mode;         /* enum advect_shell_mode */
+	double shell_eps;       /* wedge thickness, cells */
 } advect_stage_opts;
 
 /* The numbers the stage reports (advect -v). */
@@ -81,6 +87,9 @@ typedef struct advect_stage_stats {
 	double spray_volume;    /* m^3 */
 	size_t spray, pos, neg; /* spray and marker particles */
 	pls_step_stats water;   /* where the volume went, particle counts */
+	size_t shell_samples;   /* samples advected one-sided near shells */
+	size_t shell_swept;     /* samples swept over, refilled */
+	size_t shell_fallback;  /* of which by the fallback */
 } advect_stage_stats;
 
 /* The state of one frame between load and free.  Holds pointers into
@@ -109,6 +118,7 @@ typedef struct advect_stage {
 	int nsub;               /* substeps taken */
 	slc_comm *comm;         /* the other ranks, or NULL: alone */
 	double wmax;            /* MPI: largest |w| of the substep, m/s */
+	advect_shells shells;   /* thin shells (o.shells) */
 } advect_stage;
 
 /* The ghost planes a k slab needs each side under MPI (comm/halo.h) for
@@ -131,7 +141,8 @@ int advect_stage_opts_ghost(const advect_stage_opts *o);
  * walls, --cfl 1, frame length and gravity from the scene (NaN), source
  * density and temperature 1, no source velocity, vortex particles
  * {0, 2e-3, 4 cells, Gaussian, 1}, seed 0, particle level set auto,
- * reseed every 10 frames, 16 markers per cell. */
+ * reseed every 10 frames, 16 markers per cell, no shells (wedges
+ * ADVECT_SHELL_EPS cells thick when there are). */
 void advect_stage_defaults(advect_stage_opts *o);
 
 /* Prepare S to carry frame F (which S borrows until advect_stage_free,

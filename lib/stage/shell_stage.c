@@ -153,7 +153,7 @@ find_faces(shell_stage *S, slc_err *err)
 {
 	const field *g = &S->P.m.u;
 	double dx = g->dx, origin[3];
-	shell_mesh *sm = slc_calloc((size_t)S->nm + 1, sizeof *sm, err);
+	shell_face_mesh *sm = slc_calloc((size_t)S->nm + 1, sizeof *sm, err);
 	int rc = -1;
 
 	if (!sm)
@@ -174,7 +174,7 @@ find_faces(shell_stage *S, slc_err *err)
 		free(Pf);
 		if (bad)
 			goto out;
-		sm[q] = (shell_mesh){m->tri, m->ntri, m->np, m->vel};
+		sm[q] = (shell_face_mesh){m->tri, m->ntri, m->np, m->vel};
 	}
 	if (shell_build(&S->set, origin, dx, S->P.ni, S->P.nj, S->P.nk, err) ||
 	    shell_faces_find(&S->faces, &S->set, sm, (size_t)S->nm, S->P.ni, S->P.nj,
@@ -353,14 +353,14 @@ shell_forces(shell_stage *S, slc_err *err)
 	    S->o.transfer == SHELL_TRANSFER_PAPER) {
 		/* the faces' total alone, then the paper's route to the nodes */
 		double **none = slc_calloc((size_t)S->nm + 1, sizeof *none, err);
-		shell_mesh *sm = none ? slc_calloc((size_t)S->nm + 1, sizeof *sm, err) : NULL;
+		shell_face_mesh *sm = none ? slc_calloc((size_t)S->nm + 1, sizeof *sm, err) : NULL;
 		const double **X = sm ? slc_calloc((size_t)S->nm + 1, sizeof *X, err) : NULL;
 		int bad = !X;
 		if (!bad) {
 			shell_faces_force(&S->faces, S->p, S->extra, P->m.u.dx, none,
 					  S->st.face_force);
 			for (int q = 0; q < S->nm; q++) {
-				sm[q] = (shell_mesh){S->m[q].tri, S->m[q].ntri, S->m[q].np, NULL};
+				sm[q] = (shell_face_mesh){S->m[q].tri, S->m[q].ntri, S->m[q].np, NULL};
 				X[q] = S->m[q].P;
 			}
 			bad = shell_faces_force_paper(&S->faces, S->p, P->ni, P->nj, P->nk,

@@ -65,7 +65,7 @@ scene_make(scene *S, int m, double y0, double slope, double V, slc_err *err)
 	plate(m, y0, slope, S->P, S->tri);
 	for (size_t i = 0; i < S->np; i++)
 		S->vel[3 * i + 1] = V;
-	shell_mesh sm = {S->tri, S->ntri, S->np, S->vel};
+	shell_face_mesh sm = {S->tri, S->ntri, S->np, S->vel};
 	if (shell_init(&S->s, 1e-3 * dx, err) ||
 	    shell_add_mesh(&S->s, S->P, S->np, S->tri, S->ntri, err) ||
 	    shell_build(&S->s, origin, dx, N, N, N, err))

@@ -1,0 +1,51 @@
+/* advect_shell.h: one-sided semi-Lagrangian advection next to thin shells
+ * (guendelman2005 §4.1, selle2008 thesis §4.4.1).
+ *
+ * advect_field runs its scheme everywhere and then, when advect_opts
+ * names shells, recomputes the samples in a band around them: each one
+ * is traced back as usual, the trace is clipped against wedges 2 eps
+ * thick so that its foot is visible, and the interpolation stencil's
+ * samples that the foot cannot see (rays against eps wedges) are replaced
+ * (shell_fill.h: the shell's velocity, 0 density, ambient temperature,
+ * the level set's ring rule).  The band is where a characteristic, its
+ * stencil or (for MacCormack and BFECC) the back and forth steps of the
+ * correction could reach a shell, so those schemes revert to first order
+ * there, as thesis §2.9 reverts next to solid walls.  Samples outside the
+ * band keep the scheme's result bit for bit.
+ */
+#ifndef SLC_ADVECT_SHELL_H
+#define SLC_ADVECT_SHELL_H
+
+#include "core/err.h"
+#include "fluid/advect.h"
+#include "fluid/advect_lin.h"
+#include "grid/field.h"
+#include "grid/macgrid.h"
+#include "shell/shell_fill.h"
+#include "shell/shell_vis.h"
+
+typedef struct advect_shell {
+	const shell_set *set;   /* the shells at the start of the step; their
+				   lattice must cover the grid */
+	shell_fallback fb;      /* what hidden samples take; for
+				   SHELL_FILL_VEL the component is the
+				   field's face axis */
+	size_t *count;          /* samples recomputed are added here, or
+				   NULL (not with threads: one call at a
+				   time) */
+} advect_shell;
+
+/* Recompute out (the result of o's scheme for q over dt) one-sided in
+ * the band around o->shell (see above), counting the samples into
+ * *o->shell->count.  0, or -1 with err (memory). */
+int advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
+		     const advect_opts *o, slc_err *err);
+
+/* The one-sided semi-Lagrangian value at x of q over dt through vel
+ * (the foot clipped, hidden samples replaced by sh's fallback).  *blocked
+ * (may be NULL) is set to 1 when the trace was clipped or a stencil
+ * sample was hidden.  vel: the velocity as linmac_init makes it. */
+double advect_shell_value(const linmac *vel, double dt, const field *q,
+			  const advect_shell *sh, const double x[3], int *blocked);
+
+#endif
