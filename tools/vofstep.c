@@ -48,6 +48,7 @@ static const struct tool_opt opts[] = {
 	{ "requests", 0, OPT_CHOICE, &o.fraction, "MODE", "backward samples ask the potential amount or that times the donor's fill (potential)", reqs, 0, 0 },
 	{ "adhesion", 0, OPT_DOUBLE, &o.adh, "A", "adhesion, m/s^2, times the painted adh where there is one (0)", 0, 0, &adh_r },
 	{ "adhesion-range", 0, OPT_DOUBLE, &o.dmax, "D", "adhesion reach from the skin, m (0: two of the tet's longest edges)", 0, 0, &opt_nonneg },
+	{ "adhesion-friction", 0, OPT_DOUBLE, &o.mu, "MU", "friction of the adhesion's push onto the skin against the water's slip along it (0.5)", 0, 0, &opt_nonneg },
 	{ "drag-across", 0, OPT_DOUBLE, &o.k_across, "K", "hair drag across the strands, 1/s per hair fraction (200)", 0, 0, &drag_r },
 	{ "drag-along", 0, OPT_DOUBLE, &o.k_along, "K", "hair drag along the strands, 1/s per hair fraction (20)", 0, 0, &drag_r },
 	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
