@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# pipelines/character run short (a 12^3 grid, 4 frames, 96x72 pictures,
+# pipelines/character run short (a 12^3 grid, 4 frames, 96x72 pictures of
+# the pool and the mesh's water as one surface (vofstep render, surfacer),
 # make -j2), with and without adhesion: every frame finite, its ledger
 # balanced to 1e-12 with no tet above cap, the water taken from the pool
 # and spray made, pictures decoding; a stopped run resumes with what is
