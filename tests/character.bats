@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
-# pipelines/character run short (a 12^3 grid, 4 frames, 96x72 pictures,
+# pipelines/character run short (a 12^3 grid, 4 frames, 96x72 pictures of
+# the pool and the mesh's water as one surface (vofstep render, surfacer),
 # make -j2), with and without adhesion: every frame finite, its ledger
 # balanced to 1e-12 with no tet above cap, the water taken from the pool
-# and spray made, pictures decoding; a stopped run resumes with what is
+# and spray made, pictures decoding, `make ledger` reporting the worst
+# balance; a stopped run resumes with what is
 # missing, with the same bytes; and pipelines/arm's first frames.
 
 bats_require_minimum_version 1.5.0
@@ -46,6 +48,14 @@ ledger_ok() {
 		run probe "$f" size
 		assert_output "96 72"
 	done
+}
+
+@test "character: make ledger reports the worst balance over the frames" {
+	run run_pipe character FRAMES=4 OUT="$BATS_FILE_TMPDIR/out" ledger
+	assert_success
+	assert_output --regexp "^ledger: 4 frames, worst balance [0-9.e+-]+ \\((-|.*frame-000[1-4].slc)\\), 0 with tets above cap$"
+	w=$(echo "$output" | sed -n 's/.*worst balance \([^ ]*\) .*/\1/p')
+	python3 -c "import sys; sys.exit(0 if float('$w') <= 1e-12 else 1)"
 }
 
 @test "character: a stopped run resumes with only what is missing, the same bytes" {

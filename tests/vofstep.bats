@@ -269,3 +269,58 @@ PY
 	run slcinfo "$T/f.slc"
 	assert_output --partial "balance=0"
 }
+
+@test "vofstep render: 4 particles a tet filled above --min-fill holding its water, united with the pool by surfacer" {
+	bake 1
+	vofstep init --kdsm "$T/kdsm-0.slc" --fill phi "$T/grid.slc" -o "$T/f.slc"
+	# a step off the grid leaves tets partly filled
+	vofstep step --grid off --kdsm "$T/kdsm-0.slc" --next "$T/kdsm-1.slc" "$T/f.slc" -o "$T/f0.slc"
+	run vofstep render --kdsm "$T/kdsm-0.slc" "$T/f0.slc"
+	assert_failure 2
+	assert_output --partial "render: no --kdsm or --next"
+	vofstep render "$T/f0.slc" -o "$T/r.slc"
+	vofstep render --min-fill 0.5 "$T/f0.slc" -o "$T/r5.slc"
+	run python3 - "$T/r.slc" "$T/r5.slc" <<'PY'
+import os, sys
+sys.path.insert(0, os.environ["ROOT"] + "/tests")
+from slcrec import records
+for path, fmin in zip(sys.argv[1:], (0.05, 0.5)):
+    recs = records(path)
+    vof = [r for r in recs if r[1] == "vof"][0][3]
+    pts = [r for r in recs if r[1] == "vof_pts"]
+    assert len(pts) == 1, "one vof_pts record"
+    pts = pts[0][3]
+    W, fill = vof["water"][3], vof["fill"][3]
+    wet = [t for t in range(len(W)) if W[t] > 0 and fill[t] > fmin]
+    assert len(pts["volume"][3]) == 4 * len(wet), (len(pts["volume"][3]), len(wet))
+    want = sum(W[t] for t in wet)
+    got = sum(pts["volume"][3])
+    assert abs(got - want) <= 1e-12 * want, (got, want)
+    # every particle inside its tet (barycentrics of the 4-point rule)
+    P, tet, X = pts["P"][3], vof["tet"][3], vof["P"][3]
+    for i, t in enumerate(wet):
+        q = tet[4 * t:4 * t + 4]
+        c = [sum(X[3 * n + a] for n in q) / 4 for a in range(3)]
+        r = max(sum((X[3 * n + a] - c[a]) ** 2 for a in range(3)) ** 0.5 for n in q)
+        for s in range(4):
+            p = P[12 * i + 3 * s:12 * i + 3 * s + 3]
+            assert sum((p[a] - c[a]) ** 2 for a in range(3)) ** 0.5 < 0.8 * r, "outside its tet"
+    counts = locals().setdefault("counts", [])
+    counts.append(len(wet))
+    print("%s: %d tets, %d particles, %.6e m^3" % (os.path.basename(path), len(wet), 4 * len(wet), got))
+assert counts[1] < counts[0], "--min-fill 0.5 draws fewer tets"
+PY
+	echo "# $output" >&3
+	assert_success
+	# the pool alone and united with the water on the mesh: one surface,
+	# larger, on the same lattice (the ball's solid is not subtracted from phi)
+	surfacer "$T/f0.slc" -v -o /dev/null 2>"$T/a.log"
+	surfacer --particles vof_pts --kernel yu-turk "$T/r.slc" -v -o "$T/s.slc" 2>"$T/b.log"
+	a=$(sed -n 's/.*volume \([0-9.e+-]*\),.*/\1/p' "$T/a.log")
+	b=$(sed -n 's/.*volume \([0-9.e+-]*\),.*/\1/p' "$T/b.log")
+	python3 -c "import sys; sys.exit(0 if $b > $a > 0 else 1)"
+	# the same bytes twice
+	mv "$T/r.slc" "$T/first.slc"
+	vofstep render "$T/f0.slc" -o "$T/r.slc"
+	cmp "$T/r.slc" "$T/first.slc"
+}

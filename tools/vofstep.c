@@ -17,13 +17,17 @@
 #include <string.h>
 
 #include "stage/vof_stage.h"
+#include "vof/vof_recs.h"
 #include "tool.h"
 
 static vof_stage_opts o;        /* vof_stage_opts_default, then argv */
 static const char *kdsm, *next;
 static long seed;
 static int grid_choice = 0, absorb_choice = 1;
-static const char *const modes[] = { "init", "advect", "conserve", "finish", "step", NULL };
+static const char *const modes[] = { "init", "advect", "conserve", "finish", "step", "render", NULL };
+enum { MODE_RENDER = 5 };
+static const char *points = "vof_pts";
+static double fill_min = VOF_RENDER_FILL_MIN;
 static const char *const onoff[] = { "off", "on", NULL };
 static const char *const reqs[] = { "potential", "fraction", NULL };
 static const struct opt_range unit = { 0, 1, 0 };
@@ -36,6 +40,8 @@ static const struct tool_opt opts[] = {
 	{ "kdsm", 0, OPT_STRING, &kdsm, "FILE", "the bake frame (kdsmbake frame) the water is on", 0, 0, 0 },
 	{ "next", 0, OPT_STRING, &next, "FILE", "advect, step: the bake frame the water goes to", 0, 0, 0 },
 	{ "name", 0, OPT_STRING, &o.name, "NAME", "the water's tets record (vof)", 0, 0, 0 },
+	{ "points", 0, OPT_STRING, &points, "NAME", "render: the particles record of the water (vof_pts)", 0, 0, 0 },
+	{ "min-fill", 0, OPT_DOUBLE, &fill_min, "F", "render: draw the tets filled above F, 0..1 (0.05)", 0, 0, &unit },
 	{ "spray", 0, OPT_STRING, &o.spray, "NAME", "the spray particles record (spray)", 0, 0, 0 },
 	{ "fill", 0, OPT_STRING, &o.fill, "NAME", "init: fill the tets wholly inside this level set grid (dry)", 0, 0, 0 },
 	{ "grid", 0, OPT_CHOICE, &grid_choice, "on|off", "couple with the grid's phi, u, v, w when there (on)", onoff, 0, 0 },
@@ -48,6 +54,7 @@ static const struct tool_opt opts[] = {
 	{ "requests", 0, OPT_CHOICE, &o.fraction, "MODE", "backward samples ask the potential amount or that times the donor's fill (potential)", reqs, 0, 0 },
 	{ "adhesion", 0, OPT_DOUBLE, &o.adh, "A", "adhesion, m/s^2, times the painted adh where there is one (0)", 0, 0, &adh_r },
 	{ "adhesion-range", 0, OPT_DOUBLE, &o.dmax, "D", "adhesion reach from the skin, m (0: two of the tet's longest edges)", 0, 0, &opt_nonneg },
+	{ "adhesion-friction", 0, OPT_DOUBLE, &o.mu, "MU", "friction of the adhesion's push onto the skin against the water's slip along it (0.5)", 0, 0, &opt_nonneg },
 	{ "drag-across", 0, OPT_DOUBLE, &o.k_across, "K", "hair drag across the strands, 1/s per hair fraction (200)", 0, 0, &drag_r },
 	{ "drag-along", 0, OPT_DOUBLE, &o.k_along, "K", "hair drag along the strands, 1/s per hair fraction (20)", 0, 0, &drag_r },
 	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
@@ -63,9 +70,37 @@ static const struct tool_info tinfo = {
 	"gravity, adhesion, hair drag, smear, pushout, velocity correction; then project.\n"
 	"finish: the projected velocity copied into the tets wholly inside the liquid.\n"
 	"step: advect and conserve in one process, for a frame without grid stages;\n"
-	"advances the scene.  The ledger of the frame is the meta record 'vofstep'.",
+	"advances the scene.  The ledger of the frame is the meta record 'vofstep'.\n"
+	"render: the water as particles (--points; 4 a wet tet, lee2019 4.2) for\n"
+	"surfacer --particles to unite with the pool's phi.",
 	opts
 };
+
+/* render (§4.2): the frame with the particles of its water added. */
+static void
+render(int argc, char **argv, const char *path)
+{
+	const char *label = !path || !strcmp(path, "-") ? "<stdin>" : path;
+	slc_frame F;
+	slc_rec *vof, pts;
+	slc_err err;
+
+	slc_frame_init(&F);
+	read_frame(&F, path);
+	if (!(vof = slc_frame_find(&F, o.name, SLC_TETS)))
+		die("%s: no tets record '%s' (start with vofstep init)", label, o.name);
+	if (vof_render_rec(vof, &pts, points, fill_min, &err))
+		die("%s: %s", label, err.msg);
+	info("render: %zu particles of the water", (size_t)slc_rec_find(&pts, "P")->count);
+	tool_out *out = out_open(argc, argv);
+	for (size_t i = 0; i < F.n; i++)
+		if (F.r[i]->kind != SLC_PARTICLES || strcmp(F.r[i]->name, points))
+			out_pass(out, F.r[i]);
+	out_write(out, &pts);
+	out_close(out);
+	slc_rec_free(&pts);
+	slc_frame_free(&F);
+}
 
 /* A bake frame read whole (its tets and solid grids), or dies. */
 static void
@@ -89,14 +124,20 @@ main(int argc, char **argv)
 	grid_choice = 1;
 	first = tool_parse(argc, argv, &tinfo);
 	if (first == argc)
-		usage_die("no mode given: init, advect, conserve, finish or step");
+		usage_die("no mode given: init, advect, conserve, finish, step or render");
 	for (o.mode = 0; modes[o.mode] && strcmp(modes[o.mode], argv[first]); o.mode++)
 		;
 	if (!modes[o.mode])
-		usage_die("unknown mode '%s', expected init, advect, conserve, finish or step",
-			  argv[first]);
+		usage_die("unknown mode '%s', expected init, advect, conserve, finish, step or "
+			  "render", argv[first]);
 	if (argc - first > 2)
 		usage_die("one input FILE only, got '%s' too", argv[first + 2]);
+	if (o.mode == MODE_RENDER) {
+		if (kdsm || next)
+			usage_die("render: no --kdsm or --next (the water record holds its mesh)");
+		render(argc, argv, argc - first == 2 ? argv[first + 1] : NULL);
+		return 0;
+	}
 	two = o.mode == VOF_MODE_ADVECT || o.mode == VOF_MODE_STEP;
 	if (!two && next)
 		usage_die("--next: advect and step only");

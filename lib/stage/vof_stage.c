@@ -31,6 +31,7 @@ vof_stage_opts_default(vof_stage_opts *o)
 	o->jitter = VOF_JITTER;
 	o->k_across = VOF_DRAG_ACROSS;
 	o->k_along = VOF_DRAG_ALONG;
+	o->mu = VOF_ADH_FRICTION;
 }
 
 /* The `kdsm` mesh of a bake frame and its frame number. */
@@ -333,6 +334,7 @@ do_conserve(vof_stage *S, slc_err *err)
 	memcpy(fo.g, S->gr, sizeof fo.g);
 	fo.adh = S->o.adh;
 	fo.dmax = S->o.dmax;
+	fo.mu = S->o.mu;
 	fo.k_across = S->o.k_across;
 	fo.k_along = S->o.k_along;
 	vof_forces(m, &S->s, &fo);

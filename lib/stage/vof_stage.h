@@ -66,7 +66,7 @@ typedef struct vof_stage_opts {
 	uint64_t seed;          /* spray jitter */
 	double jitter;          /* of the tet's max edge (VOF_JITTER) */
 	int fraction;           /* vof_advect_opts.fraction */
-	double adh, dmax;       /* vof_forces_opts */
+	double adh, dmax, mu;   /* vof_forces_opts */
 	double k_across, k_along;
 } vof_stage_opts;
 

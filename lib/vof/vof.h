@@ -196,6 +196,10 @@ int vof_advect(const kdsm_mesh *m0, const vof_state *s0, const kdsm_mesh *m1,
 /* Not from the paper (§3.4 lost its value): adhesion acts within this
  * many of the tet's max edges of the skin, falling off linearly. */
 #define VOF_ADH_DMAX_EDGES 2.0
+/* Not from the paper: the friction coefficient of the adhesion on the
+ * skin (vof_forces): the share of the adhesion's push onto the skin
+ * that may be taken off the water's slip along it. */
+#define VOF_ADH_FRICTION 0.5
 
 typedef struct vof_forces_opts {
 	double dt;              /* s */
@@ -205,6 +209,8 @@ typedef struct vof_forces_opts {
 	double adh;
 	double dmax;            /* adhesion range, m; <= 0: VOF_ADH_DMAX_EDGES edges */
 	double k_across, k_along;  /* porosity drag rates, 1/s */
+	/* the adhesion's friction coefficient (VOF_ADH_FRICTION); 0: none */
+	double mu;
 } vof_forces_opts;
 
 /* Defaults: dt 0, g = (0, -9.81, 0), no adhesion, dmax 0, the drag rates above. */
@@ -215,6 +221,10 @@ void vof_forces_defaults(vof_forces_opts *o);
  * adhesion (the law is lost; not from the paper): u += dt a (1 -
  * dist/dmax) d for dist < dmax, the falloff clamped to [0, 1], a the
  * coefficient above and d the painted adh_dir or, without one, -n;
+ * then the adhesion's friction (not from the paper): with dv = dt a f
+ * max(0, -d.n), the push onto the skin, up to mu dv is taken off the
+ * velocity along the skin relative to vobj (a Coulomb impulse: all of
+ * it when that slip is at most mu dv);
  * porosity where hair > 0: the velocity relative to the mesh (the mean
  * of the tet's node v) split along and across hair_dir, each part
  * divided by 1 + k hair dt (implicit, so never reversed).

@@ -34,4 +34,22 @@ int vof_state_from_rec(vof_state *s, const slc_rec *r, size_t nt, slc_err *err);
 int vof_state_to_rec(const vof_state *s, const kdsm_mesh *m, slc_rec *r, const char *name,
 		     double t, slc_err *err);
 
+/* Not from the paper: tets filled below this fraction are not drawn. */
+#define VOF_RENDER_FILL_MIN 0.05
+
+/* lee2019 §4.2: the water of the tets record vof (P f64x3, tet u32x4,
+ * water f64, fill f32) as the particles record out (initialised here,
+ * named name, vof's time): 4 particles in every wet tet filled above
+ * fmin (VOF_RENDER_FILL_MIN: the films of rounding and the last drops
+ * drained off a tet are not drawn; not from the paper), at
+ * the points of the 4-point symmetric rule, unjittered, each with a
+ * quarter of the tet's water (volume f64, m^3) and radius (3 W / 16
+ * pi)^(1/3) (f32, m; not from the paper).  Not done (the paper's
+ * "attracted toward the level set"): the particles stay where their tet
+ * is; surfacer's union with phi joins them to the pool.  0, or -1 with
+ * err (a channel missing or of the wrong type, a node out of range,
+ * memory; out is then freed). */
+int vof_render_rec(const slc_rec *vof, slc_rec *out, const char *name, double fmin,
+		   slc_err *err);
+
 #endif
