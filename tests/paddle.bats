@@ -51,10 +51,14 @@ assert 0.8 * top < c["max"] <= top * 1.0001 and -top * 1.0001 <= c["min"] < -0.8
 	echo "L: start $l0, +90 $lp, -90 $ln; smoke x: $xp, $xn"
 	# still fluid at frame 0; then the angular momentum about the axis has
 	# the sign of the rate, the two runs are mirror images of each other
-	# (x -> 2 - x), and the wheel's bottom drags the smoke on the floor along
+	# (x -> 2 - x), and the wheel's bottom drags the smoke on the floor along.
+	# The box's walls are at rest: the wheel alone stirs the fluid (when
+	# the walls took the wheel's extrapolated omega r, they spun the whole
+	# box like a drum: L 0.36 and the smoke's x 1.032 then, against 0.011
+	# and 1.0017 now)
 	awk -v a="$l0" -v p="$lp" -v n="$ln" -v xp="$xp" -v xn="$xn" 'BEGIN {
-		exit !(a == 0 && p > 0.05 && n < -0.05 && (p + n < 0.02 * p && -(p + n) < 0.02 * p) &&
-		       xp > 1.001 && xn < 0.999 && (xp + xn - 2 < 1e-3 && 2 - xp - xn < 1e-3)) }'
+		exit !(a == 0 && p > 0.005 && n < -0.005 && (p + n < 0.02 * p && -(p + n) < 0.02 * p) &&
+		       xp > 1.0005 && xn < 0.9995 && (xp + xn - 2 < 1e-3 && 2 - xp - xn < 1e-3)) }'
 }
 
 @test "paddle: pictures decode, show the wheel and change as it turns" {

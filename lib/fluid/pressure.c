@@ -745,6 +745,18 @@ static_fraction(const psys *ps, int ax, size_t f)
 	return s > 0 ? s : 0;
 }
 
+/* The velocity of box face f (axis ax) of cell c under PS_BC_WALL: the
+ * box is a wall at rest, but the part of the face a solid covers moves
+ * with the cell's solid velocity.  A solid velocity extrapolated far
+ * from its solid (mklevelset and kdsmbake march it through the grid)
+ * must not move the box's resting walls: that pumped liquid into a box
+ * whose moving body never touched its walls. */
+static double
+box_wall(const psys *ps, const float *us, int ax, size_t f, size_t c)
+{
+	return us ? static_fraction(ps, ax, f) * us[3 * c + ax] : 0;
+}
+
 /* psys_rhs's first phase: b = -(outward flux) of each fluid cell, 0
  * elsewhere.  The flux of a face between two cells is its fluid fraction
  * times the velocity, plus the solid velocity on its static solid part;
@@ -772,7 +784,7 @@ rhs_divergence(const psys *ps, const float *const vel[3], const float *us, doubl
 					size_t f = f6[e];
 					double flux = vel[ax][f];
 					if (nb[e] < 0 && ps->bc == PS_BC_WALL)
-						flux = us ? us[3 * c + ax] : 0;
+						flux = box_wall(ps, us, ax, f, c);
 					else if (nb[e] < 0 && ps->bc == PS_BC_OPEN && !ps->voxelized)
 						flux *= face_arr(ps, ax)[f];
 					if (nb[e] >= 0 && ps->held[ax] && ps->held[ax][f])
@@ -1387,7 +1399,7 @@ psys_update(psys *ps, const double *x, float *u, float *v, float *w,
 							if (nb[2 * ax + s] >= 0)
 								continue;
 							if (ps->bc == PS_BC_WALL)
-								vel[ax][f] = us ? us[3 * c + ax] : 0.0f;
+								vel[ax][f] = (float)box_wall(ps, us, ax, f, c);
 							else if (ps->type[c] == PS_FLUID &&
 								 face_arr(ps, ax)[f] > 0)
 								/* p = 0 outside: d = x_out - x_in */

@@ -30,8 +30,8 @@ enum { PS_OFF = 0,      /* no unknown: solid, or liquid with no open face */
        PS_AIR = 2 };    /* outside the liquid: p = 0 (Dirichlet) */
 
 /* The faces of the domain box. */
-enum { PS_BC_WALL = 0,  /* a wall at rest, or moving with the adjacent
-			   cell's solid velocity: set to that, flux of it */
+enum { PS_BC_WALL = 0,  /* a wall at rest, its part covered by a solid
+			   moving with the adjacent cell's solid velocity */
        PS_BC_STORED = 1, /* a wall moving at the stored face velocity
 			   (inflow, outflow): never changed */
        PS_BC_OPEN = 2 }; /* open: p = 0 just outside (Dirichlet) */
