@@ -71,3 +71,38 @@ drape0() {
 	[ "$status" -ne 0 ]
 	assert_output --partial "give FILE and -o FILE"
 }
+
+# pipelines/curly's scene, small: 24 curly strands on a still head
+HAIR=(--mu 0.3 --sphere 0,0,0 --sphere-radius 0.1 --bend 2e-5 --torsion 2e-5 --altitude 2e-4)
+
+# three hair frames (hair3 DIR NP [OPTION]...), as drape3
+hair3() {
+	local dir=$1 np=$2 step=(hairstep)
+	shift 2
+	[ "$np" -gt 0 ] && step=(mpi "$np" "$MPI_BIN/hairstep")
+	mkdir -p "$T/$dir" && cd "$T/$dir" || return 1
+	cp "$T/h0.slc" h0.slc
+	for f in 1 2 3; do
+		"${step[@]}" "${HAIR[@]}" "$@" "h$((f - 1)).slc" -o "h$f.slc" || return 1
+	done
+}
+
+@test "mpi: three hair frames at 1, 2, 3 and 4 ranks identical to serial hairstep" {
+	mkprim hair --strands 24 --segments 10 --length 0.2 --curl 0.012,0.03 \
+		--length-jitter 0.1 --cap 70 --radius 0.1 --center 0,0,0 --seed 1 -o "$T/h0.slc"
+	for pre in strand jacobi; do
+		hair3 "serial-$pre" 0 --precond "$pre"
+		# the frames exercise the shared parts: CG, contacts, stiction
+		run hairstep -v "${HAIR[@]}" --precond "$pre" "$T/serial-$pre/h2.slc" -o "$T/check.slc"
+		assert_success
+		assert_output --regexp "[1-9][0-9]* CG iterations.* [1-9][0-9]* body contacts"
+		assert_output --regexp "[1-9][0-9]* made"
+		for np in 1 2 3 4; do
+			run hair3 "mpi$np-$pre" "$np" --precond "$pre"
+			assert_success
+			for f in 1 2 3; do
+				cmp "$T/serial-$pre/h$f.slc" "$T/mpi$np-$pre/h$f.slc"
+			done
+		done
+	done
+}
