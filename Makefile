@@ -14,7 +14,7 @@
 #                   regression inputs; needs clang (build-fuzz/)
 #   make install PREFIX=/usr/local
 #   make MPI=1      the MPI builds of the stages that run over many ranks
-#                   (advect, project) in bin-mpi/, from the same sources
+#                   (advect, project, clothstep, hairstep) in bin-mpi/, from the same sources
 #                   compiled by mpicc with -DSLC_MPI and lib/comm/, and
 #                   the C tests of lib/comm/ in build-mpi/tests/ (run by
 #                   tests/mpi.bats under mpirun); `make check` builds them
@@ -29,7 +29,7 @@ BIN ?= bin
 SAN ?=
 MPI ?=
 # the stages with an MPI build, and its C tests
-MPI_TOOLS := advect project
+MPI_TOOLS := advect project clothstep hairstep
 
 ifeq ($(MPI),1)
 CC := mpicc

@@ -3,12 +3,21 @@
  * with implicit linear springs, level-set body collisions with friction,
  * wind drag, an external per-node force (a fluid's load, guendelman2005
  * §5).  Reads a frame, writes the next one; every other record is passed
- * on unchanged.  The frame's physics is lib/stage/cloth_stage.h. */
+ * on unchanged.  The frame's physics is lib/stage/cloth_stage.h.  The MPI
+ * build (tool_mpi.h) gives every rank the whole frame, shares the step's
+ * work among them and writes the serial bytes from rank 0. */
 #include <stdio.h>
 #include <string.h>
 
 #include "stage/cloth_stage.h"
 #include "tool.h"
+#ifdef SLC_MPI
+#include "comm/wholeframe.h"
+#include "tool_mpi.h"
+#define RANK(comm) ((comm)->rank)
+#else
+#define RANK(comm) 0
+#endif
 
 static cloth_stage_opts o;      /* cloth_stage_opts_default, then argv */
 static const char *const onoff[] = { "off", "on", NULL };
@@ -77,6 +86,9 @@ report(const cloth_stage_figures *f)
 		     st->impact_zones);
 	info("%s: seconds: repulsions %.3f integration %.3f collisions %.3f",
 	     o.cloth, st->t_repulsion, st->t_integration, st->t_collision);
+	if (f->ranks > 1)
+		info("%s: %d ranks, seconds in their gathers (rank 0) %.3f", o.cloth,
+		     f->ranks, f->t_comm);
 }
 
 int
@@ -85,6 +97,7 @@ main(int argc, char **argv)
 	slc_frame F;
 	cloth_stage s;
 	slc_err err;
+	slc_comm *comm = NULL;
 	int first;
 
 	cloth_stage_opts_default(&o);
@@ -95,23 +108,37 @@ main(int argc, char **argv)
 	const char *label = !path || !strcmp(path, "-") ? "<stdin>" : path;
 
 	slc_frame_init(&F);
-	read_frame(&F, path);
-	if (cloth_stage_load(&s, &F, &o, NULL, &err) ||
-	    cloth_stage_step(&s, NULL, &err) ||
-	    cloth_stage_store(&s, NULL, &err))
+#ifdef SLC_MPI
+	/* every rank holds the whole frame: rank 0 reads, the others get it */
+	if ((comm = tool_mpi_open(&argc, &argv, path))) {
+		if (comm->rank == 0)
+			read_frame(&F, path);
+		if (slc_frame_bcast(comm, &F, &err))
+			die("%s: %s", label, err.msg);
+	} else
+#endif
+		read_frame(&F, path);
+	if (cloth_stage_load(&s, &F, &o, comm, &err) ||
+	    cloth_stage_step(&s, comm, &err) ||
+	    cloth_stage_store(&s, comm, &err))
 		die("%s: %s", label, err.msg);
-	check_finite(s.cr, (long)s.frame + 1);
-	report(&s.fig);
-
-	tool_out *out = out_open(argc, argv);
-	for (size_t i = 0; i < F.n; i++) {
-		if (F.r[i] == s.cr || (F.r[i] == s.scene && !o.keep_scene))
-			out_write(out, F.r[i]);
-		else
-			out_pass(out, F.r[i]);
+	if (!comm || RANK(comm) == 0) {
+		check_finite(s.cr, (long)s.frame + 1);
+		report(&s.fig);
+		tool_out *out = out_open(argc, argv);
+		for (size_t i = 0; i < F.n; i++) {
+			if (F.r[i] == s.cr || (F.r[i] == s.scene && !o.keep_scene))
+				out_write(out, F.r[i]);
+			else
+				out_pass(out, F.r[i]);
+		}
+		out_close(out);
 	}
-	out_close(out);
 	cloth_stage_free(&s);
 	slc_frame_free(&F);
+#ifdef SLC_MPI
+	if (comm)
+		slc_comm_close(comm);
+#endif
 	return 0;
 }

@@ -10,6 +10,13 @@
 
 #include "stage/hair_stage.h"
 #include "tool.h"
+#ifdef SLC_MPI
+#include "comm/wholeframe.h"
+#include "tool_mpi.h"
+#define RANK(comm) ((comm)->rank)
+#else
+#define RANK(comm) 0
+#endif
 
 static hair_stage_opts o;       /* hair_stage_opts_default, then argv */
 static const char *const subdiv[] = { "auto", "all", "none", NULL };
@@ -86,6 +93,7 @@ main(int argc, char **argv)
 	slc_frame F;
 	hair_stage s;
 	slc_err err;
+	slc_comm *comm = NULL;
 	int first;
 
 	hair_stage_opts_default(&o);
@@ -98,12 +106,29 @@ main(int argc, char **argv)
 	const char *label = !path || !strcmp(path, "-") ? "<stdin>" : path;
 
 	slc_frame_init(&F);
-	read_frame(&F, path);
+#ifdef SLC_MPI
+	/* every rank holds the whole frame: rank 0 reads, the others get it */
+	if ((comm = tool_mpi_open(&argc, &argv, path))) {
+		if (comm->rank == 0)
+			read_frame(&F, path);
+		if (slc_frame_bcast(comm, &F, &err))
+			die("%s: %s", label, err.msg);
+	} else
+#endif
+		read_frame(&F, path);
 	/* read_frame has checked every record: no NaN reaches the step */
-	if (hair_stage_load(&s, &F, &o, NULL, &err) ||
-	    hair_stage_step(&s, NULL, &err) ||
-	    hair_stage_store(&s, NULL, &err))
+	if (hair_stage_load(&s, &F, &o, comm, &err) ||
+	    hair_stage_step(&s, comm, &err) ||
+	    hair_stage_store(&s, comm, &err))
 		die("%s: %s", label, err.msg);
+	if (comm && RANK(comm)) {
+		hair_stage_free(&s);
+		slc_frame_free(&F);
+#ifdef SLC_MPI
+		slc_comm_close(comm);
+#endif
+		return 0;
+	}
 	check_finite(s.hr, (long)s.frame + 1);
 	info("%s: %zu points, %zu virtuals, %ld steps, %ld CG iterations, "
 	     "max strain %.4g, %ld limited, %ld body contacts", o.hair,
@@ -127,5 +152,9 @@ main(int argc, char **argv)
 	out_close(out);
 	hair_stage_free(&s);
 	slc_frame_free(&F);
+#ifdef SLC_MPI
+	if (comm)
+		slc_comm_close(comm);
+#endif
 	return 0;
 }

@@ -7,7 +7,9 @@
  * duplicated past 64 KB by prrte 5.0.8), so no pipe goes through them.
  * Rank 0 reads and checks the frame, every rank gets its k slab
  * (comm/slabframe.h), and rank 0 gathers and writes (-o atomic).  Only
- * rank 0 prints warnings and -v figures.
+ * rank 0 prints warnings and -v figures.  (Inline: a tool that holds the
+ * whole frame on every rank, clothstep or hairstep, uses only
+ * tool_mpi_open.)
  */
 #ifndef SLC_TOOL_MPI_H
 #define SLC_TOOL_MPI_H
@@ -23,7 +25,7 @@
 /* Start MPI after tool_parse: the communicator over P > 1 ranks, or NULL
  * over one rank (MPI finalized at exit).  P > 1 without FILE or -o FILE
  * is a usage error (exit 2), said once by rank 0. */
-static slc_comm *
+static inline slc_comm *
 tool_mpi_open(int *argc, char ***argv, const char *path)
 {
 	slc_err err;
@@ -51,7 +53,7 @@ tool_mpi_open(int *argc, char ***argv, const char *path)
  * on the cells of 'u', with `ghost` planes.  Dies on every rank on an
  * error; a slab too thin for its ghosts with the hint (the options that
  * set the ghosts). */
-static void
+static inline void
 tool_mpi_read(slc_comm *c, slc_frame *F, slc_frame *L, const char *path, int ghost,
 	      const char *hint)
 {
@@ -65,7 +67,7 @@ tool_mpi_read(slc_comm *c, slc_frame *F, slc_frame *L, const char *path, int gho
 
 /* The index in F of record r of L, whose first n records were cut from
  * F's in order (held in first[]), or F->n for a record the stage made. */
-static size_t
+static inline size_t
 tool_mpi_origin(slc_rec *const *first, size_t n, const slc_rec *r)
 {
 	size_t q;
@@ -85,7 +87,7 @@ typedef int tool_mpi_changed_fn(const void *S, const slc_rec *r);
  * an unchanged one passed on from F as read (first[0..nfirst-1]: L's
  * records as cut from F's, in F's order).  frame: for check_finite.
  * Collective; dies on an error. */
-static void
+static inline void
 tool_mpi_write(slc_comm *c, slc_frame *F, slc_frame *L, slc_rec *const *first, size_t nfirst,
 	       tool_mpi_changed_fn *changed, const void *S, const slc_rec *scene, long frame,
 	       int argc, char **argv)

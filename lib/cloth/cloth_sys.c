@@ -120,10 +120,17 @@ void
 cloth_sys_assemble(cloth_sys *S, const spring_set *s, double drag,
 		   const double *area, const double *nrm)
 {
-	const ptrdiff_t np = (ptrdiff_t)S->np;
+	cloth_sys_assemble_rows(S, s, drag, area, nrm, 0, S->np);
+}
 
-#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
-	for (ptrdiff_t i = 0; i < np; i++) {
+void
+cloth_sys_assemble_rows(cloth_sys *S, const spring_set *s, double drag,
+			const double *area, const double *nrm, size_t i0, size_t i1)
+{
+	const ptrdiff_t lo = (ptrdiff_t)i0, hi = (ptrdiff_t)i1;
+
+#pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = lo; i < hi; i++) {
 		double *Drow = S->D + SYS_BLK * S->rp[i];
 		memset(Drow, 0, SYS_BLK * (S->rp[i + 1] - S->rp[i]) * sizeof *Drow);
 		for (size_t e = s->inc_off[i]; e < s->inc_off[i + 1]; e++) {
@@ -152,10 +159,17 @@ void
 cloth_sys_apply(const cloth_sys *S, const double *m, double h,
 		const double *v, double *y)
 {
-	const ptrdiff_t np = (ptrdiff_t)S->np;
+	cloth_sys_apply_rows(S, m, h, v, y, 0, S->np);
+}
 
-#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
-	for (ptrdiff_t i = 0; i < np; i++) {
+void
+cloth_sys_apply_rows(const cloth_sys *S, const double *m, double h,
+		     const double *v, double *y, size_t i0, size_t i1)
+{
+	const ptrdiff_t lo = (ptrdiff_t)i0, hi = (ptrdiff_t)i1;
+
+#pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = lo; i < hi; i++) {
 		double a0 = 0, a1 = 0, a2 = 0;
 		for (size_t b = S->rp[i]; b < S->rp[i + 1]; b++) {
 			const double *B = S->D + SYS_BLK * b, *vj = v + 3 * (size_t)S->col[b];

@@ -47,8 +47,17 @@ void cloth_sys_free(cloth_sys *S);
 void cloth_sys_assemble(cloth_sys *S, const spring_set *s, double drag,
 			const double *area, const double *nrm);
 
+/* The same for the block rows [i0, i1) only (the rows a rank of an MPI
+ * build owns, cloth_split.h); the others are left as they are. */
+void cloth_sys_assemble_rows(cloth_sys *S, const spring_set *s, double drag,
+			     const double *area, const double *nrm, size_t i0, size_t i1);
+
 /* y = m v - h D v (3np each; m: np masses). */
 void cloth_sys_apply(const cloth_sys *S, const double *m, double h,
 		     const double *v, double *y);
+
+/* The same for the rows [i0, i1) of y only (v whole). */
+void cloth_sys_apply_rows(const cloth_sys *S, const double *m, double h,
+			  const double *v, double *y, size_t i0, size_t i1);
 
 #endif

@@ -87,6 +87,7 @@ struct collide_self {
 	double *u;              /* effective velocities (step C) */
 	pairlist cand_pt, cand_ee;
 	pairlist *blk;          /* QUERY_BLOCKS lists, one per query block */
+	cloth_split *split;     /* the ranks' shares of the blocks, or NULL */
 };
 
 static int
@@ -283,6 +284,12 @@ collide_self_free(collide_self *s)
 		free(s->blk[k].q);
 	free(s->blk);
 	free(s);
+}
+
+void
+collide_self_set_split(collide_self *s, cloth_split *sp)
+{
+	s->split = sp;
 }
 
 size_t
@@ -632,14 +639,17 @@ boxes(collide_self *s, int kind, const double *x0, const double *x1, double r)
 /* Query t with the n boxes in s->lo, s->hi (fn adds the pairs of query
  * primitive q.prim), appending the pairs to out in the order of a serial
  * loop over the queries.  0 / -1 (out of memory). */
+static int share_blocks(collide_self *s, int fail);
+
 static int
 query_all(collide_self *s, const boxtree *t, size_t n,
 	  void (*fn)(void *, uint32_t), pairlist *out)
 {
-	int fail = 0;
+	int fail = 0, k0, k1;
 
+	cloth_split_blocks(s->split, QUERY_BLOCKS, &k0, &k1);
 #pragma omp parallel for schedule(dynamic) reduction(|:fail) if (n > CLOTH_OMP_MIN)
-	for (int k = 0; k < QUERY_BLOCKS; k++) {
+	for (int k = k0; k < k1; k++) {
 		qctx q = { s, s->blk + k, 0, 0 };
 		size_t lo = n * (size_t)k / QUERY_BLOCKS;
 		size_t hi = n * (size_t)(k + 1) / QUERY_BLOCKS;
@@ -650,7 +660,7 @@ query_all(collide_self *s, const boxtree *t, size_t n,
 		}
 		fail |= q.fail;
 	}
-	if (fail)
+	if (share_blocks(s, fail))
 		return -1;
 	size_t need = out->n;
 	for (int k = 0; k < QUERY_BLOCKS; k++)
@@ -668,6 +678,67 @@ query_all(collide_self *s, const boxtree *t, size_t n,
 		memcpy(out->q + out->n, s->blk[k].q, s->blk[k].n * sizeof *out->q);
 		out->n += s->blk[k].n;
 	}
+	return 0;
+}
+
+/* The pairs of every rank's query blocks into s->blk on every rank
+ * (cloth_split.h): the counts, then the pairs in block order.  fail:
+ * this rank's queries ran out of memory, which every rank is told.
+ * 0 / -1. */
+static int
+share_blocks(collide_self *s, int fail)
+{
+	cloth_split *sp = s->split;
+	uint64_t cnt[QUERY_BLOCKS];
+	size_t end[CLOTH_SPLIT_MAX], tot = 0;
+	uint32_t (*buf)[6];
+	int k, k0, k1, q;
+
+	if (!sp || sp->size == 1)
+		return fail ? -1 : 0;
+	cloth_split_blocks(sp, QUERY_BLOCKS, &k0, &k1);
+	for (k = k0; k < k1; k++)
+		cnt[k] = fail ? UINT64_MAX : s->blk[k].n;
+	if (cloth_split_gather(sp, cnt, QUERY_BLOCKS, sizeof *cnt, QUERY_BLOCKS))
+		return -1;
+	for (q = 0, k = 0; q < sp->size; q++) {
+		int b1 = (int)((long long)QUERY_BLOCKS * (q + 1) / sp->size);
+		for (; k < b1; k++) {
+			if (cnt[k] == UINT64_MAX)
+				return -1;
+			tot += (size_t)cnt[k];
+		}
+		end[q] = tot;
+	}
+	/* out of memory here: this rank's error ends the run (an MPI
+	 * build aborts every rank when one exits) */
+	if (!(buf = malloc((tot ? tot : 1) * sizeof *buf)))
+		return -1;
+	for (k = 0, tot = 0; k < QUERY_BLOCKS; tot += (size_t)cnt[k++])
+		if (k >= k0 && k < k1 && cnt[k])
+			memcpy(buf + tot, s->blk[k].q, (size_t)cnt[k] * sizeof *buf);
+	if (cloth_split_gather_parts(sp, buf, end, sizeof *buf)) {
+		free(buf);
+		return -1;
+	}
+	for (k = 0, tot = 0; k < QUERY_BLOCKS; tot += (size_t)cnt[k++]) {
+		pairlist *l = s->blk + k;
+		if (k >= k0 && k < k1)
+			continue;
+		if (cnt[k] > l->cap) {
+			void *nq = realloc(l->q, (size_t)cnt[k] * sizeof *l->q);
+			if (!nq) {
+				free(buf);
+				return -1;
+			}
+			l->q = nq;
+			l->cap = (size_t)cnt[k];
+		}
+		l->n = (size_t)cnt[k];
+		if (l->n)
+			memcpy(l->q, buf + tot, l->n * sizeof *buf);
+	}
+	free(buf);
 	return 0;
 }
 

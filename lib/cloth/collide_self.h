@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cloth/cloth_split.h"
 #include "core/err.h"
 #include "geom/ccd.h"
 
@@ -71,6 +72,13 @@ collide_self *collide_self_new_lists(size_t np, const double *m,
  * constraints and parameters thickness, k_rep, mu_self, coll_iters, with
  * impact zones.  NULL with err. */
 collide_self *collide_self_new(struct cloth *c, slc_err *err);
+
+/* Share the candidate searches among the ranks of an MPI build
+ * (cloth_split.h; NULL: all here): each rank queries its own
+ * QUERY_BLOCKS, and every block's pairs are gathered to every rank in
+ * block order, the serial list; the responses then run on every rank
+ * alike.  sp is borrowed. */
+void collide_self_set_split(collide_self *s, cloth_split *sp);
 
 /* The skip set of step C: the n edge pairs pairs[2j], pairs[2j + 1]
  * (indices into the edge list, either order) whose collisions are

@@ -143,14 +143,38 @@ masspring_constrain(masspring *ms, size_t i, const double vel[3])
 	memcpy(ms->v + 3 * i, vel, 3 * sizeof *vel);
 }
 
-/* Deterministic dot product over a fixed block partition. */
+/* The particles [*i0, *i1) that hold this rank's elements of the 3np
+ * vectors (whole DOT_BLOCKS, cloth_split.h): a particle cut by a block's
+ * end is computed by both ranks, and each keeps its own elements. */
+static void
+own(const masspring *ms, size_t *i0, size_t *i1)
+{
+	size_t a, b;
+
+	cloth_split_range(ms->split, 3 * ms->np, DOT_BLOCKS, &a, &b);
+	*i0 = a / 3;
+	*i1 = (b + 2) / 3;
+}
+
+/* Every rank's elements of the 3np vector a into a on every rank. */
+static void
+share(masspring *ms, double *a)
+{
+	cloth_split_gather(ms->split, a, 3 * ms->np, sizeof *a, DOT_BLOCKS);
+}
+
+/* Deterministic dot product over a fixed block partition: each rank sums
+ * its own blocks, and the partials of every block are added in block
+ * order on every rank. */
 static double
-dot(const double *a, const double *b, size_t n)
+dot(masspring *ms, const double *a, const double *b, size_t n)
 {
 	double part[DOT_BLOCKS], s = 0;
+	int b0, b1;
 
+	cloth_split_blocks(ms->split, DOT_BLOCKS, &b0, &b1);
 #pragma omp parallel for schedule(static) if (n > CLOTH_OMP_MIN)
-	for (int k = 0; k < DOT_BLOCKS; k++) {
+	for (int k = b0; k < b1; k++) {
 		size_t lo = n * (size_t)k / DOT_BLOCKS;
 		size_t hi = n * (size_t)(k + 1) / DOT_BLOCKS;
 		double t = 0;
@@ -158,9 +182,38 @@ dot(const double *a, const double *b, size_t n)
 			t += a[i] * b[i];
 		part[k] = t;
 	}
+	cloth_split_gather(ms->split, part, DOT_BLOCKS, sizeof *part, DOT_BLOCKS);
 	for (int k = 0; k < DOT_BLOCKS; k++)
 		s += part[k];
 	return s;
+}
+
+/* The largest residual over its particle's mass, m/s, from the maxima
+ * of the blocks (exact in any order). */
+static double
+resid_max(masspring *ms, const double *r, size_t n)
+{
+	double part[DOT_BLOCKS], rmax = 0;
+	int b0, b1;
+
+	cloth_split_blocks(ms->split, DOT_BLOCKS, &b0, &b1);
+#pragma omp parallel for schedule(static) if (n > CLOTH_OMP_MIN)
+	for (int k = b0; k < b1; k++) {
+		size_t lo = n * (size_t)k / DOT_BLOCKS;
+		size_t hi = n * (size_t)(k + 1) / DOT_BLOCKS;
+		double t = 0;
+		for (size_t i = lo; i < hi; i++) {
+			double e = fabs(r[i]) / ms->m[i / 3];
+			if (e > t)
+				t = e;
+		}
+		part[k] = t;
+	}
+	cloth_split_gather(ms->split, part, DOT_BLOCKS, sizeof *part, DOT_BLOCKS);
+	for (int k = 0; k < DOT_BLOCKS; k++)
+		if (part[k] > rmax)
+			rmax = part[k];
+	return rmax;
 }
 
 /* The projection P of §6.5 on one particle: zero for a constrained
@@ -190,12 +243,14 @@ wind_coef(const masspring *ms, size_t i)
 static void
 forces(masspring *ms, double *F)
 {
-	const ptrdiff_t np = (ptrdiff_t)ms->np;
+	size_t i0, i1;
 
+	own(ms, &i0, &i1);
+	const ptrdiff_t lo = (ptrdiff_t)i0, hi = (ptrdiff_t)i1;
 	memset(F, 0, 3 * ms->np * sizeof *F);
-	spring_force(&ms->spr, F);
-#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
-	for (ptrdiff_t i = 0; i < np; i++) {
+	spring_force_rows(&ms->spr, F, i0, i1);
+#pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = lo; i < hi; i++) {
 		v3axpy(ms->m[i], ms->par.g, F + 3 * i);
 		if (ms->fext)
 			v3axpy(1, ms->fext + 3 * i, F + 3 * i);
@@ -207,6 +262,7 @@ forces(masspring *ms, double *F)
 			       F + 3 * i);
 		}
 	}
+	share(ms, F);
 }
 
 /* F += damping forces at velocity v: springs and wind drag. */
@@ -238,17 +294,20 @@ iso_drag(const masspring *ms)
 	return ms->par.wind_drag > 0 && ms->par.wind_iso;
 }
 
-/* y = (M - h D) v, the backward Euler operator of a half step h. */
+/* y = (M - h D) v, the backward Euler operator of a half step h, on
+ * this rank's particles (v whole). */
 static void
 apply_A(masspring *ms, double h, const double *v, double *y)
 {
-	const ptrdiff_t np = (ptrdiff_t)ms->np;
+	size_t i0, i1;
 
-	cloth_sys_apply(&ms->sys, ms->m, h, v, y);
+	own(ms, &i0, &i1);
+	const ptrdiff_t lo = (ptrdiff_t)i0, hi = (ptrdiff_t)i1;
+	cloth_sys_apply_rows(&ms->sys, ms->m, h, v, y, i0, i1);
 	if (!iso_drag(ms))
 		return;
-#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
-	for (ptrdiff_t i = 0; i < np; i++)
+#pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = lo; i < hi; i++)
 		v3axpy(h * wind_coef(ms, (size_t)i), v + 3 * i, y + 3 * i);
 }
 
@@ -352,13 +411,17 @@ chain_block(void *ctx, uint32_t i, uint32_t k, double B[9])
 /* z = P (L L^T)^{-1} P r with the chains' factor (r projected already by
  * the caller); particles in no chain take their diagonal block. */
 static void
-precond_chains(masspring *ms, const double *r, double *z, int use_contact)
+precond_chains(masspring *ms, double *r, double *z, int use_contact)
 {
-	const ptrdiff_t np = (ptrdiff_t)ms->np;
+	size_t i0, i1;
 
+	own(ms, &i0, &i1);
+	const ptrdiff_t lo = (ptrdiff_t)i0, hi = (ptrdiff_t)i1;
+	/* the chains' solve reads r whole: every rank's part first */
+	share(ms, r);
 	band_chol_solve(ms->chain, r, z);
-#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
-	for (ptrdiff_t i = 0; i < np; i++) {
+#pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = lo; i < hi; i++) {
 		if (ms->chained[i])
 			project(ms, (size_t)i, z + 3 * i, use_contact);
 		else
@@ -381,9 +444,14 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 	const ptrdiff_t np = (ptrdiff_t)ms->np, n3 = 3 * np;
 	double *r = ms->r, *z = ms->z, *p = ms->p, *q = ms->q, *d = ms->diag;
 	double rz, tol = ms->par.cg_tol;
+	size_t i0, i1;
 
-#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
-	for (ptrdiff_t i = 0; i < np; i++) {
+	/* each rank works on its own particles [lo, hi); p is shared before
+	 * every product, v at the end (cloth_split.h) */
+	own(ms, &i0, &i1);
+	const ptrdiff_t lo = (ptrdiff_t)i0, hi = (ptrdiff_t)i1;
+#pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = lo; i < hi; i++) {
 		double *B = d + 9 * i;
 		const double *Dii = ms->sys.D + SYS_BLK * ms->sys.dpos[i];
 		static const int up[9] = {0, 1, 2, 1, 3, 4, 2, 4, 5};
@@ -393,16 +461,17 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 		for (int k = 0; k < 9; k++)
 			B[k] = (k % 4 ? 0 : mi) - h * Dii[up[k]];
 		inv3_sym(B);
+	}
+	for (ptrdiff_t i = 0; i < np; i++)
 		if (ms->fixed[i])
 			memcpy(v + 3 * i, ms->vfix + 3 * i, 3 * sizeof *v);
-	}
 	if (ms->chain) {
 		chain_ctx cc = { ms, h, use_contact };
 		band_chol_factor(ms->chain, chain_block, &cc);
 	}
 	apply_A(ms, h, v, q);
-#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
-	for (ptrdiff_t i = 0; i < np; i++) {
+#pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = lo; i < hi; i++) {
 		for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++)
 			r[k] = rhs[k] - q[k];
 		project(ms, (size_t)i, r + 3 * i, use_contact);
@@ -415,16 +484,10 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 		precond_chains(ms, r, z, use_contact);
 		memcpy(p, z, (size_t)n3 * sizeof *p);
 	}
-	rz = dot(r, z, (size_t)n3);
+	rz = dot(ms, r, z, (size_t)n3);
 	ms->st.cg_solves++;
 	for (int it = 0;; it++) {
-		double rmax = 0;
-#pragma omp parallel for schedule(static) reduction(max:rmax) if (np > CLOTH_OMP_MIN)
-		for (ptrdiff_t k = 0; k < n3; k++) {
-			double e = fabs(r[k]) / ms->m[k / 3];
-			if (e > rmax)
-				rmax = e;
-		}
+		double rmax = resid_max(ms, r, (size_t)n3);
 		if (rmax <= tol)
 			break;
 		/* a capped solve is kept (the step stays stable, only less
@@ -436,16 +499,17 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 			break;
 		}
 		ms->st.cg_iters++;
+		share(ms, p);
 		apply_A(ms, h, p, q);
-#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
-		for (ptrdiff_t i = 0; i < np; i++)
+#pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
+		for (ptrdiff_t i = lo; i < hi; i++)
 			project(ms, (size_t)i, q + 3 * i, use_contact);
-		double pq = dot(p, q, (size_t)n3);
+		double pq = dot(ms, p, q, (size_t)n3);
 		if (!(pq > 0))
 			break;
 		double al = rz / pq;
-#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
-		for (ptrdiff_t i = 0; i < np; i++) {
+#pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
+		for (ptrdiff_t i = lo; i < hi; i++) {
 			for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++) {
 				v[k] += al * p[k];
 				r[k] -= al * q[k];
@@ -455,13 +519,14 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 		}
 		if (ms->chain)
 			precond_chains(ms, r, z, use_contact);
-		double rz1 = dot(r, z, (size_t)n3);
+		double rz1 = dot(ms, r, z, (size_t)n3);
 		double be = rz1 / rz;
 		rz = rz1;
-#pragma omp parallel for schedule(static) if (n3 > CLOTH_OMP_MIN)
-		for (ptrdiff_t k = 0; k < n3; k++)
+#pragma omp parallel for schedule(static) if (3 * (hi - lo) > CLOTH_OMP_MIN)
+		for (ptrdiff_t k = 3 * lo; k < 3 * hi; k++)
 			p[k] = z[k] + be * p[k];
 	}
+	share(ms, v);
 }
 
 /* Linearize springs (and the owner's wind normals and areas) at
@@ -472,9 +537,13 @@ linearize(masspring *ms, const double *x, double tau)
 	spring_linearize(&ms->spr, x, ms->m, ms->par.implicit_springs ? tau : 0);
 	if (ms->par.wind_drag > 0 && !ms->par.wind_iso && ms->hk.wind_frame)
 		ms->hk.wind_frame(ms->hk.ctx, x, ms->nrm, ms->area);
-	cloth_sys_assemble(&ms->sys, &ms->spr,
-			   ms->par.wind_iso ? 0 : ms->par.wind_drag, ms->area,
-			   ms->nrm);
+	/* the chains' factor reads every row; else a rank needs its own */
+	size_t i0 = 0, i1 = ms->np;
+	if (!ms->chain)
+		own(ms, &i0, &i1);
+	cloth_sys_assemble_rows(&ms->sys, &ms->spr,
+				ms->par.wind_iso ? 0 : ms->par.wind_drag, ms->area,
+				ms->nrm, i0, i1);
 }
 
 /* Step B.4 for particle i (§6.5): find where the level set changes sign

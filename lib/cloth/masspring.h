@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "cloth/band_chol.h"
+#include "cloth/cloth_split.h"
 #include "cloth/cloth_sys.h"
 #include "cloth/collide_body.h"
 #include "cloth/spring.h"
@@ -94,6 +95,11 @@ struct masspring {
 	band_chol *chain;       /* NULL: block-Jacobi preconditioner; else
 				   the chains' banded factor (owned) */
 	uint8_t *chained;       /* np: 1 = in one of the chains */
+	cloth_split *split;     /* NULL: one process; else set by the owner
+				   (an MPI build's stage): each rank
+				   computes the forces, the CG's products
+				   and its dot partials on its own
+				   DOT_BLOCKS, gathered to every rank */
 	masspring_stats st;
 };
 

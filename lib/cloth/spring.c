@@ -533,12 +533,12 @@ spring_linearize(spring_set *s, const double *x, const double *m,
 
 /* F_i += sum over i's entries of alpha * scalar[s] * n_s */
 static void
-gather(const spring_set *s, const double *scalar, double *F)
+gather_rows(const spring_set *s, const double *scalar, double *F, size_t i0, size_t i1)
 {
-	const ptrdiff_t np = (ptrdiff_t)s->np;
+	const ptrdiff_t lo = (ptrdiff_t)i0, hi = (ptrdiff_t)i1;
 
-#pragma omp parallel for schedule(static) if (np > CLOTH_OMP_MIN)
-	for (ptrdiff_t i = 0; i < np; i++) {
+#pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
+	for (ptrdiff_t i = lo; i < hi; i++) {
 		double f[3] = {0, 0, 0};
 		for (size_t e = s->inc_off[i]; e < s->inc_off[i + 1]; e++) {
 			uint32_t q = s->inc[e] >> 2, c = s->inc[e] & 3;
@@ -548,10 +548,22 @@ gather(const spring_set *s, const double *scalar, double *F)
 	}
 }
 
+static void
+gather(const spring_set *s, const double *scalar, double *F)
+{
+	gather_rows(s, scalar, F, 0, s->np);
+}
+
 void
 spring_force(spring_set *s, double *F)
 {
 	gather(s, s->fe, F);
+}
+
+void
+spring_force_rows(spring_set *s, double *F, size_t i0, size_t i1)
+{
+	gather_rows(s, s->fe, F, i0, i1);
 }
 
 void

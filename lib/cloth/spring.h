@@ -152,6 +152,9 @@ void spring_linearize(spring_set *s, const double *x, const double *m,
 /* F (3*np) += elastic forces of the current linearization. */
 void spring_force(spring_set *s, double *F);
 
+/* The same for the particles [i0, i1) only (a rank's own, cloth_split.h). */
+void spring_force_rows(spring_set *s, double *F, size_t i0, size_t i1);
+
 /* F (3*np) += damping forces -C v of the current linearization. */
 void spring_damp_force(spring_set *s, const double *v, double *F);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cloth/collide_self.h"
 #include "core/meta.h"
 
 /* selle2008 table 6.1: the node mass when the record has none. */
@@ -140,7 +141,7 @@ cloth_stage_load(cloth_stage *s, slc_frame *F, const cloth_stage_opts *o,
 
 	memset(s, 0, sizeof *s);
 	s->o = *o;
-	if (slc_comm_serial(comm, err))
+	if (stage_split_open(&s->split, &s->sp, comm, err))
 		return -1;
 	s->cr = slc_frame_find(F, o->cloth, SLC_MESH);
 	s->scene = slc_frame_find(F, "scene", SLC_META);
@@ -169,6 +170,9 @@ cloth_stage_load(cloth_stage *s, slc_frame *F, const cloth_stage_opts *o,
 	if (cloth_init(&s->c, s->np, s->nt, tri, s->P, s->v, s->rest, s->m,
 		       &par, err))
 		return slc_failctx(err, "record '%s': ", o->cloth);
+	s->c.ms.split = s->sp;
+	if (s->c.cs)
+		collide_self_set_split(s->c.cs, s->sp);
 	if (s->f && cloth_set_force(&s->c, s->f, err))
 		return slc_failctx(err, "record '%s': f_fluid: ", o->cloth);
 	s->T = 1 / fps;
@@ -181,14 +185,32 @@ cloth_stage_load(cloth_stage *s, slc_frame *F, const cloth_stage_opts *o,
 	}
 }
 
+/* The communicator given after cloth_stage_load: the serial build's must
+ * be NULL; an MPI build's was taken by the load. */
+static int
+comm_check(slc_comm *comm, slc_err *err)
+{
+#ifdef SLC_MPI
+	(void)comm;
+	(void)err;
+	return 0;
+#else
+	return slc_comm_serial(comm, err);
+#endif
+}
+
 int
 cloth_stage_step(cloth_stage *s, slc_comm *comm, slc_err *err)
 {
-	if (slc_comm_serial(comm, err))
+	if (comm_check(comm, err))
 		return -1;
 	if (cloth_advance(&s->c, s->t0, s->T, (int)s->o.steps, s->B.b,
 			  s->B.n, err))
 		return slc_failctx(err, "frame %.0f: ", s->frame);
+	if (s->sp && s->sp->failed)
+		return slc_fail(err, "frame %.0f: a gather between the ranks failed", s->frame);
+	s->fig.ranks = s->sp ? s->sp->size : 1;
+	s->fig.t_comm = s->sp ? s->sp->t_comm : 0;
 	s->fig.np = s->c.np;
 	s->fig.st = s->c.st;
 	s->fig.cg_max = s->c.par.cg_max;
@@ -205,7 +227,7 @@ cloth_stage_store(cloth_stage *s, slc_comm *comm, slc_err *err)
 	double *Po, *vo, *ro, *mo;
 	char buf[64];
 
-	if (slc_comm_serial(comm, err))
+	if (comm_check(comm, err))
 		return -1;
 	/* the new state in place of the old channels, double precision */
 	slc_rec_remove(cr, "P");

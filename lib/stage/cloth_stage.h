@@ -17,10 +17,16 @@
  * keep_scene leaves the scene's frame and time alone, the cloth running
  * one frame ahead of the fluid.
  *
- * Every entry point takes the communicator of an MPI build (core/comm.h);
- * this build runs on one rank, so comm must be NULL.  The one reduction of
- * the stage, the mean rest edge that bounds the repulsion thickness, is
- * made in one named function of cloth_stage.c.
+ * Every entry point takes the communicator of an MPI build (core/comm.h;
+ * the serial build runs on one rank, so there comm must be NULL).  Over
+ * several ranks (selle2008 thesis §8.2) every rank holds the whole frame
+ * and the whole cloth, and the ranks share cloth/'s fixed blocks
+ * (stage/stage_split.h): each computes the forces, the CG's products and
+ * dot partials of its own DOT_BLOCKS and the collision candidates of its
+ * own QUERY_BLOCKS, gathered to every rank in block order; the rest of
+ * the step (bodies, repulsions, the collision response) runs alike on
+ * every rank.  Every rank ends with the serial bits.  The mean rest edge
+ * that bounds the repulsion thickness is computed whole on every rank.
  */
 #ifndef SLC_CLOTH_STAGE_H
 #define SLC_CLOTH_STAGE_H
@@ -34,6 +40,7 @@
 #include "core/frame.h"
 #include "grid/field.h"
 #include "stage/stage_bodies.h"
+#include "stage/stage_split.h"
 
 /* What the stage is asked to do; defaults from cloth_stage_opts_default. */
 typedef struct cloth_stage_opts {
@@ -74,6 +81,8 @@ typedef struct cloth_stage_figures {
 	int cg_max;             /* CG iteration cap */
 	double cg_tol;          /* CG tolerance, m/s */
 	int self;               /* self-interactions were on */
+	int ranks;              /* MPI ranks sharing the work (1: alone) */
+	double t_comm;          /* seconds in their gathers */
 } cloth_stage_figures;
 
 /* A frame's cloth being advanced.  The records pointed to belong to the
@@ -95,6 +104,8 @@ typedef struct cloth_stage {
 	const uint8_t *pin;     /* the record's 'pinned' channel, or NULL */
 	cloth c;
 	stage_bodies B;         /* the solid, ground and sphere bodies */
+	cloth_split split;      /* the ranks' shares (stage_split.h) */
+	cloth_split *sp;        /* &split over several ranks, else NULL */
 	cloth_stage_figures fig;
 } cloth_stage;
 

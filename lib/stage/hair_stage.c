@@ -3,11 +3,13 @@
  * the new state and the figures out. */
 #include "stage/hair_stage.h"
 
+#include "cloth/collide_self.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cloth/collide_self.h"
 #include "core/meta.h"
 
 static int put_chan(slc_rec *r, const char *name, uint32_t type,
@@ -207,7 +209,7 @@ hair_stage_load(hair_stage *s, slc_frame *F, const hair_stage_opts *o,
 	memset(s, 0, sizeof *s);
 	s->o = *o;
 	s->F = F;
-	if (slc_comm_serial(comm, err))
+	if (stage_split_open(&s->split, &s->sp, comm, err))
 		return -1;
 	s->hr = slc_frame_find(F, o->hair, SLC_STRANDS);
 	s->scene = slc_frame_find(F, "scene", SLC_META);
@@ -233,6 +235,9 @@ hair_stage_load(hair_stage *s, slc_frame *F, const hair_stage_opts *o,
 	if (hair_init(&s->h, s->nstrands, offset, s->naxis, s->P, s->v,
 		      s->rest, s->m, s->kscale, vseg ? &hv : NULL, &par, err))
 		return slc_failctx(err, "record '%s': ", o->hair);
+	s->h.ms.split = s->sp;
+	if (s->h.has_ss && s->h.ss.cs)
+		collide_self_set_split(s->h.ss.cs, s->sp);
 	s->pin = pin;
 	if (load_bonds(s, err))
 		return -1;
@@ -251,10 +256,24 @@ hair_stage_load(hair_stage *s, slc_frame *F, const hair_stage_opts *o,
 	}
 }
 
+/* The communicator given after hair_stage_load: the serial build's must
+ * be NULL; an MPI build's was taken by the load. */
+static int
+comm_check(slc_comm *comm, slc_err *err)
+{
+#ifdef SLC_MPI
+	(void)comm;
+	(void)err;
+	return 0;
+#else
+	return slc_comm_serial(comm, err);
+#endif
+}
+
 int
 hair_stage_step(hair_stage *s, slc_comm *comm, slc_err *err)
 {
-	if (slc_comm_serial(comm, err))
+	if (comm_check(comm, err))
 		return -1;
 	for (long f = 0; f < s->o.frames; f++) {
 		constrain_pins(s);
@@ -262,6 +281,8 @@ hair_stage_step(hair_stage *s, slc_comm *comm, slc_err *err)
 				 err))
 			return slc_failctx(err, "frame %.0f: ", s->frame + f);
 	}
+	if (s->sp && s->sp->failed)
+		return slc_fail(err, "frame %.0f: a gather between the ranks failed", s->frame);
 	return 0;
 }
 
@@ -328,7 +349,7 @@ hair_stage_store(hair_stage *s, slc_comm *comm, slc_err *err)
 	const double *xv = h->ms.x + 3 * na, *vv = h->ms.v + 3 * na;
 	char buf[64];
 
-	if (slc_comm_serial(comm, err))
+	if (comm_check(comm, err))
 		return -1;
 	const double tend = s->t0 + s->o.frames * s->T;
 	uint8_t *vpin = slc_calloc(nv + 1, 1, err);

@@ -10,8 +10,14 @@
  *
  * Use: hair_stage_opts_default, set the options, hair_stage_load on a
  * frame, hair_stage_step, hair_stage_store, hair_stage_free.  Every entry
- * point takes the communicator of an MPI build (core/comm.h); this build
- * runs on one rank, so comm must be NULL.
+ * point takes the communicator of an MPI build (core/comm.h; the serial
+ * build runs on one rank, so there comm must be NULL).  Over several
+ * ranks every rank holds the whole frame and every strand, and the ranks
+ * share the mass-spring body's fixed blocks as clothstep's do
+ * (stage/stage_split.h): forces, the CG's products and dot partials, and
+ * the candidates of the strand collisions, gathered in block order; the
+ * strands' band factor, stiction and the collision response run alike on
+ * every rank.  Every rank ends with the serial bits.
  */
 #ifndef SLC_HAIR_STAGE_H
 #define SLC_HAIR_STAGE_H
@@ -25,6 +31,7 @@
 #include "grid/field.h"
 #include "hair/hair.h"
 #include "stage/stage_bodies.h"
+#include "stage/stage_split.h"
 
 /* What the stage is asked to do; defaults from hair_stage_opts_default. */
 typedef struct hair_stage_opts {
@@ -67,6 +74,8 @@ typedef struct hair_stage {
 	const uint8_t *pin, *vpin;  /* 'pinned', 'virt_pinned' or NULL */
 	hair h;
 	stage_bodies B;         /* the solid, ground and sphere bodies */
+	cloth_split split;      /* the ranks' shares (stage_split.h) */
+	cloth_split *sp;        /* &split over several ranks, else NULL */
 } hair_stage;
 
 /* Find in F the strands record o->hair, the scene (fps, frame, gravity)

@@ -1,0 +1,54 @@
+/* cloth_split.h: how the mass-spring step (masspring.h) and the
+ * self-collision search (collide_self.h) share their work among the
+ * ranks of an MPI build (selle2008 thesis §8.2: every rank holds every
+ * particle and computes the forces of its own).
+ *
+ * The work already falls into fixed blocks that make the serial sums
+ * independent of the thread count: DOT_BLOCKS element ranges of the
+ * vectors, QUERY_BLOCKS ranges of the collision queries.  Rank r of P
+ * owns the whole blocks [nb r / P, nb (r + 1) / P), computes their
+ * values, and a gather gives every rank every block's bits; sums are
+ * then taken over the gathered block partials in block order, as the
+ * serial code takes them, so every rank count gives the serial bits.
+ *
+ * cloth/ knows nothing of MPI: the gather is a callback, which the stage
+ * (lib/stage/) sets from its communicator.  A NULL split is the serial
+ * build (one rank owning every block).
+ */
+#ifndef SLC_CLOTH_SPLIT_H
+#define SLC_CLOTH_SPLIT_H
+
+#include <stddef.h>
+
+/* Ranks at most: every rank owns at least one block of 64. */
+#define CLOTH_SPLIT_MAX 64
+
+typedef struct cloth_split {
+	int rank, size;         /* this rank, and the ranks (<= CLOTH_SPLIT_MAX) */
+	void *ctx;              /* passed to gather */
+	/* in place on every rank: rank q's bytes buf[off[q] .. off[q+1])
+	 * (off: size + 1 offsets, the same on every rank) from rank q to
+	 * every other; collective.  0, or -1 (an MPI error). */
+	int (*gather)(void *ctx, void *buf, const size_t *off);
+	int failed;             /* a gather failed: the step's results are
+				   void (the caller reports it) */
+	double t_comm;          /* wall-clock seconds spent in gathers */
+} cloth_split;
+
+/* This rank's blocks [*b0, *b1) of nb (all of them when sp is NULL). */
+void cloth_split_blocks(const cloth_split *sp, int nb, int *b0, int *b1);
+
+/* The elements [*e0, *e1) of an array of n cut into nb blocks (block b:
+ * [n b / nb, n (b + 1) / nb)) that this rank's blocks cover. */
+void cloth_split_range(const cloth_split *sp, size_t n, int nb, size_t *e0, size_t *e1);
+
+/* Every rank's elements of an array of n elements of esize bytes cut
+ * into nb blocks, each from its owner, into buf on every rank.
+ * Collective; a no-op when sp is NULL.  0, or -1 (sp->failed set). */
+int cloth_split_gather(cloth_split *sp, void *buf, size_t n, size_t esize, int nb);
+
+/* The same with rank q's part ending at element end[q] (end[size - 1]
+ * = n): parts of any length, in rank order. */
+int cloth_split_gather_parts(cloth_split *sp, void *buf, const size_t *end, size_t esize);
+
+#endif

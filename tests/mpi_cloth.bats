@@ -1,0 +1,108 @@
+#!/usr/bin/env bats
+# mpi_cloth.bats: the MPI builds of clothstep and hairstep (make MPI=1:
+# bin-mpi/) over 1..4 ranks on one machine (--oversubscribe; as root in
+# CI): every rank holds the whole body, the ranks share its work by fixed
+# blocks, and the frames written are byte-identical to the serial
+# programs'.
+
+load common
+
+MPI_BIN="$ROOT/bin-mpi"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+
+mpi() {
+	local np=$1
+	shift
+	mpirun --oversubscribe -np "$np" "$@"
+}
+
+# pipelines/drape's scene, small: a 12 x 12 sheet (lowered to 0.62 m so
+# that it lands on the sphere within three frames), the sphere and the
+# ground drawn as meshes and collided with as clothstep's bodies
+DRAPE=(--sphere 0,0.3,0 --sphere-radius 0.3 --ground 0 --mu 0.3)
+
+# three frames of the drape (serial, or MPI over np ranks: drape3 DIR NP)
+# in $T/$dir with the same file names (provenance)
+drape3() {
+	local dir=$1 np=${2:-0} step=(clothstep)
+	[ "$np" -gt 0 ] && step=(mpi "$np" "$MPI_BIN/clothstep")
+	mkdir -p "$T/$dir" && cd "$T/$dir" || return 1
+	cp "$T/f0.slc" f0.slc
+	for f in 1 2 3; do
+		"${step[@]}" "${DRAPE[@]}" "f$((f - 1)).slc" -o "f$f.slc" || return 1
+	done
+}
+
+drape0() {
+	mkprim cloth --res 12 --size 1.5 --center 0,0.62,0 -o "$T/sheet.slc"
+	mkprim sphere --subdiv 2 --radius 0.291 --center 0,0.3,0 -o "$T/sphere.slc"
+	mkprim box --size 3,0.02,3 --center 0,-0.012,0 --name ground -o "$T/ground.slc"
+	slccat "$T/sheet.slc" "$T/sphere.slc" "$T/ground.slc" -o "$T/f0.slc"
+}
+
+@test "mpi: three drape frames at 1, 2, 3 and 4 ranks identical to serial clothstep" {
+	drape0
+	drape3 serial
+	# the frames exercise the shared parts: CG, contacts, self pairs
+	run clothstep -v "${DRAPE[@]}" "$T/serial/f2.slc" -o "$T/check.slc"
+	assert_success
+	assert_output --regexp "[1-9][0-9]* CG iterations, [1-9][0-9]* body contacts"
+	assert_output --regexp "[1-9][0-9]* repulsion pairs"
+	for np in 1 2 3 4; do
+		run drape3 "mpi$np" "$np"
+		assert_success
+		for f in 1 2 3; do
+			cmp "$T/serial/f$f.slc" "$T/mpi$np/f$f.slc"
+		done
+	done
+}
+
+@test "mpi: clothstep over ranks says how many share the work, rank 0 only" {
+	drape0
+	run mpi 3 "$MPI_BIN/clothstep" -v "${DRAPE[@]}" "$T/f0.slc" -o "$T/f1.slc"
+	assert_success
+	assert_output --partial "cloth: 3 ranks, seconds in their gathers"
+	[ "$(grep -c 'CG iterations' <<<"$output")" = 1 ]
+}
+
+@test "mpi: clothstep over 2 ranks needs FILE and -o FILE" {
+	drape0
+	run mpi 2 "$MPI_BIN/clothstep" "$T/f0.slc"
+	[ "$status" -ne 0 ]
+	assert_output --partial "give FILE and -o FILE"
+}
+
+# pipelines/curly's scene, small: 24 curly strands on a still head
+HAIR=(--mu 0.3 --sphere 0,0,0 --sphere-radius 0.1 --bend 2e-5 --torsion 2e-5 --altitude 2e-4)
+
+# three hair frames (hair3 DIR NP [OPTION]...), as drape3
+hair3() {
+	local dir=$1 np=$2 step=(hairstep)
+	shift 2
+	[ "$np" -gt 0 ] && step=(mpi "$np" "$MPI_BIN/hairstep")
+	mkdir -p "$T/$dir" && cd "$T/$dir" || return 1
+	cp "$T/h0.slc" h0.slc
+	for f in 1 2 3; do
+		"${step[@]}" "${HAIR[@]}" "$@" "h$((f - 1)).slc" -o "h$f.slc" || return 1
+	done
+}
+
+@test "mpi: three hair frames at 1, 2, 3 and 4 ranks identical to serial hairstep" {
+	mkprim hair --strands 24 --segments 10 --length 0.2 --curl 0.012,0.03 \
+		--length-jitter 0.1 --cap 70 --radius 0.1 --center 0,0,0 --seed 1 -o "$T/h0.slc"
+	for pre in strand jacobi; do
+		hair3 "serial-$pre" 0 --precond "$pre"
+		# the frames exercise the shared parts: CG, contacts, stiction
+		run hairstep -v "${HAIR[@]}" --precond "$pre" "$T/serial-$pre/h2.slc" -o "$T/check.slc"
+		assert_success
+		assert_output --regexp "[1-9][0-9]* CG iterations.* [1-9][0-9]* body contacts"
+		assert_output --regexp "[1-9][0-9]* made"
+		for np in 1 2 3 4; do
+			run hair3 "mpi$np-$pre" "$np" --precond "$pre"
+			assert_success
+			for f in 1 2 3; do
+				cmp "$T/serial-$pre/h$f.slc" "$T/mpi$np-$pre/h$f.slc"
+			done
+		done
+	done
+}
