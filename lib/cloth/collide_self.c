@@ -1095,11 +1095,28 @@ cmp_pair(const void *a, const void *b)
 }
 
 /* Sort the edge/edge pairs of l by their edges (lower, then upper): the
- * order of a step C pass, whatever the tree that found them. */
+ * order of a step C pass, whatever the tree that found them.  grouped: the
+ * pairs come already in runs of one lower edge, ascending (query_all's
+ * order), and only each run is sorted, by insertion (a few pairs). */
 static void
-sort_pairs(pairlist *l)
+sort_pairs(pairlist *l, int grouped)
 {
-	qsort(l->q, l->n, sizeof *l->q, cmp_pair);
+	if (!grouped) {
+		qsort(l->q, l->n, sizeof *l->q, cmp_pair);
+		return;
+	}
+	for (size_t i = 1; i < l->n; i++) {
+		uint32_t t[6];
+		size_t j = i;
+		if (l->q[i - 1][4] != l->q[i][4] || l->q[i - 1][5] < l->q[i][5])
+			continue;
+		memcpy(t, l->q[i], sizeof t);
+		while (j > 0 && l->q[j - 1][4] == t[4] && l->q[j - 1][5] > t[5]) {
+			memcpy(l->q[j], l->q[j - 1], sizeof t);
+			j--;
+		}
+		memcpy(l->q[j], t, sizeof t);
+	}
 }
 
 /* Pair of query edge q->prim and the dirty edge of tree box j, found once:
@@ -1160,7 +1177,7 @@ dirty_candidates(collide_self *s, const double *x0, const double *x1,
 	boxtree_free(&t);
 	if (fail)
 		return slc_fail(err, "out of memory for collision pairs");
-	sort_pairs(ee);
+	sort_pairs(ee, 0);
 	return 0;
 }
 
@@ -1205,7 +1222,7 @@ resolve_strands(collide_self *s, const double *x0, double *x1, double T,
 			if (candidates(s, x0, x1, s->delta, &s->cand_pt,
 				       &s->cand_ee, err))
 				goto out;
-			sort_pairs(&s->cand_ee);
+			sort_pairs(&s->cand_ee, 1);
 		} else if (dirty_candidates(s, x0, x1, s->delta, &s->cand_ee,
 					    err)) {
 			goto out;
