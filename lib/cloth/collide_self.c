@@ -560,6 +560,34 @@ ccd_coplanar_times(const double *const x[4], const double *const d[4],
 
 /* --- a four-point interaction -------------------------------------- */
 
+/* Strands: a pair whose contact only a lever can answer is left alone.
+ * An impulse that changes the contact's relative velocity by dv changes
+ * free particle i's by |alpha_i| dv / (m_i sum_j alpha_j^2 / m_j); where
+ * the contact is near the pinned end of a root segment and the other
+ * segment is pinned too, that is dv / s for a contact at s along the
+ * segment, without bound as s -> 0: the free end flew off, stretching the
+ * strand far past its strain limit and sweeping boxes over whole heads of
+ * hair.  Roots are prescribed, and §7.5.3 leaves what a step cannot
+ * resolve; a pair is answered only where no particle moves by more than
+ * LEVER_MAX times the contact (a free segment never exceeds 1). */
+#define LEVER_MAX 2.0
+
+static int
+lever(const collide_self *s, const uint32_t id[4], const double al[4])
+{
+	double M = 0, amax = 0;
+
+	if (!s->par.strands)
+		return 0;
+	for (int i = 0; i < 4; i++) {
+		double w = s->invm[id[i]];
+		M += al[i] * al[i] * w;
+		if (fabs(al[i]) * w > amax)
+			amax = fabs(al[i]) * w;
+	}
+	return amax > LEVER_MAX * M;
+}
+
 /* Weights alpha on particles id[4] (sum zero) and unit normal n: change
  * the relative normal velocity sum alpha_i v_i . n by dv with an impulse
  * split by inverse mass.  Returns the impulse per unit mass term. */
@@ -882,7 +910,7 @@ repulse_one(collide_self *s, const uint32_t id[4], const double al[4],
 	double r[3], M = 0;
 	for (int i = 0; i < 4; i++)
 		M += al[i] * al[i] * s->invm[id[i]];
-	if (!(M > 0))
+	if (!(M > 0) || lever(s, id, al))
 		return;
 	rel(id, al, v, r);
 	double vN = v3dot(r, n), dvN = 0;
@@ -1236,7 +1264,7 @@ resolve_strands(collide_self *s, const double *x0, double *x1, double T,
 			for (int j = 0; j < 4; j++)
 				for (int k = 0; k < 3; k++)
 					d[3 * id[j] + k] = T * u[3 * id[j] + k];
-			if (!detect(s, 2, id, x0, d, al, n))
+			if (!detect(s, 2, id, x0, d, al, n) || lever(s, id, al))
 				continue;
 			if (s->nskip && skipped(s, id[4], id[5])) {
 				if (!count)
