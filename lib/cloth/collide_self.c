@@ -1228,13 +1228,14 @@ resolve_strands(collide_self *s, const double *x0, double *x1, double T,
 
 	update_invm(s);
 	d = slc_calloc(3 * np + 1, sizeof *d, err);
-	if (!s->dirty) {
-		s->dirty = slc_calloc(np + 1, 1, err);
-		s->chg = slc_calloc(np + 1, 1, err);
-		s->edirty = slc_calloc(s->ne + 1, 1, err);
-		s->dmap = slc_calloc(s->ne + 1, sizeof *s->dmap, err);
-	}
-	if (!d || !s->dirty || !s->chg || !s->edirty || !s->dmap)
+	if (!d)
+		goto out;
+	/* made at the first call, each retried until it is made */
+	if ((!s->dirty && !(s->dirty = slc_calloc(np + 1, 1, err))) ||
+	    (!s->chg && !(s->chg = slc_calloc(np + 1, 1, err))) ||
+	    (!s->edirty && !(s->edirty = slc_calloc(s->ne + 1, 1, err))) ||
+	    (!s->dmap && !(s->dmap = slc_calloc(s->ne + 1, sizeof *s->dmap,
+						err))))
 		goto out;
 	for (size_t k = 0; k < 3 * np; k++)
 		u[k] = (x1[k] - x0[k]) / T;
