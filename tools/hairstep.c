@@ -45,7 +45,7 @@ static const struct tool_opt opts[] = {
 	{ "damping", 0, OPT_DOUBLE, &o.par.k.xi_edge, "XI", "edge overdamping fraction (15)", 0, 0, &opt_nonneg },
 	{ "bend", 0, OPT_DOUBLE, &o.par.k.k_bend, "K", "bending stiffness, N (1e-3)", 0, 0, &opt_nonneg },
 	{ "torsion", 0, OPT_DOUBLE, &o.par.k.k_tors, "K", "torsion stiffness, N (1e-3)", 0, 0, &opt_nonneg },
-	{ "altitude", 0, OPT_DOUBLE, &o.par.k.k_alt, "K", "altitude spring stiffness, N (1e-2)", 0, 0, &opt_nonneg },
+	{ "altitude", 0, OPT_DOUBLE, &o.par.k.k_alt, "K", "altitude spring stiffness of curls' tetrahedra (those of virtuals take --torsion), N (1e-2)", 0, 0, &opt_nonneg },
 	{ "soft-damping", 0, OPT_DOUBLE, &o.par.k.xi_bend, "XI", "bend, torsion and altitude overdamping fraction (8)", 0, 0, &opt_nonneg },
 	{ "density", 0, OPT_DOUBLE, &o.par.density, "KG", "strand mass per metre without a 'mass' channel, kg/m (5e-6)", 0, 0, &opt_positive },
 	{ "strain", 0, OPT_DOUBLE, &o.par.strain, "S", "strain limit, 0 off (0.1)", 0, 0, &strain_range },

@@ -54,8 +54,11 @@ sub_abt(double *S, const double *A, const double *B)
 				A[3 * r + 2] * B[3 * c + 2];
 }
 
-/* Lower Cholesky factor of the symmetric 3x3 block S into G (upper part
- * zero).  0, or -1 when S is not positive definite. */
+/* Lower Cholesky factor of the symmetric 3x3 block S into G, the
+ * reciprocals of its diagonal in the upper part (G[1] = 1/G[0], G[2] =
+ * 1/G[4], G[5] = 1/G[8]): the solves multiply by them instead of
+ * dividing, which would hold up every chain's sequential sweep.  0, or -1
+ * when S is not positive definite. */
 static inline int
 chol3(const double *S, double *G)
 {
@@ -70,9 +73,10 @@ chol3(const double *S, double *G)
 	double d2 = S[8] - g20 * g20 - g21 * g21;
 	if (!(d2 > 0))
 		return -1;
-	G[0] = g00; G[1] = 0; G[2] = 0;
-	G[3] = g10; G[4] = g11; G[5] = 0;
-	G[6] = g20; G[7] = g21; G[8] = sqrt(d2);
+	double g22 = sqrt(d2);
+	G[0] = g00; G[1] = 1 / g00; G[2] = 1 / g11;
+	G[3] = g10; G[4] = g11; G[5] = 1 / g22;
+	G[6] = g20; G[7] = g21; G[8] = g22;
 	return 0;
 }
 
@@ -167,9 +171,9 @@ band_chol_solve(const band_chol *bc, const double *r, double *z)
 			}
 			const double *G = Lj + 9 * bw;
 			double *y = z + 3 * (size_t)bc->seq[j];
-			y[0] = s[0] / G[0];
-			y[1] = (s[1] - G[3] * y[0]) / G[4];
-			y[2] = (s[2] - G[6] * y[0] - G[7] * y[1]) / G[8];
+			y[0] = s[0] * G[1];
+			y[1] = (s[1] - G[3] * y[0]) * G[2];
+			y[2] = (s[2] - G[6] * y[0] - G[7] * y[1]) * G[5];
 		}
 		/* back: L^T z = y */
 		for (size_t j = hi; j-- > lo;) {
@@ -186,9 +190,9 @@ band_chol_solve(const band_chol *bc, const double *r, double *z)
 						B[6 + a] * x[2];
 			}
 			const double *G = bc->L + 9 * (size_t)w * j + 9 * bw;
-			zj[2] = s[2] / G[8];
-			zj[1] = (s[1] - G[7] * zj[2]) / G[4];
-			zj[0] = (s[0] - G[3] * zj[1] - G[6] * zj[2]) / G[0];
+			zj[2] = s[2] * G[5];
+			zj[1] = (s[1] - G[7] * zj[2]) * G[2];
+			zj[0] = (s[0] - G[3] * zj[1] - G[6] * zj[2]) * G[1];
 		}
 	}
 }

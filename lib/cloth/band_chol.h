@@ -29,7 +29,9 @@ typedef struct band_chol {
 	uint32_t *seq;          /* n: block row of each entry */
 	int bw;                 /* block bandwidth */
 	double *L;              /* 9 (bw + 1) per entry: L(j, j-bw..j),
-				   row-major 3x3 blocks, L(j, j) lower */
+				   row-major 3x3 blocks, L(j, j) lower,
+				   its upper part the reciprocals of its
+				   diagonal (band_chol.c chol3) */
 	long fallbacks;         /* chains factored block-diagonally because a
 				   pivot was not positive, since init */
 } band_chol;

@@ -88,6 +88,12 @@ struct collide_self {
 	pairlist cand_pt, cand_ee;
 	pairlist *blk;          /* QUERY_BLOCKS lists, one per query block */
 	cloth_split *split;     /* the ranks' shares of the blocks, or NULL */
+	/* strands' step C (resolve_strands): particles whose effective
+	 * velocity changed in the pass before (dirty) and in this one
+	 * (chg), edges touching a dirty particle (edirty), the edge of each
+	 * box of the dirty edges' tree (dmap) */
+	uint8_t *dirty, *chg, *edirty;
+	uint32_t *dmap;
 };
 
 static int
@@ -280,6 +286,10 @@ collide_self_free(collide_self *s)
 	free(s->u);
 	free(s->cand_pt.q);
 	free(s->cand_ee.q);
+	free(s->dirty);
+	free(s->chg);
+	free(s->edirty);
+	free(s->dmap);
 	for (int k = 0; s->blk && k < QUERY_BLOCKS; k++)
 		free(s->blk[k].q);
 	free(s->blk);
@@ -455,6 +465,34 @@ ee_dist2(const collide_self *cs, const double a[3], const double b[3],
 }
 
 /* --- a four-point interaction -------------------------------------- */
+
+/* Strands: a pair whose contact only a lever can answer is left alone.
+ * An impulse that changes the contact's relative velocity by dv changes
+ * free particle i's by |alpha_i| dv / (m_i sum_j alpha_j^2 / m_j); where
+ * the contact is near the pinned end of a root segment and the other
+ * segment is pinned too, that is dv / s for a contact at s along the
+ * segment, without bound as s -> 0: the free end flew off, stretching the
+ * strand far past its strain limit and sweeping boxes over whole heads of
+ * hair.  Roots are prescribed, and §7.5.3 leaves what a step cannot
+ * resolve; a pair is answered only where no particle moves by more than
+ * LEVER_MAX times the contact (a free segment never exceeds 1). */
+#define LEVER_MAX 2.0
+
+static int
+lever(const collide_self *s, const uint32_t id[4], const double al[4])
+{
+	double M = 0, amax = 0;
+
+	if (!s->par.strands)
+		return 0;
+	for (int i = 0; i < 4; i++) {
+		double w = s->invm[id[i]];
+		M += al[i] * al[i] * w;
+		if (fabs(al[i]) * w > amax)
+			amax = fabs(al[i]) * w;
+	}
+	return amax > LEVER_MAX * M;
+}
 
 /* Weights alpha on particles id[4] (sum zero) and unit normal n: change
  * the relative normal velocity sum alpha_i v_i . n by dv with an impulse
@@ -842,7 +880,7 @@ repulse_one(collide_self *s, const uint32_t id[4], const double al[4],
 	double r[3], M = 0;
 	for (int i = 0; i < 4; i++)
 		M += al[i] * al[i] * s->invm[id[i]];
-	if (!(M > 0))
+	if (!(M > 0) || lever(s, id, al))
 		return;
 	rel(id, al, v, r);
 	double vN = v3dot(r, n), dvN = 0;
@@ -1015,8 +1053,8 @@ detect(collide_self *s, int kind, const uint32_t id[4], const double *x0,
 }
 
 /* Inelastic response ([15]): the pair keeps the side it had at the start
- * and ends at least delta apart along n. */
-static void
+ * and ends at least delta apart along n.  1 if it changed u. */
+static int
 respond(collide_self *s, const uint32_t id[4], const double al[4],
 	double n[3], const double *x0, double *u, double T)
 {
@@ -1030,8 +1068,10 @@ respond(collide_self *s, const uint32_t id[4], const double al[4],
 	rel(id, al, u, r);
 	double vN = v3dot(r, n);
 	double target = d0 < s->delta ? (s->delta - d0) / T : 0;
-	if (vN < target)
-		impulse(s, id, al, n, target - vN, u);
+	if (!(vN < target))
+		return 0;
+	impulse(s, id, al, n, target - vN, u);
+	return 1;
 }
 
 /* Rigid motion of each impact zone: momentum-conserving translation and
@@ -1039,6 +1079,207 @@ respond(collide_self *s, const uint32_t id[4], const double al[4],
  * of the inertia tensor (§6.3). */
 static void rigid_zones(collide_self *s, const double *x0, double *u,
 			const uint8_t *inzone);
+
+/* --- step C of strands ---------------------------------------------- */
+
+static int
+cmp_pair(const void *a, const void *b)
+{
+	const uint32_t *p = a, *q = b;
+
+	if (p[4] != q[4])
+		return p[4] < q[4] ? -1 : 1;
+	return (p[5] > q[5]) - (p[5] < q[5]);
+}
+
+/* Sort the edge/edge pairs of l by their edges (lower, then upper): the
+ * order of a step C pass, whatever the tree that found them.  grouped: the
+ * pairs come already in runs of one lower edge, ascending (query_all's
+ * order), and only each run is sorted, by insertion (a few pairs). */
+static void
+sort_pairs(pairlist *l, int grouped)
+{
+	if (!grouped) {
+		qsort(l->q, l->n, sizeof *l->q, cmp_pair);
+		return;
+	}
+	for (size_t i = 1; i < l->n; i++) {
+		uint32_t t[6];
+		size_t j = i;
+		if (l->q[i - 1][4] != l->q[i][4] || l->q[i - 1][5] < l->q[i][5])
+			continue;
+		memcpy(t, l->q[i], sizeof t);
+		while (j > 0 && l->q[j - 1][4] == t[4] && l->q[j - 1][5] > t[5]) {
+			memcpy(l->q[j], l->q[j - 1], sizeof t);
+			j--;
+		}
+		memcpy(l->q[j], t, sizeof t);
+	}
+}
+
+/* Pair of query edge q->prim and the dirty edge of tree box j, found once:
+ * from the lower edge when both are dirty, else from the clean one. */
+static void
+dirty_found(void *vc, uint32_t j)
+{
+	qctx *q = vc;
+	const collide_self *s = q->s;
+	const uint32_t *E = s->edge;
+	uint32_t e = q->prim, f = s->dmap[j];
+
+	if (f == e || (s->edirty[e] && f < e))
+		return;
+	uint32_t lo = e < f ? e : f, hi = e < f ? f : e;
+	uint32_t a = E[2 * lo], b = E[2 * lo + 1], c = E[2 * hi], d = E[2 * hi + 1];
+	if (a == c || a == d || b == c || b == d)
+		return;
+	if (push(q->out, a, b, c, d, lo, hi))
+		q->fail = 1;
+}
+
+/* Candidate edge/edge pairs swept x0 -> x1 (grown by r/2 each) of which an
+ * edge touches a dirty particle, sorted. */
+static int
+dirty_candidates(collide_self *s, const double *x0, const double *x1,
+		 double r, pairlist *ee, slc_err *err)
+{
+	size_t nd = 0;
+	boxtree t;
+
+	ee->n = 0;
+	for (size_t e = 0; e < s->ne; e++) {
+		s->edirty[e] = s->dirty[s->edge[2 * e]] | s->dirty[s->edge[2 * e + 1]];
+		if (s->edirty[e])
+			s->dmap[nd++] = (uint32_t)e;
+	}
+	if (!nd)
+		return 0;
+	for (size_t j = 0; j < nd; j++) {
+		const uint32_t *E = s->edge + 2 * s->dmap[j];
+		double *lo = s->lo + 3 * j, *hi = s->hi + 3 * j;
+		for (int k = 0; k < 3; k++) {
+			lo[k] = 1e300;
+			hi[k] = -1e300;
+		}
+		for (int v = 0; v < 2; v++) {
+			grow(lo, hi, x0 + 3 * E[v], 0.5 * r);
+			grow(lo, hi, x1 + 3 * E[v], 0.5 * r);
+		}
+	}
+	if (boxtree_build(&t, nd, s->lo, s->hi, err))
+		return -1;
+	/* the tree keeps its own copy of the boxes: the query boxes of all
+	 * edges go where the dirty ones were */
+	boxes(s, 2, x0, x1, 0.5 * r);
+	int fail = query_all(s, &t, s->ne, dirty_found, ee);
+	boxtree_free(&t);
+	if (fail)
+		return slc_fail(err, "out of memory for collision pairs");
+	sort_pairs(ee, 0);
+	return 0;
+}
+
+/* Step C of strands (zones 0, §7.5.3).  A pass tests in Gauss-Seidel
+ * order the edge pairs whose swept boxes overlap, sorted by their edges.
+ * After the first, a pass tests only the pairs with a particle whose
+ * effective velocity changed in the pass before: any other pair was last
+ * tested on the velocities it has now, and was found apart or already
+ * separating (its response did nothing), so testing it again would change
+ * nothing.  The passes stop when one changes nothing (the state is then
+ * final), or after coll_iters passes; a last pass over every pair counts
+ * those still colliding. */
+static int
+resolve_strands(collide_self *s, const double *x0, double *x1, double T,
+		uint8_t *moved, long *ncoll, slc_err *err)
+{
+	const size_t np = s->np;
+	double *u = s->u, *d = NULL;
+	int ret = -1;
+
+	update_invm(s);
+	d = slc_calloc(3 * np + 1, sizeof *d, err);
+	if (!d)
+		goto out;
+	/* made at the first call, each retried until it is made */
+	if ((!s->dirty && !(s->dirty = slc_calloc(np + 1, 1, err))) ||
+	    (!s->chg && !(s->chg = slc_calloc(np + 1, 1, err))) ||
+	    (!s->edirty && !(s->edirty = slc_calloc(s->ne + 1, 1, err))) ||
+	    (!s->dmap && !(s->dmap = slc_calloc(s->ne + 1, sizeof *s->dmap,
+						err))))
+		goto out;
+	for (size_t k = 0; k < 3 * np; k++)
+		u[k] = (x1[k] - x0[k]) / T;
+	for (int it = 0;; it++) {
+		/* pass 0 and the counting pass see every pair */
+		int count = it >= s->par.coll_iters, full = it == 0 || count;
+		long found = 0, changed = 0;
+		for (size_t k = 0; k < 3 * np; k++)
+			d[k] = T * u[k];
+		for (size_t k = 0; k < 3 * np; k++)
+			x1[k] = x0[k] + d[k];
+		if (full) {
+			if (candidates(s, x0, x1, s->delta, &s->cand_pt,
+				       &s->cand_ee, err))
+				goto out;
+			sort_pairs(&s->cand_ee, 1);
+		} else if (dirty_candidates(s, x0, x1, s->delta, &s->cand_ee,
+					    err)) {
+			goto out;
+		}
+		memset(s->chg, 0, np);
+		pairlist *l = &s->cand_ee;
+		for (size_t i = 0; i < l->n; i++) {
+			const uint32_t *id = l->q[i];
+			double al[4], n[3];
+			/* Gauss-Seidel: see the newest velocities */
+			for (int j = 0; j < 4; j++)
+				for (int k = 0; k < 3; k++)
+					d[3 * id[j] + k] = T * u[3 * id[j] + k];
+			if (!detect(s, 2, id, x0, d, al, n) || lever(s, id, al))
+				continue;
+			if (s->nskip && skipped(s, id[4], id[5])) {
+				if (!count)
+					s->skipped++;
+				continue;
+			}
+			found++;
+			if (count || !respond(s, id, al, n, x0, u, T))
+				continue;
+			changed++;
+			for (int j = 0; j < 4; j++)
+				s->chg[id[j]] = 1;
+		}
+		if (count) {
+			s->unresolved += found;
+			break;
+		}
+		*ncoll += found;
+		/* a full pass that finds nothing ends step C uncounted */
+		if (full && !found)
+			break;
+		if (!changed) {
+			/* nothing will change again: count what is left */
+			it = s->par.coll_iters - 1;
+			continue;
+		}
+		memcpy(s->dirty, s->chg, np);
+	}
+	ret = 0;
+	for (size_t i = 0; i < np; i++) {
+		int ch = 0;
+		for (int k = 0; k < 3; k++) {
+			double nx = x0[3 * i + k] + T * u[3 * i + k];
+			if (nx != x1[3 * i + k])
+				ch = 1;
+			x1[3 * i + k] = nx;
+		}
+		if (ch)
+			moved[i] = 1;
+	}
+out:
+	free(d);
+	return ret;
+}
 
 int
 collide_self_resolve(collide_self *s, const double *x0, double *x1,
@@ -1050,6 +1291,8 @@ collide_self_resolve(collide_self *s, const double *x0, double *x1,
 	uint8_t *inzone = NULL;
 	int ret = -1;
 
+	if (s->par.strands && !s->par.zones && !s->nt)
+		return resolve_strands(s, x0, x1, T, moved, ncoll, err);
 	update_invm(s);
 	d = slc_calloc(3 * np + 1, sizeof *d, err);
 	inzone = slc_calloc(np + 1, 1, err);

@@ -52,7 +52,12 @@ typedef struct collide_self_params {
 				   ends take part in repulsions (its rootward
 				   end always, its tipward end where the
 				   strand ends there), since no triangles
-				   cover them; 0: cloth's edges */
+				   cover them; a contact that only a lever
+				   on constrained particles could answer
+				   (near a pinned root) is left alone; step
+				   C's passes after the first test only
+				   the pairs whose velocities changed
+				   (collide_self.c); 0: cloth's edges */
 } collide_self_params;
 
 /* Set up for np particles with masses m (np, kg) and velocity constraints

@@ -174,7 +174,18 @@ hair_topo_build(hair_topo *t, size_t nstrands, const uint32_t *offset,
 			t->pair_xi[npr] = k->xi_tors;
 			memcpy(t->tet + 4 * nt, p + j, 4 * sizeof *p);
 			t->tet_norm[nt] = (uint32_t)npr++;
-			t->tet_k[nt++] = k->k_alt * ks;
+			/* a tetrahedron with a virtual particle is the torsion
+			 * element of a straight part (§7.3.1, fig. 7.1): fat
+			 * by construction, it cannot invert under the
+			 * strand's weight, which is what k_alt is sized for
+			 * on curls' thin ones (hair.c); at k_alt it would add
+			 * a stiffness against bending and twist alike that
+			 * keeps a twisted strand from buckling (fig. 7.4b),
+			 * so it takes the torsion stiffness */
+			int virt = 0;
+			for (int c = 0; c < 4; c++)
+				virt |= p[j + (size_t)c] >= naxis;
+			t->tet_k[nt++] = (virt ? k->k_tors : k->k_alt) * ks;
 		}
 	}
 	spring_lists l = {

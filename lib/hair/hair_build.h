@@ -38,7 +38,8 @@ typedef struct hair_springs {
 	double k_edge, xi_edge;
 	double k_bend, xi_bend;
 	double k_tors, xi_tors;
-	double k_alt, xi_alt;
+	double k_alt, xi_alt;   /* k_alt: tetrahedra without a virtual (a
+				   virtual's take k_tors, hair_build.c) */
 } hair_springs;
 
 typedef struct hair_topo {
