@@ -713,9 +713,9 @@ skin_phi(const kdsm_lattice *L, const kdsm_skin *s, const kdsm_mesh *m, field *p
 	return 0;
 }
 
-/* The closest skin point to c: exactly for a cut tet, else on the
- * closest triangle of the nearest grid sample (the level set's
- * extrapolation of §3.1). */
+/* The closest skin point to c, exact for every tet: for a tet not cut
+ * (exact 0) the closest triangle of the grid cell holding c, from the
+ * skin level set of §3.1, bounds the tree's search. */
 static void
 closest_point(const field *phi, const int32_t *closest, const bvh *b, const kdsm_skin *s,
 	      const double c[3], int exact, int32_t *tri, double w[3], double cp[3])
@@ -730,17 +730,29 @@ closest_point(const field *phi, const int32_t *closest, const bvh *b, const kdsm
 		idx[a] = f < 0 ? 0 : f >= nmax ? (size_t)nmax - 1 : (size_t)f;
 	}
 	*tri = exact ? -1 : closest[idx[0] + (size_t)phi->ni * (idx[1] + (size_t)phi->nj * idx[2])];
-	if (*tri < 0) {
+	{
 		bvh_hit hit;
+		double dmax = INFINITY;
 
-		bvh_closest(b, c, INFINITY, &hit);
-		*tri = (int32_t)hit.tri;
-		memcpy(w, hit.w, 3 * sizeof *w);
-		memcpy(cp, hit.cp, 3 * sizeof *cp);
-		return;
+		/* the grid sample's triangle is near, not always nearest (a
+		 * normal up to 47 degrees off on a ball): it only bounds the
+		 * exact search */
+		if (*tri >= 0) {
+			double d[3];
+
+			tri_closest(c, s->P + 3 * s->tri[3 * (size_t)*tri],
+				    s->P + 3 * s->tri[3 * (size_t)*tri + 1],
+				    s->P + 3 * s->tri[3 * (size_t)*tri + 2], cp, w);
+			for (int a2 = 0; a2 < 3; a2++)
+				d[a2] = c[a2] - cp[a2];
+			dmax = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) * (1 + 1e-9) + 1e-12;
+		}
+		if (bvh_closest(b, c, dmax, &hit)) {
+			*tri = (int32_t)hit.tri;
+			memcpy(w, hit.w, 3 * sizeof *w);
+			memcpy(cp, hit.cp, 3 * sizeof *cp);
+		}
 	}
-	tri_closest(c, s->P + 3 * s->tri[3 * (size_t)*tri], s->P + 3 * s->tri[3 * (size_t)*tri + 1],
-		    s->P + 3 * s->tri[3 * (size_t)*tri + 2], cp, w);
 }
 
 /* §3.1: one fine tet's occupancy, cut flag, normal, object velocity,
