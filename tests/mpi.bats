@@ -60,6 +60,33 @@ smoke3() {
 	done
 }
 
+@test "mpi: three smoke frames with a dynamic rigid body across the slab faces at 1-4 ranks identical to serial" {
+	# a spinning, moving ball over k planes 14-24: cut by the slab faces
+	# of 2 (16), 3 (21) and 4 (16, 24) ranks
+	{ mkprim smoke --res 32 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 &&
+		mkprim ball --res 32 --box 1,1,1 --radius 0.15 --center 0.45,0.5,0.6 --density 500 \
+			--spin 0,0,3 --velocity 0.3,0,-0.5 --motion dynamic; } | slccat -o "$T/f0.slc"
+	smoke3 serial maccormack
+	run slcinfo "$T/serial/f3.slc"
+	assert_output --partial "regions=1"
+	for np in 1 2 3 4; do
+		run smoke3 "mpi$np" maccormack "$np"
+		assert_success
+		for f in 1 2 3; do
+			cmp "$T/serial/a$f.slc" "$T/mpi$np/a$f.slc"
+			cmp "$T/serial/f$f.slc" "$T/mpi$np/f$f.slc"
+		done
+	done
+	# the body moved (its P line: min, max and mean) and its velocity
+	# changed through the coupling
+	p0=$(slcinfo "$T/f0.slc" | grep -A1 "particles 'rigid'" | tail -1)
+	p3=$(slcinfo "$T/serial/f3.slc" | grep -A1 "particles 'rigid'" | tail -1)
+	[ "$p0" != "$p3" ]
+	v0=$(slcinfo "$T/f0.slc" | grep -A4 "particles 'rigid'" | grep " v ")
+	v3=$(slcinfo "$T/serial/f3.slc" | grep -A4 "particles 'rigid'" | grep " v ")
+	[ "$v0" != "$v3" ]
+}
+
 @test "mpi: a slab too thin for its ghost planes is refused, naming --cfl" {
 	mkprim smoke --res 32 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 -o "$T/f0.slc"
 	run mpi 4 "$MPI_BIN/advect" "${STEP[@]}" --scheme bfecc "$T/f0.slc" -o "$T/out.slc"

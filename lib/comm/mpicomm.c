@@ -158,6 +158,12 @@ slc_comm_imax(slc_comm *c, int *v, int n, slc_err *err)
 }
 
 int
+slc_comm_lmin(slc_comm *c, int64_t *v, int n, slc_err *err)
+{
+	return reduce(c, v, n, MPI_INT64_T, MPI_MIN, err);
+}
+
+int
 slc_comm_plane_sums(slc_comm *c, const double *part, int nsum, double *sum, slc_err *err)
 {
 	size_t need;

@@ -23,6 +23,7 @@
 #define SLC_MPICOMM_H
 
 #include <mpi.h>
+#include <stdint.h>
 
 #include "core/comm.h"
 #include "core/err.h"
@@ -72,6 +73,9 @@ int slc_comm_min(slc_comm *c, double *v, int n, slc_err *err);
 
 /* The same for ints (a flag set on any rank: the max). */
 int slc_comm_imax(slc_comm *c, int *v, int n, slc_err *err);
+
+/* v[q] the smallest of the ranks' v[q], 64-bit integers (a label). */
+int slc_comm_lmin(slc_comm *c, int64_t *v, int n, slc_err *err);
 
 /* nsum sums over the whole grid from plane partials: part[p nsum + s] is
  * the partial sum s of this rank's owned cell plane k0 + p (p < k1 - k0);

@@ -151,12 +151,13 @@ mpi_load(advect_stage *S, slc_err *err)
 				"several MPI ranks");
 	if (S->vort || S->o.vortex.rate > 0)
 		return slc_fail(err, "vortex particles are not yet advected over several MPI ranks");
-	if (S->rs.n)
-		return slc_fail(err, "rigid bodies are not yet advected over several MPI ranks");
+	if (S->rs.sh.n)
+		return slc_fail(err, "rigid bodies shaped by a shell are not yet advected over "
+				"several MPI ranks");
 	for (i = 0; i < S->F->n; i++) {
 		const slc_rec *r = S->F->r[i];
 
-		if (r->kind == SLC_PARTICLES)
+		if (r->kind == SLC_PARTICLES && !rigid_set_owns(r))
 			return slc_fail(err, "particles '%s' are not yet advected over several "
 					"MPI ranks", r->name);
 		if (r->kind == SLC_GRID && r->nk_all == 0 &&
@@ -337,7 +338,11 @@ cfl_speed(advect_stage *S, double *vmax, slc_err *err)
 	if (S->comm) {
 		if (mpi_speed(S, &v, err))
 			return -1;
-		*vmax = v;      /* no rigid bodies over ranks yet (mpi_load) */
+		/* every rank holds every body: the same bits on each */
+		if (!isfinite(v = fmax(v, rigid_set_max_speed(&S->rs))))
+			return slc_fail(err, "frame %.0f: rigid body velocity NaN or Inf",
+					S->frame + 1);
+		*vmax = v;
 		return 0;
 	}
 #endif
