@@ -91,6 +91,14 @@ int slc_comm_plane_sums(slc_comm *c, const double *part, int nsum, double *sum,
  * 0, or -1 with err (a count past an int, MPI). */
 int slc_comm_gather_planes(slc_comm *c, void *a, size_t pb, const int *own, slc_err *err);
 
+/* The whole grid of nall sample planes (pb bytes each) into whole on
+ * every rank, from each rank's slab (slab: planes k0 .. of the grid,
+ * after slc_comm_slabs) of which it sends the planes it owns: its cell
+ * planes, the last rank also those past the last cell (the top faces).
+ * Collective; 0, or -1 with err (memory, MPI). */
+int slc_comm_whole_planes(slc_comm *c, const void *slab, int k0, int nall, void *whole,
+			  size_t pb, slc_err *err);
+
 /* A sum in grid order over the ranks, each adding its owned cells in
  * turn: slc_comm_chain_in waits for the running sums (n bytes) of the
  * rank below (rank 0: none, buf as the caller set it), the rank adds its
