@@ -87,6 +87,23 @@ smoke3() {
 	[ "$v0" != "$v3" ]
 }
 
+@test "mpi: three smoke frames with vortex particles seeded, moved and forcing at 1-4 ranks identical to serial" {
+	mkprim smoke --res 32 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 -o "$T/f0.slc"
+	STEP+=(--vortex-seed 120 --seed 3)
+	smoke3 serial maccormack
+	run slcinfo "$T/serial/f3.slc"
+	assert_output --partial "particles 'vortex'"
+	refute_output --partial "point 0 "
+	for np in 1 2 3 4; do
+		run smoke3 "mpi$np" maccormack "$np"
+		assert_success
+		for f in 1 2 3; do
+			cmp "$T/serial/a$f.slc" "$T/mpi$np/a$f.slc"
+			cmp "$T/serial/f$f.slc" "$T/mpi$np/f$f.slc"
+		done
+	done
+}
+
 # three frames of a liquid frame f0.slc in $T: advect --seed 1 then
 # project, serial or over NP ranks (liquid3 DIR NP), as pipelines/drop
 liquid3() {

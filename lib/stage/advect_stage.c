@@ -108,12 +108,13 @@ load_vortex(advect_stage *S, slc_err *err)
 }
 
 #ifdef SLC_MPI
-/* A liquid over MPI ranks: its phases (velocity extrapolation, the level
- * set, marker particles and spray, the walls) run on the whole grids,
- * gathered to every rank from the owned planes of each, with the serial
- * code: the same bits on every rank and as one process, every particle
- * on every rank.  Not yet distributed: the grids are gathered per phase
- * and the particles stepped on each rank. */
+/* A liquid and vortex particles over MPI ranks: their phases (velocity
+ * extrapolation, the level set, marker particles and spray, the walls;
+ * vortex particles moved, culled, seeded and their force) run on the
+ * whole grids, gathered to every rank from the owned planes of each,
+ * with the serial code: the same bits on every rank and as one process,
+ * every particle on every rank.  Not yet distributed: the grids are
+ * gathered per phase and the particles stepped on each rank. */
 
 /* The whole grid of slab field s into w on every rank (w allocated on
  * first use: s's placement over its nk_all planes).  Collective. */
@@ -143,7 +144,7 @@ mpi_slab(field *s, const field *w)
 /* The velocity (and with solid, the solid) whole on every rank (nothing
  * alone). */
 static int
-mpi_liquid_in(advect_stage *S, int solid, slc_err *err)
+mpi_whole_in(advect_stage *S, int solid, slc_err *err)
 {
 	if (!S->comm)
 		return 0;
@@ -156,7 +157,7 @@ mpi_liquid_in(advect_stage *S, int solid, slc_err *err)
 /* The slab's velocity (and with phi, level set) from the whole grids
  * (nothing alone). */
 static void
-mpi_liquid_out(advect_stage *S, int phi)
+mpi_whole_out(advect_stage *S, int phi)
 {
 	if (!S->comm)
 		return;
@@ -164,6 +165,26 @@ mpi_liquid_out(advect_stage *S, int phi)
 		mpi_slab(mac_comp(&S->AF.vel, a), mac_comp(&S->velw, a));
 	if (phi)
 		mpi_slab(&S->phi, &S->phiw);
+}
+
+/* The smoke source whole on every rank (vortex seeding). */
+static int
+mpi_whole_src(advect_stage *S, slc_err *err)
+{
+	return S->comm ? mpi_whole(S->comm, &S->AF.src, &S->srcw, err) : 0;
+}
+
+/* The source and the solid vortex particles see. */
+static const field *
+whole_src(advect_stage *S)
+{
+	return S->comm ? &S->srcw : &S->AF.src;
+}
+
+static const field *
+whole_sol(advect_stage *S)
+{
+	return S->comm && S->sol ? &S->solw : S->sol;
 }
 
 /* The liquid's whole level set at load. */
@@ -180,15 +201,16 @@ liquid_phi(advect_stage *S)
 	return S->comm ? &S->phiw : &S->phi;
 }
 
-/* The velocity the liquid's phases change. */
+/* The velocity the liquid's and vortex particles' phases read and
+ * change. */
 static macgrid *
-liquid_vel(advect_stage *S)
+whole_vel(advect_stage *S)
 {
 	return S->comm ? &S->velw : &S->AF.vel;
 }
 #else
 static int
-mpi_liquid_in(advect_stage *S, int solid, slc_err *err)
+mpi_whole_in(advect_stage *S, int solid, slc_err *err)
 {
 	(void)S;
 	(void)solid;
@@ -197,7 +219,7 @@ mpi_liquid_in(advect_stage *S, int solid, slc_err *err)
 }
 
 static void
-mpi_liquid_out(advect_stage *S, int phi)
+mpi_whole_out(advect_stage *S, int phi)
 {
 	(void)S;
 	(void)phi;
@@ -211,6 +233,26 @@ mpi_liquid_load(advect_stage *S, slc_err *err)
 	return 0;
 }
 
+static int
+mpi_whole_src(advect_stage *S, slc_err *err)
+{
+	(void)S;
+	(void)err;
+	return 0;
+}
+
+static const field *
+whole_src(advect_stage *S)
+{
+	return &S->AF.src;
+}
+
+static const field *
+whole_sol(advect_stage *S)
+{
+	return S->sol;
+}
+
 static field *
 liquid_phi(advect_stage *S)
 {
@@ -218,7 +260,7 @@ liquid_phi(advect_stage *S)
 }
 
 static macgrid *
-liquid_vel(advect_stage *S)
+whole_vel(advect_stage *S)
 {
 	return &S->AF.vel;
 }
@@ -270,15 +312,13 @@ mpi_load(advect_stage *S, slc_err *err)
 
 	if (!S->comm)
 		return 0;
-	if (S->vort || S->o.vortex.rate > 0)
-		return slc_fail(err, "vortex particles are not yet advected over several MPI ranks");
 	if (S->rs.sh.n)
 		return slc_fail(err, "rigid bodies shaped by a shell are not yet advected over "
 				"several MPI ranks");
 	for (i = 0; i < S->F->n; i++) {
 		const slc_rec *r = S->F->r[i];
 
-		if (r->kind == SLC_PARTICLES && !rigid_set_owns(r) &&
+		if (r->kind == SLC_PARTICLES && !rigid_set_owns(r) && r != S->vort &&
 		    !(S->liquid && pls_water_owns(r)))
 			return slc_fail(err, "particles '%s' are not yet advected over several "
 					"MPI ranks", r->name);
@@ -432,11 +472,11 @@ liquid_extrapolate(advect_stage *S, slc_err *err)
 {
 	if (!S->liquid)
 		return 0;
-	if (mpi_liquid_in(S, 0, err) ||
-	    pls_extrapolate(liquid_vel(S), liquid_phi(S), EXTRAP_BAND, err) ||
-	    (S->nsub == 0 && pls_water_freeze(&S->water, liquid_vel(S), err)))
+	if (mpi_whole_in(S, 0, err) ||
+	    pls_extrapolate(whole_vel(S), liquid_phi(S), EXTRAP_BAND, err) ||
+	    (S->nsub == 0 && pls_water_freeze(&S->water, whole_vel(S), err)))
 		return -1;
-	mpi_liquid_out(S, 0);
+	mpi_whole_out(S, 0);
 	return 0;
 }
 
@@ -542,7 +582,9 @@ advect_records(advect_stage *S, double dt, slc_err *err)
 			    recfield_advect(r, &S->AF.vel, dt, &S->ao, &S->st, err))
 				return slc_failctx(err, "record '%s': ", r->name);
 		} else if (r == S->vort) {
-			vortex_step(r, &S->AF.vel, dt);
+			if (mpi_whole_in(S, 0, err))
+				return -1;
+			vortex_step(r, whole_vel(S), dt);
 		} else if (r->kind == SLC_PARTICLES && !rigid_set_owns(r) &&
 			   (slc_frame_decode(S->F, r, err) ||
 			    advect_frame_particles(r, &S->AF.vel, dt, err))) {
@@ -559,11 +601,11 @@ liquid_step(advect_stage *S, double dt, slc_err *err)
 {
 	if (!S->liquid)
 		return 0;
-	if (mpi_liquid_in(S, 1, err) ||
+	if (mpi_whole_in(S, 1, err) ||
 	    pls_step(&S->water, liquid_phi(S), &S->water.u0, dt, S->have_g > 0 ? S->gravity : no_g,
 		     err))
 		return -1;
-	mpi_liquid_out(S, 1);
+	mpi_whole_out(S, 1);
 	return 0;
 }
 
@@ -636,11 +678,14 @@ vortex_particles(advect_stage *S, double dt, slc_err *err)
 
 	if (!S->vort)
 		return 0;
-	if ((S->sol && vortex_cull(S->vort, S->sol, err)) ||
-	    (o->vortex.rate > 0 && vortex_seed(S->vort, &S->AF.src, &o->vortex, dt, (uint64_t)o->seed,
+	if (mpi_whole_in(S, 1, err) || (o->vortex.rate > 0 && mpi_whole_src(S, err)))
+		return -1;
+	if ((S->sol && vortex_cull(S->vort, whole_sol(S), err)) ||
+	    (o->vortex.rate > 0 && vortex_seed(S->vort, whole_src(S), &o->vortex, dt, (uint64_t)o->seed,
 					       vortex_stream_key(S->frame, S->nsub), err)))
 		return -1;
-	vortex_force(S->vort, &S->AF.vel, &o->vortex, dt);
+	vortex_force(S->vort, whole_vel(S), &o->vortex, dt);
+	mpi_whole_out(S, 0);
 	return 0;
 }
 
@@ -650,10 +695,10 @@ liquid_walls(advect_stage *S, slc_err *err)
 {
 	if (!S->liquid || S->o.open)
 		return 0;
-	if (mpi_liquid_in(S, 0, err))
+	if (mpi_whole_in(S, 0, err))
 		return -1;
-	pls_walls(liquid_vel(S));
-	mpi_liquid_out(S, 0);
+	pls_walls(whole_vel(S));
+	mpi_whole_out(S, 0);
 	return 0;
 }
 
@@ -761,6 +806,7 @@ advect_stage_free(advect_stage *S)
 #ifdef SLC_MPI
 	field_free(&S->phiw);
 	field_free(&S->solw);
+	field_free(&S->srcw);
 	for (int a = 0; a < 3; a++)
 		field_free(mac_comp(&S->velw, a));
 #endif

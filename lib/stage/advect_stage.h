@@ -109,9 +109,9 @@ typedef struct advect_stage {
 	int nsub;               /* substeps taken */
 	slc_comm *comm;         /* the other ranks, or NULL: alone */
 	double wmax;            /* MPI: largest |w| of the substep, m/s */
-	/* MPI with a liquid: the whole grids the liquid's phases run on,
-	 * the same on every rank (advect_stage.c, mpi_whole) */
-	field phiw, solw;
+	/* MPI with a liquid or vortex particles: the whole grids their
+	 * phases run on, the same on every rank (advect_stage.c, mpi_whole) */
+	field phiw, solw, srcw;
 	macgrid velw;
 } advect_stage;
 
@@ -143,8 +143,8 @@ void advect_stage_defaults(advect_stage_opts *o);
  * 0 and F has none) with the options o (copied; o->source must outlive
  * S).  comm: NULL (one rank), or in an MPI build the ranks, F then this
  * rank's k slab (comm/slabframe.h) of a frame with grid records on the
- * velocity's cells, rigid bodies with level sets and a liquid (no other
- * particles, vortex particles or rigid shells yet, each refused with a
+ * velocity's cells, rigid bodies with level sets, a liquid and vortex
+ * particles (no other particles or rigid shells yet, each refused with a
  * message).  0, or -1 with err: a
  * message about the frame (no velocity or frame length, bad records,
  * "--pls on: no grid record 'phi'", memory); S is freed with
