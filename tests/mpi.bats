@@ -136,6 +136,26 @@ liquid3() {
 	done
 }
 
+@test "mpi: three drop frames of the splash (spray made, flying and landing over every slab) at 2-4 ranks identical to serial" {
+	mkprim pool --res 32 -o "$T/p0.slc"
+	for f in 1 2 3 4; do
+		advect --seed 1 "$T/p$((f - 1)).slc" | project -o "$T/p$f.slc"
+	done
+	cp "$T/p4.slc" "$T/f0.slc"
+	liquid3 serial
+	# hundreds of spray particles spread over z 0.1 .. 0.9: every slab
+	run slcinfo "$T/serial/f3.slc"
+	assert_output --regexp "particles 'spray'[^\n]*"$'\n'"  P +f32 x3 point [0-9]{3,}  min 0\.[0-2]"
+	for np in 2 3 4; do
+		run liquid3 "mpi$np" "$np"
+		assert_success
+		for f in 1 2 3; do
+			cmp "$T/serial/a$f.slc" "$T/mpi$np/a$f.slc"
+			cmp "$T/serial/f$f.slc" "$T/mpi$np/f$f.slc"
+		done
+	done
+}
+
 @test "mpi: a floating ball in a pool with a drop (liquid and rigid body across slab faces) at 2 and 3 ranks identical to serial" {
 	{ mkprim pool --res 24 --depth 0.6 --drop-center 0.5,0.1,0.5 --drop-radius 0.05 &&
 		mkprim ball --res 24 --radius 0.12 --center 0.5,0.3,0.55 --density 100 \
