@@ -22,7 +22,7 @@ STEP=(--source source --buoyancy 0.1,4 --confinement 0.3 --dt 0.04)
 		run mpi "$np" "$ROOT/build-mpi/tests/test_comm"
 		assert_success
 		refute_output --partial "not ok"
-		assert_output --partial "1..29"
+		assert_output --partial "1..32"
 	done
 }
 
@@ -56,6 +56,117 @@ smoke3() {
 				cmp "$T/serial-$scheme/a$f.slc" "$T/mpi$np-$scheme/a$f.slc"
 				cmp "$T/serial-$scheme/f$f.slc" "$T/mpi$np-$scheme/f$f.slc"
 			done
+		done
+	done
+}
+
+@test "mpi: three smoke frames with a dynamic rigid body across the slab faces at 1-4 ranks identical to serial" {
+	# a spinning, moving ball over k planes 14-24: cut by the slab faces
+	# of 2 (16), 3 (21) and 4 (16, 24) ranks
+	{ mkprim smoke --res 32 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 &&
+		mkprim ball --res 32 --box 1,1,1 --radius 0.15 --center 0.45,0.5,0.6 --density 500 \
+			--spin 0,0,3 --velocity 0.3,0,-0.5 --motion dynamic; } | slccat -o "$T/f0.slc"
+	smoke3 serial maccormack
+	run slcinfo "$T/serial/f3.slc"
+	assert_output --partial "regions=1"
+	for np in 1 2 3 4; do
+		run smoke3 "mpi$np" maccormack "$np"
+		assert_success
+		for f in 1 2 3; do
+			cmp "$T/serial/a$f.slc" "$T/mpi$np/a$f.slc"
+			cmp "$T/serial/f$f.slc" "$T/mpi$np/f$f.slc"
+		done
+	done
+	# the body moved (its P line: min, max and mean) and its velocity
+	# changed through the coupling
+	p0=$(slcinfo "$T/f0.slc" | grep -A1 "particles 'rigid'" | tail -1)
+	p3=$(slcinfo "$T/serial/f3.slc" | grep -A1 "particles 'rigid'" | tail -1)
+	[ "$p0" != "$p3" ]
+	v0=$(slcinfo "$T/f0.slc" | grep -A4 "particles 'rigid'" | grep " v ")
+	v3=$(slcinfo "$T/serial/f3.slc" | grep -A4 "particles 'rigid'" | grep " v ")
+	[ "$v0" != "$v3" ]
+}
+
+@test "mpi: three smoke frames with vortex particles seeded, moved and forcing at 1-4 ranks identical to serial" {
+	mkprim smoke --res 32 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 -o "$T/f0.slc"
+	STEP+=(--vortex-seed 120 --seed 3)
+	smoke3 serial maccormack
+	run slcinfo "$T/serial/f3.slc"
+	assert_output --partial "particles 'vortex'"
+	refute_output --partial "point 0 "
+	for np in 1 2 3 4; do
+		run smoke3 "mpi$np" maccormack "$np"
+		assert_success
+		for f in 1 2 3; do
+			cmp "$T/serial/a$f.slc" "$T/mpi$np/a$f.slc"
+			cmp "$T/serial/f$f.slc" "$T/mpi$np/f$f.slc"
+		done
+	done
+}
+
+# three frames of a liquid frame f0.slc in $T: advect --seed 1 then
+# project, serial or over NP ranks (liquid3 DIR NP), as pipelines/drop
+liquid3() {
+	local dir=$1 np=${2:-0} adv=(advect) proj=(project)
+	if [ "$np" -gt 0 ]; then
+		adv=(mpi "$np" "$MPI_BIN/advect")
+		proj=(mpi "$np" "$MPI_BIN/project")
+	fi
+	mkdir -p "$T/$dir" && cd "$T/$dir" || return 1
+	cp "$T/f0.slc" f0.slc
+	for f in 1 2 3; do
+		"${adv[@]}" --seed 1 "f$((f - 1)).slc" -o "a$f.slc" || return 1
+		"${proj[@]}" "a$f.slc" -o "f$f.slc" || return 1
+	done
+}
+
+@test "mpi: three frames of the drop (particle level set, spray) at 1-4 ranks identical to serial" {
+	mkprim pool --res 32 -o "$T/f0.slc"
+	liquid3 serial
+	run slcinfo "$T/serial/f3.slc"
+	assert_output --partial "particles 'pls_pos'"
+	assert_output --partial "particles 'spray'"
+	for np in 1 2 3 4; do
+		run liquid3 "mpi$np" "$np"
+		assert_success
+		for f in 1 2 3; do
+			cmp "$T/serial/a$f.slc" "$T/mpi$np/a$f.slc"
+			cmp "$T/serial/f$f.slc" "$T/mpi$np/f$f.slc"
+		done
+	done
+}
+
+@test "mpi: three drop frames of the splash (spray made, flying and landing over every slab) at 2-4 ranks identical to serial" {
+	mkprim pool --res 32 -o "$T/p0.slc"
+	for f in 1 2 3 4; do
+		advect --seed 1 "$T/p$((f - 1)).slc" | project -o "$T/p$f.slc"
+	done
+	cp "$T/p4.slc" "$T/f0.slc"
+	liquid3 serial
+	# hundreds of spray particles spread over z 0.1 .. 0.9: every slab
+	run slcinfo "$T/serial/f3.slc"
+	assert_output --regexp "particles 'spray'[^\n]*"$'\n'"  P +f32 x3 point [0-9]{3,}  min 0\.[0-2]"
+	for np in 2 3 4; do
+		run liquid3 "mpi$np" "$np"
+		assert_success
+		for f in 1 2 3; do
+			cmp "$T/serial/a$f.slc" "$T/mpi$np/a$f.slc"
+			cmp "$T/serial/f$f.slc" "$T/mpi$np/f$f.slc"
+		done
+	done
+}
+
+@test "mpi: a floating ball in a pool with a drop (liquid and rigid body across slab faces) at 2 and 3 ranks identical to serial" {
+	{ mkprim pool --res 24 --depth 0.6 --drop-center 0.5,0.1,0.5 --drop-radius 0.05 &&
+		mkprim ball --res 24 --radius 0.12 --center 0.5,0.3,0.55 --density 100 \
+			--motion dynamic; } | slccat -o "$T/f0.slc"
+	liquid3 serial
+	for np in 2 3; do
+		run liquid3 "mpi$np" "$np"
+		assert_success
+		for f in 1 2 3; do
+			cmp "$T/serial/a$f.slc" "$T/mpi$np/a$f.slc"
+			cmp "$T/serial/f$f.slc" "$T/mpi$np/f$f.slc"
 		done
 	done
 }

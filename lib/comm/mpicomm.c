@@ -158,6 +158,12 @@ slc_comm_imax(slc_comm *c, int *v, int n, slc_err *err)
 }
 
 int
+slc_comm_lmin(slc_comm *c, int64_t *v, int n, slc_err *err)
+{
+	return reduce(c, v, n, MPI_INT64_T, MPI_MIN, err);
+}
+
+int
 slc_comm_plane_sums(slc_comm *c, const double *part, int nsum, double *sum, slc_err *err)
 {
 	size_t need;
@@ -208,6 +214,25 @@ slc_comm_gather_planes(slc_comm *c, void *a, size_t pb, const int *own, slc_err 
 	}
 	rc = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, a, c->cnt, c->disp, MPI_BYTE, c->c);
 	return rc == MPI_SUCCESS ? 0 : mpi_fail(rc, "gather of planes", err);
+}
+
+int
+slc_comm_whole_planes(slc_comm *c, const void *slab, int k0, int nall, void *whole, size_t pb,
+		      slc_err *err)
+{
+	int *own = slc_malloc((size_t)c->size + 1, sizeof *own, err), rc;
+
+	if (!own)
+		return -1;
+	memcpy(own, c->k0, (size_t)c->size * sizeof *own);
+	own[c->size] = nall;
+	if (own[c->rank + 1] > own[c->rank])
+		memcpy((char *)whole + (size_t)own[c->rank] * pb,
+		       (const char *)slab + (size_t)(own[c->rank] - k0) * pb,
+		       (size_t)(own[c->rank + 1] - own[c->rank]) * pb);
+	rc = slc_comm_gather_planes(c, whole, pb, own, err);
+	free(own);
+	return rc;
 }
 
 enum { TAG_CHAIN = 31 };

@@ -23,6 +23,7 @@
 #define SLC_MPICOMM_H
 
 #include <mpi.h>
+#include <stdint.h>
 
 #include "core/comm.h"
 #include "core/err.h"
@@ -73,6 +74,9 @@ int slc_comm_min(slc_comm *c, double *v, int n, slc_err *err);
 /* The same for ints (a flag set on any rank: the max). */
 int slc_comm_imax(slc_comm *c, int *v, int n, slc_err *err);
 
+/* v[q] the smallest of the ranks' v[q], 64-bit integers (a label). */
+int slc_comm_lmin(slc_comm *c, int64_t *v, int n, slc_err *err);
+
 /* nsum sums over the whole grid from plane partials: part[p nsum + s] is
  * the partial sum s of this rank's owned cell plane k0 + p (p < k1 - k0);
  * sum[s] = ((0 + P_0) + P_1) + ... + P_{nk-1} over every rank's planes in
@@ -86,6 +90,14 @@ int slc_comm_plane_sums(slc_comm *c, const double *part, int nsum, double *sum,
  * place.  A coarse level of a solver, gathered to be solved redundantly.
  * 0, or -1 with err (a count past an int, MPI). */
 int slc_comm_gather_planes(slc_comm *c, void *a, size_t pb, const int *own, slc_err *err);
+
+/* The whole grid of nall sample planes (pb bytes each) into whole on
+ * every rank, from each rank's slab (slab: planes k0 .. of the grid,
+ * after slc_comm_slabs) of which it sends the planes it owns: its cell
+ * planes, the last rank also those past the last cell (the top faces).
+ * Collective; 0, or -1 with err (memory, MPI). */
+int slc_comm_whole_planes(slc_comm *c, const void *slab, int k0, int nall, void *whole,
+			  size_t pb, slc_err *err);
 
 /* A sum in grid order over the ranks, each adding its owned cells in
  * turn: slc_comm_chain_in waits for the running sums (n bytes) of the

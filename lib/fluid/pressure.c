@@ -158,7 +158,11 @@ inv3(const double a[9], double r[9])
  * Phi_f = (e_axis, (x_f - X_com) x e_axis), cell a gains +beta*Phi_f and b
  * gains -beta*Phi_f.  Summed over a cell wholly inside the body these
  * cancel exactly, so only cells at the surface keep a column, and J p =
- * dx^2 sum_c p_c g_c.  Only fluid cells are kept: air has p = 0. */
+ * dx^2 sum_c p_c g_c.  Only fluid cells are kept: air has p = 0.  The
+ * cells are listed in grid order, so that J x sums by k plane
+ * (bodies_J).  Over MPI ranks the ghost planes' cells are listed too:
+ * J^T applies there as the grid part of A does (the preconditioner
+ * reads them), J x sums the owned planes only. */
 static int
 body_columns(psys *ps, ps_body *bd, slc_err *err)
 {
@@ -183,7 +187,7 @@ body_columns(psys *ps, ps_body *bd, slc_err *err)
 						size_t cc[2] = {a, (size_t)nb};
 						double x[3] = {ps->origin[0] + ps->dx * (i + 0.5),
 							       ps->origin[1] + ps->dx * (j + 0.5),
-							       ps->origin[2] + ps->dx * (k + 0.5)};
+							       ps->origin[2] + ps->dx * (k + ps->kof + 0.5)};
 						x[ax] += 0.5 * ps->dx;
 						double r[3] = {x[0] - bd->com[0], x[1] - bd->com[1],
 							       x[2] - bd->com[2]};
@@ -209,6 +213,10 @@ body_columns(psys *ps, ps_body *bd, slc_err *err)
 					}
 		}
 		if (pass == 0) {
+			m = 0;
+			for (size_t c = 0; c < ps->n; c++)
+				if (slot[c])
+					slot[c] = ++m;
 			bd->ncell = m;
 			bd->cell = slc_calloc(m ? m : 1, sizeof *bd->cell, err);
 			acc = slc_calloc(m ? 6 * m : 1, sizeof *acc, err);
@@ -341,14 +349,61 @@ regions(psys *ps, const uint8_t *dir, slc_err *err)
 }
 
 #ifdef SLC_MPI
+/* The pairs of labels (regions_slab) that the dynamic bodies join, as
+ * regions() joins every region a body touches: for each body, the label
+ * of the first of its owned cells on the lowest rank owning one (the
+ * smallest over the ranks of each rank's first) with each label of this
+ * rank's owned cells of the body (a run of equal labels once), appended
+ * at pair[2 *npair].  Collective.  0, or -1 with err. */
+static int
+body_pairs(const psys *ps, const int64_t *lab, int64_t *pair, size_t *npair, slc_err *err)
+{
+	int64_t *rep;
+	size_t c0, c1, prev = SIZE_MAX;
+
+	if (!ps->nbody)
+		return 0;
+	if (!(rep = slc_malloc((size_t)ps->nbody, sizeof *rep, err)))
+		return -1;
+	owned_cells(ps, &c0, &c1);
+	for (int b = 0; b < ps->nbody; b++) {
+		const ps_body *bd = &ps->body[b];
+		rep[b] = INT64_MAX;
+		for (size_t q = 0; q < bd->ncell && rep[b] == INT64_MAX; q++)
+			if (bd->cell[q] >= c0 && bd->cell[q] < c1)
+				rep[b] = lab[bd->cell[q]];
+	}
+	if (slc_comm_lmin(ps->comm, rep, ps->nbody, err)) {
+		free(rep);
+		return -1;
+	}
+	for (int b = 0; b < ps->nbody; b++) {
+		const ps_body *bd = &ps->body[b];
+		for (size_t q = 0; q < bd->ncell && !isinf(bd->mass); q++) {
+			size_t c = bd->cell[q];
+			if (c < c0 || c >= c1)
+				continue;
+			int64_t l = lab[c];
+			if (l != rep[b] && !(prev != SIZE_MAX && l == lab[prev])) {
+				pair[2 * *npair] = rep[b];
+				pair[2 * (*npair)++ + 1] = l;
+			}
+			prev = c;
+		}
+		prev = SIZE_MAX;
+	}
+	free(rep);
+	return 0;
+}
+
 /* regions() over the ranks' k slabs (comm/components.h): each rank joins
  * the fluid cells of its owned planes as regions() does, labels each of
  * its pieces with the smallest global cell index in it (the union-find's
  * root), takes the labels of its ghost planes from their owners, pairs
  * the labels that meet across its lower slab face, and every rank
  * numbers the joined regions in the order of their smallest label: the
- * order of their first cell in the grid, regions()'s numbering.  No rigid
- * bodies (psys_init refuses them over ranks). */
+ * order of their first cell in the grid, regions()'s numbering.  Each
+ * dynamic body joins the regions it touches (body_pairs). */
 static int
 regions_slab(psys *ps, const uint8_t *dir, slc_err *err)
 {
@@ -389,7 +444,10 @@ regions_slab(psys *ps, const uint8_t *dir, slc_err *err)
 	}
 	mine = slc_malloc(nlab ? nlab : 1, sizeof *mine, err);
 	flag = mine ? slc_calloc(nlab ? nlab : 1, 1, err) : NULL;
-	pair = flag ? slc_malloc(2 * sk, sizeof *pair, err) : NULL;
+	size_t nbc = 0;
+	for (int b = 0; b < ps->nbody; b++)
+		nbc += ps->body[b].ncell;
+	pair = flag ? slc_malloc(2 * (sk + nbc), sizeof *pair, err) : NULL;
 	if (!pair)
 		goto done;
 	nlab = 0;
@@ -416,7 +474,8 @@ regions_slab(psys *ps, const uint8_t *dir, slc_err *err)
 				pair[2 * npair] = lab[c];
 				pair[2 * npair++ + 1] = lab[c - sk];
 			}
-	if (slc_components_join(ps->comm, mine, flag, nlab, pair, npair, &cs, err))
+	if (body_pairs(ps, lab, pair, &npair, err) ||
+	    slc_components_join(ps->comm, mine, flag, nlab, pair, npair, &cs, err))
 		goto done;
 	for (size_t c = 0; c < ps->n; c++)
 		ps->region[c] = lab[c] >= 0 ? slc_components_find(&cs, lab[c]) : -1;
@@ -437,21 +496,23 @@ done:
 	return rc;
 }
 
+static int bodies_setup(psys *ps, slc_err *err);
+
 /* psys_init over ranks: the ghost planes of the operator from their
  * owners (each rank assembled its slab, the planes at its ends without
- * their neighbours), then the regions across the slabs. */
+ * their neighbours), the bodies' columns of the owned cells, then the
+ * regions across the slabs. */
 static int
 slab_setup(psys *ps, const uint8_t *dir, slc_err *err)
 {
 	size_t pl = (size_t)ps->ni * ps->nj;
 
-	if (ps->nbody)
-		return slc_fail(err, "rigid bodies are not yet coupled over several MPI ranks");
 	if (slc_halo_cells(ps->comm, ps->type, pl, err) ||
 	    slc_halo_cells(ps->comm, ps->diag, pl * sizeof *ps->diag, err) ||
 	    slc_halo_cells(ps->comm, ps->cx, pl * sizeof *ps->cx, err) ||
 	    slc_halo_cells(ps->comm, ps->cy, pl * sizeof *ps->cy, err) ||
-	    slc_halo_cells(ps->comm, ps->cz, pl * sizeof *ps->cz, err))
+	    slc_halo_cells(ps->comm, ps->cz, pl * sizeof *ps->cz, err) ||
+	    bodies_setup(ps, err))
 		return -1;
 	return regions_slab(ps, dir, err);
 }
@@ -544,7 +605,12 @@ init_alloc(psys *ps, const psys_in *in, slc_err *err)
 	ps->region = ps->cz ? slc_calloc(ps->n, sizeof *ps->region, err) : NULL;
 	ps->part = ps->region ? slc_calloc(2 * PS_PART_REGIONS * (size_t)nk,
 					   sizeof *ps->part, err) : NULL;
-	return ps->part ? 0 : -1;
+	/* bodies_J's and apply_bodies' plane partials, then the six sums of
+	 * each body: memory of the order of one plane per body, where each
+	 * body's face fractions take three grids */
+	ps->bpart = ps->part ? slc_calloc(((size_t)nk + 1) * (6 * (size_t)ps->nbody + 1),
+					  sizeof *ps->bpart, err) : NULL;
+	return ps->bpart ? 0 : -1;
 }
 
 /* batty2007 §2.1: the type of each cell: air where the liquid level set
@@ -688,6 +754,7 @@ psys_free(psys *ps)
 	free(ps->region);
 	free(ps->enclosed);
 	free(ps->part);
+	free(ps->bpart);
 	free(ps->shell_t);
 	free(ps->cfail);
 	memset(ps, 0, sizeof *ps);
@@ -1019,26 +1086,62 @@ apply_row(const psys *ps, const double *x, int j, int k, double beta, double *y)
 	}
 }
 
+/* batty2007 (10): t[6 q + r] = (J x / dx^2)_r of every body q, each a
+ * sum of k plane partials (the runs of its cells in one plane, in grid
+ * order) added in plane order (psys_plane_sums): the same bits over any
+ * number of MPI ranks, each holding the partials of its own planes.
+ * Collective over ranks. */
+static void
+bodies_J(const psys *ps, const double *x, double *t)
+{
+	int nsum = 6 * ps->nbody;
+	size_t sk = (size_t)ps->ni * ps->nj;
+	double *bp = ps->bpart;
+
+	memset(bp, 0, (size_t)ps->nk * (size_t)nsum * sizeof *bp);
+	for (int q = 0; q < ps->nbody; q++) {
+		const ps_body *bd = &ps->body[q];
+		size_t m1;
+		for (size_t m0 = 0; m0 < bd->ncell; m0 = m1) {
+			size_t k = bd->cell[m0] / sk;
+			for (m1 = m0 + 1; m1 < bd->ncell && bd->cell[m1] / sk == k; m1++)
+				;
+			rigid_J_add(bd, x, m0, m1, bp + k * (size_t)nsum + 6 * (size_t)q);
+		}
+	}
+	psys_plane_sums(ps, bp, nsum, t);
+}
+
 /* batty2007 §3.1: the bodies' part of A, + dt J^T M^-1 J, in x units
  * rho*dx^3 g^T M^-1 g (a rank-6 term per body, applied as two sums over
- * its cells), added to y.  With s given, returns sum s_c (added)_c. */
+ * its cells), added to y.  With s given, returns sum s_c (added)_c, from
+ * k plane partials in plane order (bodies in order, cells in grid order
+ * within a plane).  Collective over ranks. */
 static double
 apply_bodies(const psys *ps, const double *x, double *y, const double *s)
 {
 	double kappa = ps->rho * ps->dx * ps->dx * ps->dx, dot = 0;
+	size_t nsum = 6 * (size_t)ps->nbody, sk = (size_t)ps->ni * ps->nj;
+	double *dp = ps->bpart + (size_t)ps->nk * nsum, *t = dp + ps->nk;
 
+	if (!ps->nbody)
+		return 0;
+	bodies_J(ps, x, t);
+	if (s)
+		memset(dp, 0, (size_t)ps->nk * sizeof *dp);
 	for (int q = 0; q < ps->nbody; q++) {
 		const ps_body *bd = &ps->body[q];
-		double t[6], u[6] = {0, 0, 0, 0, 0, 0};
-		rigid_J(bd, x, t);
-		rigid_minv_add(bd, kappa, t, u);
+		double u[6] = {0, 0, 0, 0, 0, 0};
+		rigid_minv_add(bd, kappa, t + 6 * (size_t)q, u);
 		for (size_t m = 0; m < bd->ncell; m++) {
 			double d = rigid_JT_cell(bd, m, u);
 			y[bd->cell[m]] += d;
 			if (s)
-				dot += s[bd->cell[m]] * d;
+				dp[bd->cell[m] / sk] += s[bd->cell[m]] * d;
 		}
 	}
+	if (s)
+		psys_plane_sums(ps, dp, 1, &dot);
 	return dot;
 }
 
@@ -1414,12 +1517,11 @@ psys_update(psys *ps, const double *x, float *u, float *v, float *w,
 	update_shell(ps, x, vel);
 	/* batty2007 (2): V += dt M^-1 J p = rho dx^3 M^-1 sum_c g_c x_c */
 	double kappa = ps->rho * ps->dx * ps->dx * ps->dx;
-	for (int q = 0; q < ps->nbody; q++) {
-		ps_body *bd = &ps->body[q];
-		double t[6];
-		rigid_J(bd, x, t);
-		rigid_minv_add(bd, kappa, t, bd->V);
-	}
+	double *t = ps->bpart + (size_t)ps->nk * (6 * (size_t)ps->nbody + 1);
+	if (ps->nbody)
+		bodies_J(ps, x, t);
+	for (int q = 0; q < ps->nbody; q++)
+		rigid_minv_add(&ps->body[q], kappa, t + 6 * (size_t)q, ps->body[q].V);
 }
 
 void

@@ -61,8 +61,9 @@ typedef struct ps_body {
 	double V[6];                /* m/s and rad/s */
 	/* set by psys_init */
 	double Minv[36];            /* inverse 6x6 mass matrix */
-	size_t ncell;               /* cells with a nonzero J column */
-	size_t *cell;
+	size_t ncell;               /* cells with a nonzero J column (over
+				       MPI ranks: this rank's owned ones) */
+	size_t *cell;               /* increasing: grid order */
 	double *g;                  /* 6 per cell: sum over its faces of
 				       +-beta*Phi_f, so J p = dx^2 sum_c p_c g_c */
 } ps_body;
@@ -113,6 +114,8 @@ typedef struct psys {
 	double *shell_t;            /* 3 per shell node: workspace of J x */
 	double *part;               /* per-k-slab partial sums (workspace of
 				       the reductions below) */
+	double *bpart;              /* nk x (6 nbody + 1): the bodies' J x
+				       and J^T dot plane partials */
 	/* An MPI build's k slab (comm/mpicomm.h): the arrays hold the
 	 * planes kof .. kof+nk-1 of a grid of nkg planes, this rank owning
 	 * the local planes ko0 .. ko1-1 and the others ghosts, refreshed

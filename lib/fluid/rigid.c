@@ -166,11 +166,9 @@ rigid_weights(const float *solid, const float *const *phib, ps_body *body,
 }
 
 void
-rigid_J(const ps_body *bd, const double *x, double t[6])
+rigid_J_add(const ps_body *bd, const double *x, size_t m0, size_t m1, double t[6])
 {
-	for (int r = 0; r < 6; r++)
-		t[r] = 0;
-	for (size_t m = 0; m < bd->ncell; m++)
+	for (size_t m = m0; m < m1; m++)
 		for (int r = 0; r < 6; r++)
 			t[r] += bd->g[6 * m + r] * x[bd->cell[m]];
 }

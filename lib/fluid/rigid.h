@@ -52,9 +52,13 @@ void rigid_free_fractions(ps_body *body, int nbody);
  * product of J and J^T in the pressure system goes through these three,
  * in this floating-point order. */
 
-/* t = J x / dx^2 = sum over the body's cells m, in order, of g_m x_(cell m)
- * (six values; x over all cells of the grid). */
-void rigid_J(const ps_body *bd, const double *x, double t[6]);
+/* t += the terms m0 .. m1-1 of J x / dx^2 = sum over the body's cells m
+ * of g_m x_(cell m), added one by one in order (six values; x over all
+ * cells of the grid).  psys_init lists the cells in grid order, so the
+ * cells of one k plane are one run m0 .. m1-1: the pressure system sums
+ * J x from such plane partials, in plane order (pressure.c, bodies_J),
+ * the same bits for any number of MPI ranks. */
+void rigid_J_add(const ps_body *bd, const double *x, size_t m0, size_t m1, double t[6]);
 
 /* V += kappa M^-1 t, row by row, each row adding its six terms in order:
  * the body's velocity change from J x (kappa = rho dx^3, batty2007 (2)),

@@ -17,6 +17,16 @@ chan_name(char *buf, size_t len, const char *rec, int b)
 		snprintf(buf, len, "%s.%d", rec, b);
 }
 
+/* A field made on the cells of `cells`: over MPI ranks, the same k slab
+ * of the whole grid (field.h's k0, nk_all; cells' k planes are its
+ * cells'), so that positions are the whole grid's. */
+static void
+slab_of(field *f, const field *cells)
+{
+	f->k0 = cells->k0;
+	f->nk_all = cells->nk_all;
+}
+
 /* Borrow channel b of grid record r as a cell-centred field. */
 static int
 borrow(field *f, const slc_rec *r, int b, int n, slc_err *err)
@@ -124,6 +134,9 @@ rigid_set_load(rigid_set *rs, const slc_frame *F, const field *cells, slc_err *e
 	} else if (slc_frame_get(F, "rigid_phi", SLC_GRID, &pw, err)) {
 		return -1;
 	} else if (pw) {
+		if (pw->nk_all > 0)
+			return slc_fail(err, "no 'rigid_phi0' record (an older frame): run advect on one "
+					"MPI rank for this frame, which writes it");
 		if (phi0_from_world(rs, pw, err))
 			return -1;
 	} else {
@@ -136,6 +149,9 @@ rigid_set_load(rigid_set *rs, const slc_frame *F, const field *cells, slc_err *e
 	    field_alloc(&rs->uo[1], ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err) ||
 	    field_alloc(&rs->uo[2], ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err))
 		return -1;
+	slab_of(&rs->solid, cells);
+	for (int a = 0; a < 3; a++)
+		slab_of(&rs->uo[a], cells);
 	for (int b = 0; b < rs->n; b++) {
 		if (rs->sh.has[b]) {
 			rs->reach[b] = rigid_shells_reach(&rs->sh, b);
@@ -144,6 +160,7 @@ rigid_set_load(rigid_set *rs, const slc_frame *F, const field *cells, slc_err *e
 		}
 		if (field_alloc(&rs->phi[b], ni, nj, nk, SLC_CELL, cells->origin, cells->dx, err))
 			return -1;
+		slab_of(&rs->phi[b], cells);
 		rs->reach[b] = rigid_reach(&rs->phi0[b]);
 		rigid_phi_place(&rs->phi[b], &rs->phi0[b], &rs->b[b]);
 	}
@@ -217,7 +234,7 @@ rigid_set_step(rigid_set *rs, const double g[3], double t, double dt)
 		if (rs->walls) {
 			const field *c = &rs->solid;
 			double lo[3], hi[3], ext[2][3];
-			int n[3] = {c->ni, c->nj, c->nk};
+			int n[3] = {c->ni, c->nj, c->nk_all > 0 ? c->nk_all : c->nk};
 			for (int a = 0; a < 3; a++) {
 				lo[a] = c->origin[a];
 				hi[a] = c->origin[a] + c->dx * n[a];
@@ -281,6 +298,8 @@ rigid_set_store(rigid_set *rs, slc_frame *F, double time, slc_err *err)
 	memset(&out, 0, sizeof out);
 	if (!slc_grid_new(&out, "rigid_phi", &g, 1, err))
 		return -1;
+	out.k0 = f->k0;         /* an MPI rank's slab, gathered by the tool */
+	out.nk_all = f->nk_all;
 	for (int b = 0, c = 0; b < rs->n; b++) {
 		float *d = out.chan[0].data;
 		if (rs->sh.has[b])

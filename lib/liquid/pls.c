@@ -201,11 +201,33 @@ top_up(pls_set *set, const field *phi, int i, int j, int k, int have,
 	return 0;
 }
 
+/* splitmix64's output mix (core/rng.h): a bijection of 64 bits whose
+ * outputs for neighbouring inputs look independent. */
+static uint64_t
+mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The random stream of the sample box with global index cell (the whole
+ * grid's, k counted from plane 0 of the whole grid: phi's k0) and sign s,
+ * from the caller's key g: counter-based, so that a box draws the same
+ * numbers whichever boxes are seeded before it or on which MPI rank
+ * (mpi.md §3.5), instead of one stream through the boxes in grid order. */
+static void
+box_stream(rng *out, const rng *g, uint64_t cell, int s)
+{
+	rng_init(out, mix64(g->s ^ mix64(2 * cell + (s > 0))));
+}
+
 /* Top up every band sample box to per_cell particles of each sign,
- * given the present counts (NULL: none). */
+ * given the present counts (NULL: none), each box from its own stream
+ * (box_stream).  g is not advanced. */
 static int
 fill_band(pls_set *pos, pls_set *neg, const field *phi, const pls_params *p,
-	  const uint16_t *count_pos, const uint16_t *count_neg, rng *g,
+	  const uint16_t *count_pos, const uint16_t *count_neg, const rng *g,
 	  slc_err *err)
 {
 	int i, j, k;
@@ -214,14 +236,19 @@ fill_band(pls_set *pos, pls_set *neg, const field *phi, const pls_params *p,
 		for (j = 0; j < phi->nj; j++)
 			for (i = 0; i < phi->ni; i++) {
 				size_t s = FIELD_IDX(phi, i, j, k);
+				uint64_t cell = (uint64_t)i + (uint64_t)phi->ni *
+					((uint64_t)j + (uint64_t)phi->nj * (uint64_t)(k + phi->k0));
+				rng b;
 
+				box_stream(&b, g, cell, 1);
 				if (eligible(1, phi->a[s], phi, p) &&
 				    top_up(pos, phi, i, j, k, count_pos ? count_pos[s] : 0,
-					   p, g, err))
+					   p, &b, err))
 					return -1;
+				box_stream(&b, g, cell, -1);
 				if (eligible(-1, phi->a[s], phi, p) &&
 				    top_up(neg, phi, i, j, k, count_neg ? count_neg[s] : 0,
-					   p, g, err))
+					   p, &b, err))
 					return -1;
 			}
 	return 0;

@@ -56,7 +56,10 @@ void pls_set_swap_remove(pls_set *s, size_t q);
  * cell, each attracted along the normal to a random level phi_goal with
  * s*phi_goal in [rmin, band]*dx; particles that do not reach it are
  * dropped.  Radii are then set by pls_adjust_radii.  The sets are emptied
- * first.  Deterministic for a given rng state. */
+ * first.  Deterministic for a given rng state, which keys each sample
+ * box's own stream (with the box's index in the whole grid and the sign):
+ * a box's particles do not depend on the other boxes seeded; g is not
+ * advanced. */
 int pls_seed(pls_set *pos, pls_set *neg, const field *phi,
 	     const pls_params *p, rng *g, slc_err *err);
 

@@ -108,6 +108,165 @@ load_vortex(advect_stage *S, slc_err *err)
 	return 0;
 }
 
+#ifdef SLC_MPI
+/* A liquid and vortex particles over MPI ranks: their phases (velocity
+ * extrapolation, the level set, marker particles and spray, the walls;
+ * vortex particles moved, culled, seeded and their force) run on the
+ * whole grids, gathered to every rank from the owned planes of each,
+ * with the serial code: the same bits on every rank and as one process,
+ * every particle on every rank.  Not yet distributed: the grids are
+ * gathered per phase and the particles stepped on each rank. */
+
+/* The whole grid of slab field s into w on every rank (w allocated on
+ * first use: s's placement over its nk_all planes).  Collective. */
+static int
+mpi_whole(slc_comm *c, const field *s, field *w, slc_err *err)
+{
+	if (!w->a) {
+		*w = *s;
+		w->nk = s->nk_all;
+		w->k0 = w->nk_all = 0;
+		w->owned = 1;
+		if (!(w->a = slc_malloc(field_count(w), sizeof *w->a, err)))
+			return -1;
+	}
+	return slc_comm_whole_planes(c, s->a, s->k0, s->nk_all, w->a,
+				     (size_t)s->ni * (size_t)s->nj * sizeof *s->a, err);
+}
+
+/* The planes slab field s holds (ghosts too), from the whole w. */
+static void
+mpi_slab(field *s, const field *w)
+{
+	memcpy(s->a, w->a + (size_t)s->k0 * (size_t)s->ni * (size_t)s->nj,
+	       field_count(s) * sizeof *s->a);
+}
+
+/* The velocity (and with solid, the solid) whole on every rank (nothing
+ * alone). */
+static int
+mpi_whole_in(advect_stage *S, int solid, slc_err *err)
+{
+	if (!S->comm)
+		return 0;
+	for (int a = 0; a < 3; a++)
+		if (mpi_whole(S->comm, mac_comp(&S->AF.vel, a), mac_comp(&S->velw, a), err))
+			return -1;
+	return solid && S->sol ? mpi_whole(S->comm, S->sol, &S->solw, err) : 0;
+}
+
+/* The slab's velocity (and with phi, level set) from the whole grids
+ * (nothing alone). */
+static void
+mpi_whole_out(advect_stage *S, int phi)
+{
+	if (!S->comm)
+		return;
+	for (int a = 0; a < 3; a++)
+		mpi_slab(mac_comp(&S->AF.vel, a), mac_comp(&S->velw, a));
+	if (phi)
+		mpi_slab(&S->phi, &S->phiw);
+}
+
+/* The smoke source whole on every rank (vortex seeding). */
+static int
+mpi_whole_src(advect_stage *S, slc_err *err)
+{
+	return S->comm ? mpi_whole(S->comm, &S->AF.src, &S->srcw, err) : 0;
+}
+
+/* The source and the solid vortex particles see. */
+static const field *
+whole_src(advect_stage *S)
+{
+	return S->comm ? &S->srcw : &S->AF.src;
+}
+
+static const field *
+whole_sol(advect_stage *S)
+{
+	return S->comm && S->sol ? &S->solw : S->sol;
+}
+
+/* The liquid's whole level set at load. */
+static int
+mpi_liquid_load(advect_stage *S, slc_err *err)
+{
+	return S->comm ? mpi_whole(S->comm, &S->phi, &S->phiw, err) : 0;
+}
+
+/* The level set the liquid's phases run on. */
+static field *
+liquid_phi(advect_stage *S)
+{
+	return S->comm ? &S->phiw : &S->phi;
+}
+
+/* The velocity the liquid's and vortex particles' phases read and
+ * change. */
+static macgrid *
+whole_vel(advect_stage *S)
+{
+	return S->comm ? &S->velw : &S->AF.vel;
+}
+#else
+static int
+mpi_whole_in(advect_stage *S, int solid, slc_err *err)
+{
+	(void)S;
+	(void)solid;
+	(void)err;
+	return 0;
+}
+
+static void
+mpi_whole_out(advect_stage *S, int phi)
+{
+	(void)S;
+	(void)phi;
+}
+
+static int
+mpi_liquid_load(advect_stage *S, slc_err *err)
+{
+	(void)S;
+	(void)err;
+	return 0;
+}
+
+static int
+mpi_whole_src(advect_stage *S, slc_err *err)
+{
+	(void)S;
+	(void)err;
+	return 0;
+}
+
+static const field *
+whole_src(advect_stage *S)
+{
+	return &S->AF.src;
+}
+
+static const field *
+whole_sol(advect_stage *S)
+{
+	return S->sol;
+}
+
+static field *
+liquid_phi(advect_stage *S)
+{
+	return &S->phi;
+}
+
+static macgrid *
+whole_vel(advect_stage *S)
+{
+	return &S->AF.vel;
+}
+#endif
+
 /* The liquid of the frame, if it has one (guendelman2005 §4.4.2). */
 static int
 load_liquid(advect_stage *S, slc_err *err)
@@ -128,11 +287,18 @@ load_liquid(advect_stage *S, slc_err *err)
 	w->o.ao.scheme = o->scheme;
 	w->o.ao.limiter = o->limiter;
 	w->o.ao.walls = !o->open;
-	if (field_from_rec(&S->phi, rphi, NULL, err) ||
-	    pls_water_load(w, S->F, &S->phi, (uint64_t)o->seed, (long)S->frame, (int)o->reseed, err))
+	if (field_from_rec(&S->phi, rphi, NULL, err) || mpi_liquid_load(S, err) ||
+	    pls_water_load(w, S->F, liquid_phi(S), (uint64_t)o->seed, (long)S->frame,
+			   (int)o->reseed, err))
 		return -1;
 	w->solid = S->sol;      /* particles stay out, spray momentum to vel */
 	w->live = &S->AF.vel;
+#ifdef SLC_MPI
+	if (S->comm) {
+		w->solid = S->sol ? &S->solw : NULL;
+		w->live = &S->velw;
+	}
+#endif
 	return 0;
 }
 
@@ -147,17 +313,17 @@ mpi_load(advect_stage *S, slc_err *err)
 
 	if (!S->comm)
 		return 0;
-	if (S->liquid)
-		return slc_fail(err, "a liquid (grid record 'phi') is not yet advected over "
+	if (S->rs.sh.n)
+		return slc_fail(err, "rigid bodies shaped by a shell are not yet advected over "
 				"several MPI ranks");
-	if (S->vort || S->o.vortex.rate > 0)
-		return slc_fail(err, "vortex particles are not yet advected over several MPI ranks");
-	if (S->rs.n)
-		return slc_fail(err, "rigid bodies are not yet advected over several MPI ranks");
+	if (S->o.nshell)
+		return slc_fail(err, "thin shells (--shell) are not yet advected over several "
+				"MPI ranks");
 	for (i = 0; i < S->F->n; i++) {
 		const slc_rec *r = S->F->r[i];
 
-		if (r->kind == SLC_PARTICLES)
+		if (r->kind == SLC_PARTICLES && !rigid_set_owns(r) && r != S->vort &&
+		    !(S->liquid && pls_water_owns(r)))
 			return slc_fail(err, "particles '%s' are not yet advected over several "
 					"MPI ranks", r->name);
 		if (r->kind == SLC_GRID && r->nk_all == 0 &&
@@ -323,8 +489,12 @@ liquid_extrapolate(advect_stage *S, slc_err *err)
 	sh = advect_shells_start(&S->shells, S->t / S->T, &failed, err);
 	if (failed)
 		return -1;
-	return pls_extrapolate_shell(&S->AF.vel, &S->phi, EXTRAP_BAND, sh, &S->shells.trk, err) ||
-	       (S->nsub == 0 && pls_water_freeze(&S->water, &S->AF.vel, err)) ? -1 : 0;
+	if (mpi_whole_in(S, 0, err) ||
+	    pls_extrapolate_shell(whole_vel(S), liquid_phi(S), EXTRAP_BAND, sh, &S->shells.trk, err) ||
+	    (S->nsub == 0 && pls_water_freeze(&S->water, whole_vel(S), err)))
+		return -1;
+	mpi_whole_out(S, 0);
+	return 0;
 }
 
 /* The solid the fluid sees this substep, S->sol and S->uop: the frame's
@@ -351,7 +521,11 @@ cfl_speed(advect_stage *S, double *vmax, slc_err *err)
 	if (S->comm) {
 		if (mpi_speed(S, &v, err))
 			return -1;
-		*vmax = v;      /* no rigid bodies over ranks yet (mpi_load) */
+		/* every rank holds every body: the same bits on each */
+		if (!isfinite(v = fmax(v, rigid_set_max_speed(&S->rs))))
+			return slc_fail(err, "frame %.0f: rigid body velocity NaN or Inf",
+					S->frame + 1);
+		*vmax = v;
 		return 0;
 	}
 #endif
@@ -429,7 +603,9 @@ advect_records(advect_stage *S, double dt, slc_err *err)
 			    recfield_advect(r, &S->AF.vel, dt, &ao, &S->st, err))
 				return slc_failctx(err, "record '%s': ", r->name);
 		} else if (r == S->vort) {
-			vortex_step(r, &S->AF.vel, dt);
+			if (mpi_whole_in(S, 0, err))
+				return -1;
+			vortex_step(r, whole_vel(S), dt);
 		} else if (r->kind == SLC_PARTICLES && !rigid_set_owns(r) &&
 			   (slc_frame_decode(S->F, r, err) ||
 			    advect_frame_particles(r, &S->AF.vel, dt, err))) {
@@ -446,8 +622,12 @@ liquid_step(advect_stage *S, double dt, slc_err *err)
 {
 	if (!S->liquid)
 		return 0;
-	return pls_step(&S->water, &S->phi, &S->water.u0, dt, S->have_g > 0 ? S->gravity : no_g,
-			err);
+	if (mpi_whole_in(S, 1, err) ||
+	    pls_step(&S->water, liquid_phi(S), &S->water.u0, dt, S->have_g > 0 ? S->gravity : no_g,
+		     err))
+		return -1;
+	mpi_whole_out(S, 1);
+	return 0;
 }
 
 /* The velocity through itself over dt (advect_frame_velocity). */
@@ -583,20 +763,28 @@ vortex_particles(advect_stage *S, double dt, slc_err *err)
 
 	if (!S->vort)
 		return 0;
-	if ((S->sol && vortex_cull(S->vort, S->sol, err)) ||
-	    (o->vortex.rate > 0 && vortex_seed(S->vort, &S->AF.src, &o->vortex, dt, (uint64_t)o->seed,
+	if (mpi_whole_in(S, 1, err) || (o->vortex.rate > 0 && mpi_whole_src(S, err)))
+		return -1;
+	if ((S->sol && vortex_cull(S->vort, whole_sol(S), err)) ||
+	    (o->vortex.rate > 0 && vortex_seed(S->vort, whole_src(S), &o->vortex, dt, (uint64_t)o->seed,
 					       vortex_stream_key(S->frame, S->nsub), err)))
 		return -1;
-	vortex_force(S->vort, &S->AF.vel, &o->vortex, dt);
+	vortex_force(S->vort, whole_vel(S), &o->vortex, dt);
+	mpi_whole_out(S, 0);
 	return 0;
 }
 
 /* A liquid in a closed box: no flow through its walls. */
-static void
-liquid_walls(advect_stage *S)
+static int
+liquid_walls(advect_stage *S, slc_err *err)
 {
-	if (S->liquid && !S->o.open)
-		pls_walls(&S->AF.vel);
+	if (!S->liquid || S->o.open)
+		return 0;
+	if (mpi_whole_in(S, 0, err))
+		return -1;
+	pls_walls(whole_vel(S));
+	mpi_whole_out(S, 0);
+	return 0;
 }
 
 int
@@ -623,9 +811,8 @@ advect_stage_substep(advect_stage *S, slc_err *err)
 	if (mpi_halo(S, err) || forces(S, dt, err))
 		return -1;
 	rigid_bodies(S, dt);
-	if (vortex_particles(S, dt, err))
+	if (vortex_particles(S, dt, err) || liquid_walls(S, err))
 		return -1;
-	liquid_walls(S);
 	S->t = o->substep > 0 && rest < o->substep * (1 + SUBSTEP_SLACK) ? S->T : S->t + dt;
 	return 0;
 }
@@ -682,7 +869,11 @@ advect_stage_stats_get(const advect_stage *S, advect_stage_stats *st)
 	st->shell_fallback = S->shells.fallback + S->shells.pls.fallback;
 	if (!(st->liquid = S->liquid))
 		return;
+#ifdef SLC_MPI
+	st->volume = pls_liquid_volume(S->comm ? &S->phiw : &S->phi);
+#else
 	st->volume = pls_liquid_volume(&S->phi);
+#endif
 	st->spray_volume = spray_volume(&S->water.spr);
 	st->spray = S->water.spr.n;
 	st->pos = S->water.pos.n;
@@ -703,6 +894,13 @@ advect_stage_free(advect_stage *S)
 		mac_free(&S->wt);
 	pls_water_free(&S->water);
 	advect_shells_free(&S->shells);
+#ifdef SLC_MPI
+	field_free(&S->phiw);
+	field_free(&S->solw);
+	field_free(&S->srcw);
+	for (int a = 0; a < 3; a++)
+		field_free(mac_comp(&S->velw, a));
+#endif
 	rigid_set_free(&S->rs);
 	advect_frame_free(&S->AF);
 	memset(S, 0, sizeof *S);

@@ -119,6 +119,10 @@ typedef struct advect_stage {
 	slc_comm *comm;         /* the other ranks, or NULL: alone */
 	double wmax;            /* MPI: largest |w| of the substep, m/s */
 	advect_shells shells;   /* thin shells (o.shells) */
+	/* MPI with a liquid or vortex particles: the whole grids their
+	 * phases run on, the same on every rank (advect_stage.c, mpi_whole) */
+	field phiw, solw, srcw;
+	macgrid velw;
 } advect_stage;
 
 /* The ghost planes a k slab needs each side under MPI (comm/halo.h) for
@@ -149,9 +153,10 @@ void advect_stage_defaults(advect_stage_opts *o);
  * and to which it adds records: a 'vortex' record when o->vortex.rate >
  * 0 and F has none) with the options o (copied; o->source must outlive
  * S).  comm: NULL (one rank), or in an MPI build the ranks, F then this
- * rank's k slab (comm/slabframe.h) of a smoke frame (grid records on the
- * velocity's cells: no liquid, particles, vortex particles or rigid
- * bodies yet, each refused with a message).  0, or -1 with err: a
+ * rank's k slab (comm/slabframe.h) of a frame with grid records on the
+ * velocity's cells, rigid bodies with level sets, a liquid and vortex
+ * particles (no other particles or rigid shells yet, each refused with a
+ * message).  0, or -1 with err: a
  * message about the frame (no velocity or frame length, bad records,
  * "--pls on: no grid record 'phi'", memory); S is freed with
  * advect_stage_free either way. */

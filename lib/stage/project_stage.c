@@ -12,6 +12,10 @@
 #include "fluid/rigid.h"
 #include "grid/field.h"
 
+#ifdef SLC_MPI
+#include "comm/halo.h"
+#endif
+
 const char *const project_precond_names[] = {"mg", "mic0", NULL};
 const char *const project_weight_names[] = {"variational", "binary", NULL};
 const char *const project_bc_names[] = {"wall", "stored", "open", NULL};
@@ -130,6 +134,8 @@ load_bodies(project_stage *S, slc_err *err)
 	/* bodies shaped by a shell have no level set (rigid_shell.h) */
 	if (S->nbody && rigid_shells_load(&S->rsh, S->F, S->nbody, err))
 		return -1;
+	if (S->comm && S->rsh.n)
+		return slc_fail(err, "rigid bodies shaped by a shell run on one rank only");
 	int nls = 0;
 	for (int b = 0; b < S->nbody; b++)
 		nls += !S->rsh.has[b];
@@ -162,6 +168,37 @@ face_weights(project_stage *S, slc_err *err)
 				S->m.u.origin, S->wx, S->wy, S->wz, &S->rcut, err);
 }
 
+/* Over MPI ranks, the face fractions of the ghost planes (the open ones
+ * and each body's) from their owners: a slab's own computation of its
+ * outermost planes lacks the level set beyond them (weights.c reads a
+ * cell either side of a face), and the multigrid's coarse ghost planes
+ * are made from the fine ones.  The faces above the last cell plane
+ * held by a rank below the top are read by nothing the owned cells
+ * depend on.  0, or -1 with err. */
+static int
+halo_weights(project_stage *S, slc_err *err)
+{
+#ifdef SLC_MPI
+	size_t ni = (size_t)S->ni, nj = (size_t)S->nj, e = sizeof *S->wx;
+
+	if (!S->comm)
+		return 0;
+	if (slc_halo_cells(S->comm, S->wx, (ni + 1) * nj * e, err) ||
+	    slc_halo_cells(S->comm, S->wy, ni * (nj + 1) * e, err) ||
+	    slc_halo_cells(S->comm, S->wz, ni * nj * e, err))
+		return -1;
+	for (int b = 0; b < S->nbody; b++)
+		if (slc_halo_cells(S->comm, (void *)S->body[b].bx, (ni + 1) * nj * e, err) ||
+		    slc_halo_cells(S->comm, (void *)S->body[b].by, ni * (nj + 1) * e, err) ||
+		    slc_halo_cells(S->comm, (void *)S->body[b].bz, ni * nj * e, err))
+			return -1;
+#else
+	(void)S;
+	(void)err;
+#endif
+	return 0;
+}
+
 int
 project_stage_load(project_stage *S, slc_frame *F, const project_opts *o,
 		   slc_comm *comm, slc_err *err)
@@ -177,7 +214,7 @@ project_stage_load(project_stage *S, slc_frame *F, const project_opts *o,
 	    cell_grid(S, "solid_vel", 3, 0, &S->solid_vel, err) ||
 	    load_bodies(S, err))
 		goto fail;
-	if (face_weights(S, err))
+	if (face_weights(S, err) || halo_weights(S, err))
 		goto fail;
 	return 0;
 fail:

@@ -2,7 +2,8 @@
  * under mpirun at 1..4 ranks by tests/mpi.bats): the halo of k slabs,
  * the ordered plane sums against the serial order, max and min, a frame
  * cut into slabs and gathered back, the halo of a plain array, coarse
- * planes gathered, sums chained in grid order, and components joined
+ * planes gathered, a whole grid from every rank's owned planes, 64-bit
+ * minima, sums chained in grid order, and components joined
  * across slabs as one process numbers them.  Every rank checks; rank 0
  * prints the results agreed over all ranks. */
 #include <math.h>
@@ -282,6 +283,53 @@ test_gather_planes(int nk)
 	free(own);
 }
 
+/* A whole grid of nall planes (nk cells, nall - nk planes past the last
+ * cell) from each rank's slab with g ghost planes of garbage: every
+ * plane from its owner, on every rank. */
+static void
+test_whole_planes(int nk, int nall, int g)
+{
+	int lo, hi, k, q, ok, good = 1, sk = 5;
+	float *slab, *whole;
+	slc_err err;
+
+	if (slc_comm_slabs(C, nk, g, &err)) {
+		ALL(0, "whole planes: %s", err.msg);
+		return;
+	}
+	slc_comm_held(C, C->rank, &lo, &hi);
+	if (C->rank == C->size - 1)
+		hi += nall - nk;
+	slab = malloc((size_t)(hi - lo) * sk * sizeof *slab);
+	whole = malloc((size_t)nall * sk * sizeof *whole);
+	for (k = lo; k < hi; k++)
+		for (q = 0; q < sk; q++)
+			slab[(k - lo) * sk + q] = k >= C->k0[C->rank] && k < C->k0[C->rank + 1] +
+				(C->rank == C->size - 1 ? nall - nk : 0) ? 100.0f * k + q : -1;
+	for (k = 0; k < nall * sk; k++)
+		whole[k] = -2;
+	ok = !slc_comm_whole_planes(C, slab, lo, nall, whole, sk * sizeof *slab, &err);
+	for (k = 0; k < nall; k++)
+		for (q = 0; q < sk; q++)
+			good &= whole[k * sk + q] == 100.0f * k + q;
+	ALL(ok && good, "whole grid of %d planes (%d cells, %d ghost planes) on every rank",
+	    nall, nk, g);
+	free(slab);
+	free(whole);
+}
+
+/* The smallest 64-bit label over the ranks, past a double's 53 bits. */
+static void
+test_lmin(void)
+{
+	int64_t v[2] = { ((int64_t)1 << 60) + 7 - C->rank, INT64_MAX - C->rank };
+	slc_err err;
+	int ok = !slc_comm_lmin(C, v, 2, &err);
+
+	ALL(ok && v[0] == ((int64_t)1 << 60) + 8 - C->size && v[1] == INT64_MAX - (C->size - 1),
+	    "64-bit minimum over %d ranks", C->size);
+}
+
 /* A term whose running sum depends on the order. */
 static double
 term(int c)
@@ -416,6 +464,9 @@ main(int argc, char **argv)
 	test_halo_cells(12, 1);
 	test_gather_planes(37);
 	test_gather_planes(12);
+	test_whole_planes(37, 37, 2);
+	test_whole_planes(13, 14, 1);
+	test_lmin();
 	test_chain(37);
 	test_components(37);
 	test_components(13);
