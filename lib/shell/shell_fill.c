@@ -9,16 +9,22 @@
 /* Below this many samples a loop runs on one thread. */
 #define FILL_PAR_MIN 4096
 
-double
-shell_fallback_value(const shell_fallback *fb, const shell_set *s,
-		     const double x[3], const double q[3])
+/* shell_fallback_value with the segment's triangles gathered in C (or
+ * C NULL: the lattice walked). */
+static double
+fallback_in(const shell_fallback *fb, const shell_set *s, const shell_cand *C,
+	    const double x[3], const double q[3])
 {
 	shell_hit hit;
 	double v[3], d[3];
 
 	switch (fb->kind) {
 	case SHELL_FILL_VEL:
-		if (!fb->trk || !shell_segment_hit(s, x, q, 0, &hit))
+		/* a still shell's velocity is 0 wherever the ray hits it */
+		if (!fb->trk || !shell_track_moving(fb->trk))
+			return 0;
+		if (!(C ? shell_segment_hit_in(s, C, x, q, 0, &hit) :
+		      shell_segment_hit(s, x, q, 0, &hit)))
 			return 0;
 		shell_track_velocity(fb->trk, s, &hit, v);
 		return v[fb->comp];
@@ -30,6 +36,13 @@ shell_fallback_value(const shell_fallback *fb, const shell_set *s,
 	default:
 		return fb->value;
 	}
+}
+
+double
+shell_fallback_value(const shell_fallback *fb, const shell_set *s,
+		     const double x[3], const double q[3])
+{
+	return fallback_in(fb, s, NULL, x, q);
 }
 
 int
@@ -92,15 +105,15 @@ shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 {
 	double off[3], w[3], v[8], pos[8][3];
 	int b[3], vis[8], dim[3] = {q->ni, q->nj, q->nk}, a, c, nvis = 0;
+	shell_cand C;
 
 	field_offset(q, off);
 	for (a = 0; a < 3; a++)
 		locate((x[a] - q->origin[a]) / q->dx - off[a], dim[a], &b[a], &w[a]);
 	{
-		/* no triangle in the cubes of the stencil's box: every ray
-		 * is clear (the visibility test would look at no other) */
+		/* the triangles that may block a ray inside the stencil's
+		 * box; none: every ray is clear */
 		double lo[3], hi[3];
-		int clo[3], chi[3], i, j, k, any = 0;
 
 		field_pos(q, b[0], b[1], b[2], lo);
 		field_pos(q, b[0] + (dim[0] > 1), b[1] + (dim[1] > 1), b[2] + (dim[2] > 1), hi);
@@ -108,18 +121,7 @@ shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 			lo[a] = fmin(lo[a], x[a]);
 			hi[a] = fmax(hi[a], x[a]);
 		}
-		if (s->start && s->ntri) {
-			shell_cube_range(s, lo, hi, clo, chi);
-			for (k = clo[2]; k <= chi[2] && !any; k++)
-				for (j = clo[1]; j <= chi[1] && !any; j++)
-					for (i = clo[0]; i <= chi[0] && !any; i++) {
-						size_t cu = (size_t)i + (size_t)s->ci *
-							    ((size_t)j + (size_t)s->cj * k);
-
-						any = s->start[cu] != s->start[cu + 1];
-					}
-		}
-		if (!any) {
+		if (shell_gather(s, lo, hi, &C) == 0) {
 			if (blocked)
 				*blocked = 0;
 			return field_sample(q, x);
@@ -133,7 +135,7 @@ shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 		k = k < q->nk ? k : q->nk - 1;
 		v[c] = q->a[FIELD_IDX(q, i, j, k)];
 		field_pos(q, i, j, k, pos[c]);
-		vis[c] = shell_visible(s, x, pos[c]);
+		vis[c] = shell_visible_in(s, &C, x, pos[c]);
 		nvis += vis[c];
 	}
 	if (blocked)
@@ -144,11 +146,11 @@ shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 			 * resort of the fallback */
 			if (shell_ring_rule(v, vis) == 0)
 				for (c = 0; c < 8; c++)
-					v[c] = shell_fallback_value(fb, s, x, pos[c]);
+					v[c] = fallback_in(fb, s, &C, x, pos[c]);
 		} else {
 			for (c = 0; c < 8; c++)
 				if (!vis[c])
-					v[c] = shell_fallback_value(fb, s, x, pos[c]);
+					v[c] = fallback_in(fb, s, &C, x, pos[c]);
 		}
 	}
 	return (1 - w[2]) * ((1 - w[1]) * ((1 - w[0]) * v[0] + w[0] * v[1]) +
