@@ -106,6 +106,8 @@ shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 	double off[3], w[3], v[8], pos[8][3];
 	int b[3], vis[8], dim[3] = {q->ni, q->nj, q->nk}, a, c, nvis = 0;
 	shell_cand C;
+	double fv[8];
+	int velhit = fb->kind == SHELL_FILL_VEL && fb->trk && shell_track_moving(fb->trk);
 
 	field_offset(q, off);
 	for (a = 0; a < 3; a++)
@@ -135,7 +137,20 @@ shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 		k = k < q->nk ? k : q->nk - 1;
 		v[c] = q->a[FIELD_IDX(q, i, j, k)];
 		field_pos(q, i, j, k, pos[c]);
-		vis[c] = shell_visible_in(s, &C, x, pos[c]);
+		if (velhit) {
+			/* the hit a hidden sample's fallback needs, found in
+			 * the same pass as its visibility */
+			shell_hit hit;
+			double u[3];
+
+			vis[c] = !shell_segment_hit_in(s, &C, x, pos[c], 0, &hit);
+			if (!vis[c]) {
+				shell_track_velocity(fb->trk, s, &hit, u);
+				fv[c] = u[fb->comp];
+			}
+		} else {
+			vis[c] = shell_visible_in(s, &C, x, pos[c]);
+		}
 		nvis += vis[c];
 	}
 	if (blocked)
@@ -150,7 +165,7 @@ shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 		} else {
 			for (c = 0; c < 8; c++)
 				if (!vis[c])
-					v[c] = fallback_in(fb, s, &C, x, pos[c]);
+					v[c] = velhit ? fv[c] : fallback_in(fb, s, &C, x, pos[c]);
 		}
 	}
 	return (1 - w[2]) * ((1 - w[1]) * ((1 - w[0]) * v[0] + w[0] * v[1]) +

@@ -10,6 +10,24 @@
 
 /* Points tested along the part of a segment that lies in a wedge's slab. */
 #define WEDGE_SAMPLES 5
+/* A barycentric coordinate this far (relative to 1 + its size) beyond a
+ * grown edge at both ends of that part is beyond it at every point
+ * tested: far above the rounding of coordinates computed in double. */
+#define BARY_MARGIN 1e-9
+
+/* min and max of two numbers that are not NaN, inline (fmin and fmax
+ * are calls at -O2, and these run for every segment) */
+static inline double
+dmin(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+static inline double
+dmax(double a, double b)
+{
+	return a > b ? a : b;
+}
 
 static double
 dot3(const double a[3], const double b[3])
@@ -143,9 +161,16 @@ static int
 cube_of(const shell_set *s, int a, double x)
 {
 	int n = a == 0 ? s->ci : a == 1 ? s->cj : s->ck;
-	double c = floor((x - s->origin[a]) / s->h);
+	double c = (x - s->origin[a]) / s->h;
 
-	return (int)fmax(0, fmin(n - 1, c));
+	/* floor clamped to [0, n - 1] (NaN to n - 1), without the calls
+	 * into libm that floor, fmin and fmax are at -O2: this runs for
+	 * every sample near a shell */
+	if (c < 0)
+		return 0;
+	if (!(c < n - 1))
+		return n - 1;
+	return (int)c;
 }
 
 void
@@ -378,8 +403,40 @@ blocked_pre(const double a[3], const double b[3], const shell_pre *P, double eps
 	} else {
 		double ta = (h - d0) / (d1 - d0), tb = (-h - d0) / (d1 - d0);
 
-		tlo = fmax(0, fmin(ta, tb));
-		thi = fmin(1, fmax(ta, tb));
+		tlo = dmax(0, dmin(ta, tb));
+		thi = dmin(1, dmax(ta, tb));
+	}
+	/* the barycentric coordinates are affine along the segment: when
+	 * both ends of the clipped part lie clearly beyond one grown edge,
+	 * so does every point tested below (the margin covers rounding) */
+	{
+		double lo[2][3];
+		int e, c2;
+
+		for (e = 0; e < 2; e++) {
+			double u = e ? thi : tlo, p[3], r[3], cr[3];
+
+			for (c = 0; c < 3; c++) {
+				p[c] = a[c] + u * (b[c] - a[c]);
+				r[c] = p[c] - t[c];
+			}
+			cr[0] = r[1] * e2[2] - r[2] * e2[1];
+			cr[1] = r[2] * e2[0] - r[0] * e2[2];
+			cr[2] = r[0] * e2[1] - r[1] * e2[0];
+			lo[e][1] = dot3(cr, n) / area2;
+			cr[0] = e1[1] * r[2] - e1[2] * r[1];
+			cr[1] = e1[2] * r[0] - e1[0] * r[2];
+			cr[2] = e1[0] * r[1] - e1[1] * r[0];
+			lo[e][2] = dot3(cr, n) / area2;
+			lo[e][0] = 1 - lo[e][1] - lo[e][2];
+		}
+		for (c2 = 0; c2 < 3; c2++) {
+			double bound = -h * el[c2] / area2;
+
+			if (lo[0][c2] < bound - BARY_MARGIN * (1 + fabs(lo[0][c2])) &&
+			    lo[1][c2] < bound - BARY_MARGIN * (1 + fabs(lo[1][c2])))
+				return 0;
+		}
 	}
 	for (s = 0; s <= WEDGE_SAMPLES; s++) {
 		double u, p[3], r[3], l1, l2, l0, cr[3];
@@ -464,8 +521,8 @@ segment_cubes(const shell_set *s, const double a[3], const double b[3],
 	int c;
 
 	for (c = 0; c < 3; c++) {
-		mn[c] = fmin(a[c], b[c]);
-		mx[c] = fmax(a[c], b[c]);
+		mn[c] = dmin(a[c], b[c]);
+		mx[c] = dmax(a[c], b[c]);
 	}
 	shell_cube_range(s, mn, mx, lo, hi);
 }
@@ -489,8 +546,8 @@ shell_visible_eps(const shell_set *s, const double a[3], const double b[3],
 	if (!s->start || s->ntri == 0)
 		return 1;
 	for (c = 0; c < 3; c++) {
-		mn[c] = fmin(a[c], b[c]);
-		mx[c] = fmax(a[c], b[c]);
+		mn[c] = dmin(a[c], b[c]);
+		mx[c] = dmax(a[c], b[c]);
 	}
 	segment_cubes(s, a, b, lo, hi);
 	for (k = lo[2]; k <= hi[2]; k++)
@@ -601,8 +658,8 @@ shell_segment_hit(const shell_set *s, const double a[3], const double b[3],
 	if (!s->start || s->ntri == 0)
 		return 0;
 	for (c = 0; c < 3; c++) {
-		mn[c] = fmin(a[c], b[c]);
-		mx[c] = fmax(a[c], b[c]);
+		mn[c] = dmin(a[c], b[c]);
+		mx[c] = dmax(a[c], b[c]);
 	}
 	segment_cubes(s, a, b, lo, hi);
 	for (k = lo[2]; k <= hi[2]; k++)
@@ -688,8 +745,8 @@ shell_visible_in(const shell_set *s, const shell_cand *C, const double a[3],
 	if (C->n < 0)
 		return shell_visible(s, a, b);
 	for (c = 0; c < 3; c++) {
-		mn[c] = fmin(a[c], b[c]);
-		mx[c] = fmax(a[c], b[c]);
+		mn[c] = dmin(a[c], b[c]);
+		mx[c] = dmax(a[c], b[c]);
 	}
 	for (m = 0; m < C->n; m++) {
 		uint32_t tq = C->tri[m];
@@ -711,8 +768,8 @@ shell_segment_hit_in(const shell_set *s, const shell_cand *C, const double a[3],
 	if (C->n < 0)
 		return shell_segment_hit(s, a, b, t0, hit);
 	for (c = 0; c < 3; c++) {
-		mn[c] = fmin(a[c], b[c]);
-		mx[c] = fmax(a[c], b[c]);
+		mn[c] = dmin(a[c], b[c]);
+		mx[c] = dmax(a[c], b[c]);
 	}
 	for (m = 0; m < C->n; m++) {
 		uint32_t tq = C->tri[m];
