@@ -97,6 +97,17 @@ advect_shells_start(advect_shells *A, double s0, int *failed, slc_err *err)
 	*failed = 0;
 	if (!A->on)
 		return NULL;
+	if ((!A->have0 || A->s0 != s0) && A->have1 && A->s1 == s0) {
+		/* the last substep's end is this one's start: the set is
+		 * built already */
+		shell_set tmp = A->at0;
+
+		A->at0 = A->at1;
+		A->at1 = tmp;
+		A->s0 = s0;
+		A->have0 = 1;
+		A->have1 = 0;
+	}
 	if (!A->have0 || A->s0 != s0) {
 		A->have0 = 0;
 		if (shell_track_set(&A->trk, s0, &A->at0, err)) {
@@ -120,8 +131,12 @@ advect_shells_begin(advect_shells *A, double s0, double s1, slc_err *err)
 	if (!advect_shells_start(A, s0, &failed, err))
 		return -1;
 	A->s1 = s1;
-	if (shell_track_moving(&A->trk) ? shell_track_set(&A->trk, s1, &A->at1, err) : 0)
-		return -1;
+	A->have1 = 0;
+	if (shell_track_moving(&A->trk)) {
+		if (shell_track_set(&A->trk, s1, &A->at1, err))
+			return -1;
+		A->have1 = 1;
+	}
 	for (q = 0; q < 5; q++) {
 		all[q]->set = &A->at0;
 		all[q]->count = &A->samples;
