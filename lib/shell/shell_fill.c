@@ -204,7 +204,7 @@ unindex(const field *f, size_t s, int *i, int *j, int *k)
 static void
 sweep(const field *f, const unsigned char *bad, const size_t *list, size_t n,
       const shell_set *s, const shell_fallback *fb, int last, double *val,
-      unsigned char *ok)
+      unsigned char *ok, unsigned char *hid)
 {
 	long q;
 
@@ -215,12 +215,25 @@ sweep(const field *f, const unsigned char *bad, const size_t *list, size_t n,
 
 		unindex(f, list[q], &i, &j, &k);
 		field_pos(f, i, j, k, p);
+		/* the neighbours' visibility, found in the first sweep:
+		 * bit nb set when hidden, bit 6 once known */
+		if (!(hid[q] & 64)) {
+			unsigned char h = 64;
+
+			for (nb = 0; nb < 6; nb++) {
+				size_t id;
+
+				if (neighbour(f, i, j, k, nb, &id, x) && !shell_visible(s, p, x))
+					h |= (unsigned char)(1u << nb);
+			}
+			hid[q] = h;
+		}
 		for (nb = 0; nb < 6; nb++) {
 			size_t id;
 
 			if (!neighbour(f, i, j, k, nb, &id, x))
 				continue;
-			if (shell_visible(s, p, x)) {
+			if (!(hid[q] >> nb & 1)) {
 				if (!bad[id]) {
 					sum += f->a[id];
 					cnt++;
@@ -252,7 +265,7 @@ shell_fill(field *f, unsigned char *bad, const shell_set *s, const shell_fallbac
 	size_t n = field_count(f), cnt = 0, c, q, w;
 	size_t *list;
 	double *val;
-	unsigned char *ok;
+	unsigned char *ok, *hid;
 	int last;
 
 	if (nfall)
@@ -264,9 +277,11 @@ shell_fill(field *f, unsigned char *bad, const shell_set *s, const shell_fallbac
 	list = slc_malloc(cnt, sizeof *list, err);
 	val = list ? slc_malloc(cnt, sizeof *val, err) : NULL;
 	ok = val ? slc_malloc(cnt, 1, err) : NULL;
-	if (!ok) {
+	hid = ok ? slc_calloc(cnt, 1, err) : NULL;
+	if (!hid) {
 		free(list);
 		free(val);
+		free(ok);
 		return -1;
 	}
 	for (c = 0, q = 0; c < n; c++)
@@ -275,7 +290,7 @@ shell_fill(field *f, unsigned char *bad, const shell_set *s, const shell_fallbac
 	for (last = 0; cnt > 0;) {
 		size_t done = 0;
 
-		sweep(f, bad, list, cnt, s, fb, last, val, ok);
+		sweep(f, bad, list, cnt, s, fb, last, val, ok, hid);
 		/* Jacobi: the values of one sweep are applied together */
 		for (q = 0; q < cnt; q++)
 			if (ok[q]) {
@@ -288,8 +303,10 @@ shell_fill(field *f, unsigned char *bad, const shell_set *s, const shell_fallbac
 		if (last && nfall)
 			*nfall = done;
 		for (q = 0, w = 0; q < cnt; q++)
-			if (!ok[q])
+			if (!ok[q]) {
+				hid[w] = hid[q];
 				list[w++] = list[q];
+			}
 		cnt = w;
 		if (!done)
 			last = 1;
@@ -297,5 +314,6 @@ shell_fill(field *f, unsigned char *bad, const shell_set *s, const shell_fallbac
 	free(list);
 	free(val);
 	free(ok);
+	free(hid);
 	return 0;
 }
