@@ -81,6 +81,184 @@ dilate_axis(unsigned char *m, unsigned char *tmp, const int n[3], int a, int r)
 		}
 }
 
+/* A foot within this fraction of a cell of a sample plane may pick
+ * another stencil in advect.c's float characteristics than in the double
+ * ones here: such a sample is not trusted to keep the scheme's value. */
+#define PLANE_MARGIN 1e-4
+
+/* The base sample (clamped as field_sample clamps) of q's stencil at x,
+ * the foot of a characteristic from the sample at from, and whether x
+ * lies within PLANE_MARGIN of a sample plane it has moved along its axis
+ * (a foot that has not moved along an axis lies on from's plane in both
+ * kinds of arithmetic). */
+static int
+stencil_at(const field *q, const double from[3], const double x[3], int b[3])
+{
+	double off[3];
+	int dim[3] = {q->ni, q->nj, q->nk}, a, near = 0;
+
+	field_offset(q, off);
+	for (a = 0; a < 3; a++) {
+		double c = (x[a] - q->origin[a]) / q->dx - off[a], f;
+
+		if (dim[a] < 2 || !(c > 0)) {
+			b[a] = 0;
+		} else if (c >= dim[a] - 1) {
+			b[a] = dim[a] - 2;
+		} else {
+			b[a] = (int)floor(c);
+		}
+		f = c - floor(c);
+		near |= x[a] != from[a] && !(f > PLANE_MARGIN && f < 1 - PLANE_MARGIN);
+	}
+	return near;
+}
+
+/* Sample c (0..7: bit 0 along x, 1 along y, 2 along z) of the stencil at
+ * base b, clamped to the grid. */
+static size_t
+corner_idx(const field *q, const int b[3], int c, double pos[3])
+{
+	int i = b[0] + (c & 1), j = b[1] + (c >> 1 & 1), k = b[2] + (c >> 2);
+
+	i = i < q->ni ? i : q->ni - 1;
+	j = j < q->nj ? j : q->nj - 1;
+	k = k < q->nk ? k : q->nk - 1;
+	if (pos)
+		field_pos(q, i, j, k, pos);
+	return FIELD_IDX(q, i, j, k);
+}
+
+/* Flags of the second order check (one byte a sample). */
+enum {
+	SF_BAND = 1,            /* in the band: checked */
+	SF_FIRST = 2            /* the first step A(phi) here is one-sided (a
+				   trace clipped, a stencil sample hidden) or
+				   not trusted (PLANE_MARGIN) */
+};
+
+/* Does the back step A^R of the sample at x (the forward characteristic,
+ * interpolating the first step's result) stay on its side of the shells
+ * and read only samples whose first step did? */
+static int
+back_step_clean(const linmac *M, double dt, const field *q, const shell_set *s,
+		const unsigned char *flag, const double x[3])
+{
+	double xf[3], lo[3], hi[3], pos[8][3];
+	int b[3], c, a;
+	size_t id[8];
+	shell_cand C;
+
+	linmac_trace(M, x, -dt, xf);
+	if (stencil_at(q, x, xf, b))
+		return 0;
+	for (a = 0; a < 3; a++) {
+		lo[a] = fmin(x[a], xf[a]);
+		hi[a] = fmax(x[a], xf[a]);
+	}
+	for (c = 0; c < 8; c++) {
+		id[c] = corner_idx(q, b, c, pos[c]);
+		if (flag[id[c]] & SF_FIRST)
+			return 0;
+		for (a = 0; a < 3; a++) {
+			lo[a] = fmin(lo[a], pos[c][a]);
+			hi[a] = fmax(hi[a], pos[c][a]);
+		}
+	}
+	/* no wedge 2 eps thick meets the box of the trace and the stencil:
+	 * both are clear */
+	if (shell_gather(s, lo, hi, &C) == 0)
+		return 1;
+	if (!shell_visible_eps(s, x, xf, 2 * s->eps))
+		return 0;
+	for (c = 0; c < 8; c++)
+		if (!shell_visible_in(s, &C, xf, pos[c]))
+			return 0;
+	return 1;
+}
+
+/* MacCormack and BFECC next to shells (guendelman2005 §4.1: they "revert
+ * to first order wherever a stencil is blocked"): out keeps the scheme's
+ * value at a sample of the band whose every step reads only samples on
+ * its side of the shells, and takes the one-sided first order value
+ * elsewhere.  MacCormack at x reads A(phi) at x and A^R(A(phi)) at x;
+ * BFECC reads A(phi) and A^R(A(phi)) at the samples of x's stencil, then
+ * steps A once more from x.  flag: one byte a sample, SF_BAND set in the
+ * band; back: one byte a sample, set to 1 where the back step A^R
+ * reaches across a shell or reads a sample flagged SF_FIRST. */
+static size_t
+second_order_fix(const linmac *M, double dt, const field *q, field *out,
+		 const advect_shell *sh, int bfecc, unsigned char *flag,
+		 unsigned char *back, float *first)
+{
+	const shell_set *s = sh->set;
+	size_t count = 0;
+	long row;
+
+	/* the one-sided first step, and where it differs from A(phi) */
+#pragma omp parallel for schedule(static) if (field_count(q) >= SHELL_PAR_MIN)
+	for (row = 0; row < (long)q->nj * q->nk; row++) {
+		int j = (int)(row % q->nj), k = (int)(row / q->nj), i;
+
+		for (i = 0; i < q->ni; i++) {
+			size_t id = FIELD_IDX(q, i, j, k);
+			double x[3], xb[3];
+			int blk, b[3];
+
+			if (!(flag[id] & SF_BAND))
+				continue;
+			field_pos(q, i, j, k, x);
+			first[id] = (float)advect_shell_value(M, dt, q, sh, x, &blk);
+			linmac_trace(M, x, dt, xb);
+			if (blk || stencil_at(q, x, xb, b))
+				flag[id] |= SF_FIRST;
+		}
+	}
+#pragma omp parallel for schedule(static) if (field_count(q) >= SHELL_PAR_MIN)
+	for (row = 0; row < (long)q->nj * q->nk; row++) {
+		int j = (int)(row % q->nj), k = (int)(row / q->nj), i;
+
+		for (i = 0; i < q->ni; i++) {
+			size_t id = FIELD_IDX(q, i, j, k);
+			double x[3];
+
+			if (!(flag[id] & SF_BAND))
+				continue;
+			field_pos(q, i, j, k, x);
+			back[id] = !back_step_clean(M, dt, q, s, flag, x);
+		}
+	}
+#pragma omp parallel for schedule(static) reduction(+ : count) \
+	if (field_count(q) >= SHELL_PAR_MIN)
+	for (row = 0; row < (long)q->nj * q->nk; row++) {
+		int j = (int)(row % q->nj), k = (int)(row / q->nj), i;
+
+		for (i = 0; i < q->ni; i++) {
+			size_t id = FIELD_IDX(q, i, j, k);
+			int keep = !(flag[id] & SF_FIRST), b[3], c;
+
+			if (!(flag[id] & SF_BAND))
+				continue;
+			if (keep && !bfecc) {
+				keep = !back[id];
+			} else if (keep) {
+				double x[3], xb[3];
+
+				field_pos(q, i, j, k, x);
+				linmac_trace(M, x, dt, xb);
+				stencil_at(q, x, xb, b);
+				for (c = 0; c < 8 && keep; c++)
+					keep = !back[corner_idx(q, b, c, NULL)];
+			}
+			if (!keep) {
+				out->a[id] = first[id];
+				count++;
+			}
+		}
+	}
+	return count;
+}
+
 int
 advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 		 const advect_opts *o, slc_err *err)
@@ -120,6 +298,41 @@ advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 		dilate_axis(band, tmp, n, a, r);
 	free(tmp);
 	linmac_init(&M, vel);
+	if (o->scheme != ADVECT_SL) {
+		size_t nq = field_count(q);
+		unsigned char *flag = slc_calloc(nq, 1, err);
+		unsigned char *back = flag ? slc_calloc(nq, 1, err) : NULL;
+		float *first = back ? slc_malloc(nq, sizeof *first, err) : NULL;
+
+		if (!first) {
+			free(flag);
+			free(back);
+			free(band);
+			return -1;
+		}
+		for (row = 0; row < (long)q->nj * q->nk; row++) {
+			int j = (int)(row % q->nj), k = (int)(row / q->nj), i;
+
+			for (i = 0; i < q->ni; i++) {
+				double x[3];
+				int cc[3];
+
+				field_pos(q, i, j, k, x);
+				shell_cube_range(s, x, x, cc, cc);
+				if (band[(size_t)cc[0] + (size_t)n[0] * ((size_t)cc[1] + (size_t)n[1] * cc[2])])
+					flag[FIELD_IDX(q, i, j, k)] = SF_BAND;
+			}
+		}
+		count = second_order_fix(&M, dt, q, out, &sh, o->scheme == ADVECT_BFECC,
+					 flag, back, first);
+		free(flag);
+		free(back);
+		free(first);
+		free(band);
+		if (sh.count)
+			*sh.count += count;
+		return 0;
+	}
 #pragma omp parallel for schedule(static) reduction(+ : count) \
 	if (field_count(q) >= SHELL_PAR_MIN)
 	for (row = 0; row < (long)q->nj * q->nk; row++) {

@@ -9,9 +9,16 @@
  * (shell_fill.h: the shell's velocity, 0 density, ambient temperature,
  * the level set's ring rule).  The band is where a characteristic, its
  * stencil or (for MacCormack and BFECC) the back and forth steps of the
- * correction could reach a shell, so those schemes revert to first order
- * there, as thesis §2.9 reverts next to solid walls.  Samples outside the
- * band keep the scheme's result bit for bit.
+ * correction could reach a shell.  Semi-Lagrangian samples of the band
+ * all take the one-sided value; MacCormack and BFECC revert to it only
+ * where one of their steps is blocked (guendelman2005 §4.1): the sample's
+ * own trace or stencil, the back step's (MacCormack), the back steps of
+ * the samples of its stencil (BFECC), or a step reading a sample whose
+ * first step was blocked; elsewhere they keep the scheme's value.  A foot
+ * within 1e-4 of a cell of a sample plane it moved across counts as
+ * blocked (the scheme's float characteristics may pick the stencil on
+ * the plane's other side).  Samples outside the band keep the scheme's
+ * result bit for bit.
  */
 #ifndef SLC_ADVECT_SHELL_H
 #define SLC_ADVECT_SHELL_H
@@ -36,8 +43,9 @@ typedef struct advect_shell {
 } advect_shell;
 
 /* Recompute out (the result of o's scheme for q over dt) one-sided in
- * the band around o->shell (see above), counting the samples into
- * *o->shell->count.  0, or -1 with err (memory). */
+ * the band around o->shell where needed (see above), counting the
+ * samples recomputed into *o->shell->count.  0, or -1 with err
+ * (memory). */
 int advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 		     const advect_opts *o, slc_err *err);
 
