@@ -12,6 +12,32 @@
 /* Below this many samples a loop runs on one thread. */
 #define SHELL_PAR_MIN 4096
 
+/* Does no wedge 2 eps thick of s meet the box of x, the foot xb and the
+ * eight samples of q around xb?  Then the trace is not clipped and every
+ * sample is visible from the foot. */
+static int
+clear_of_shells(const field *q, const shell_set *s, const double x[3], const double xb[3])
+{
+	double off[3], lo[3], hi[3];
+	int dim[3] = {q->ni, q->nj, q->nk}, b[3], a;
+	shell_cand C;
+
+	/* the stencil's base sample, as field_sample places it */
+	field_offset(q, off);
+	for (a = 0; a < 3; a++) {
+		double c = (xb[a] - q->origin[a]) / q->dx - off[a];
+
+		b[a] = dim[a] < 2 || !(c > 0) ? 0 : c >= dim[a] - 1 ? dim[a] - 2 : (int)floor(c);
+	}
+	field_pos(q, b[0], b[1], b[2], lo);
+	field_pos(q, b[0] + (dim[0] > 1), b[1] + (dim[1] > 1), b[2] + (dim[2] > 1), hi);
+	for (a = 0; a < 3; a++) {
+		lo[a] = fmin(lo[a], fmin(x[a], xb[a]));
+		hi[a] = fmax(hi[a], fmax(x[a], xb[a]));
+	}
+	return shell_gather(s, lo, hi, &C) == 0;
+}
+
 double
 advect_shell_value(const linmac *vel, double dt, const field *q,
 		   const advect_shell *sh, const double x[3], int *blocked)
@@ -22,6 +48,12 @@ advect_shell_value(const linmac *vel, double dt, const field *q,
 
 	linmac_trace(vel, x, dt, xb);
 	memcpy(foot, xb, sizeof foot);
+	if (clear_of_shells(q, s, x, xb)) {
+		/* what the clipping and shell_sample below would give */
+		if (blocked)
+			*blocked = 0;
+		return field_sample(q, xb);
+	}
 	/* guendelman2005 §4.1: "the characteristic ray ... is clipped
 	 * against wedges of thickness 2 eps", so that the foot sees its
 	 * stencil through the eps wedges wherever the sample could */
@@ -132,9 +164,12 @@ corner_idx(const field *q, const int b[3], int c, double pos[3])
 /* Flags of the second order check (one byte a sample). */
 enum {
 	SF_BAND = 1,            /* in the band: checked */
-	SF_FIRST = 2            /* the first step A(phi) here is one-sided (a
+	SF_FIRST = 2,           /* the first step A(phi) here is one-sided (a
 				   trace clipped, a stencil sample hidden) or
 				   not trusted (PLANE_MARGIN) */
+	SF_NEAR = 4,            /* within the first step's reach of a shell
+				   (elsewhere SF_FIRST cannot be set) */
+	SF_DONE = 8             /* its one-sided value is in first[] */
 };
 
 /* Does the back step A^R of the sample at x (the forward characteristic,
@@ -205,10 +240,11 @@ second_order_fix(const linmac *M, double dt, const field *q, field *out,
 			double x[3], xb[3];
 			int blk, b[3];
 
-			if (!(flag[id] & SF_BAND))
+			if (!(flag[id] & SF_NEAR))
 				continue;
 			field_pos(q, i, j, k, x);
 			first[id] = (float)advect_shell_value(M, dt, q, sh, x, &blk);
+			flag[id] |= SF_DONE;
 			linmac_trace(M, x, dt, xb);
 			if (blk || stencil_at(q, x, xb, b))
 				flag[id] |= SF_FIRST;
@@ -222,7 +258,9 @@ second_order_fix(const linmac *M, double dt, const field *q, field *out,
 			size_t id = FIELD_IDX(q, i, j, k);
 			double x[3];
 
-			if (!(flag[id] & SF_BAND))
+			/* MacCormack reads the back step only where it keeps
+			 * the first */
+			if (!(flag[id] & SF_BAND) || (!bfecc && (flag[id] & SF_FIRST)))
 				continue;
 			field_pos(q, i, j, k, x);
 			back[id] = !back_step_clean(M, dt, q, s, flag, x);
@@ -251,7 +289,11 @@ second_order_fix(const linmac *M, double dt, const field *q, field *out,
 					keep = !back[corner_idx(q, b, c, NULL)];
 			}
 			if (!keep) {
-				out->a[id] = first[id];
+				double x[3];
+
+				field_pos(q, i, j, k, x);
+				out->a[id] = flag[id] & SF_DONE ? first[id] :
+					     (float)advect_shell_value(M, dt, q, sh, x, NULL);
 				count++;
 			}
 		}
@@ -268,7 +310,7 @@ advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 	advect_shell sh = *o->shell;
 	int n[3] = {s->ci, s->cj, s->ck}, r, a;
 	size_t ncube, c, count = 0;
-	unsigned char *band, *tmp;
+	unsigned char *band, *tmp, *near = NULL;
 	double vmax, reach;
 	long row;
 
@@ -291,8 +333,20 @@ advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 	 * BFECC trace back and forth from the samples the first step used */
 	vmax = o->vmax > 0 ? o->vmax : mac_max_speed(vel);
 	reach = fabs(dt) * vmax + q->dx;
-	if (o->scheme != ADVECT_SL)
+	if (o->scheme != ADVECT_SL) {
+		/* the first step's own band, where it may be blocked */
+		near = slc_malloc(ncube, 1, err);
+		if (!near) {
+			free(band);
+			free(tmp);
+			return -1;
+		}
+		memcpy(near, band, ncube);
+		r = (int)ceil(reach / s->h) + 1;
+		for (a = 0; a < 3; a++)
+			dilate_axis(near, tmp, n, a, r);
 		reach = 2 * reach + q->dx;
+	}
 	r = (int)ceil(reach / s->h) + 1;
 	for (a = 0; a < 3; a++)
 		dilate_axis(band, tmp, n, a, r);
@@ -308,6 +362,7 @@ advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 			free(flag);
 			free(back);
 			free(band);
+			free(near);
 			return -1;
 		}
 		for (row = 0; row < (long)q->nj * q->nk; row++) {
@@ -317,10 +372,13 @@ advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 				double x[3];
 				int cc[3];
 
+				size_t cu;
+
 				field_pos(q, i, j, k, x);
 				shell_cube_range(s, x, x, cc, cc);
-				if (band[(size_t)cc[0] + (size_t)n[0] * ((size_t)cc[1] + (size_t)n[1] * cc[2])])
-					flag[FIELD_IDX(q, i, j, k)] = SF_BAND;
+				cu = (size_t)cc[0] + (size_t)n[0] * ((size_t)cc[1] + (size_t)n[1] * cc[2]);
+				flag[FIELD_IDX(q, i, j, k)] = (unsigned char)((band[cu] ? SF_BAND : 0) |
+									      (near[cu] ? SF_NEAR : 0));
 			}
 		}
 		count = second_order_fix(&M, dt, q, out, &sh, o->scheme == ADVECT_BFECC,
@@ -329,6 +387,7 @@ advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 		free(back);
 		free(first);
 		free(band);
+		free(near);
 		if (sh.count)
 			*sh.count += count;
 		return 0;

@@ -14,11 +14,11 @@
  * where one of their steps is blocked (guendelman2005 §4.1): the sample's
  * own trace or stencil, the back step's (MacCormack), the back steps of
  * the samples of its stencil (BFECC), or a step reading a sample whose
- * first step was blocked; elsewhere they keep the scheme's value.  A foot
- * within 1e-4 of a cell of a sample plane it moved across counts as
- * blocked (the scheme's float characteristics may pick the stencil on
- * the plane's other side).  Samples outside the band keep the scheme's
- * result bit for bit.
+ * first step was blocked; elsewhere they keep the scheme's value.  Within
+ * a first step's reach of a shell, a foot within 1e-4 of a cell of a
+ * sample plane it moved across counts as blocked (the scheme's float
+ * characteristics may pick the stencil on the plane's other side).
+ * Samples outside the band keep the scheme's result bit for bit.
  */
 #ifndef SLC_ADVECT_SHELL_H
 #define SLC_ADVECT_SHELL_H
