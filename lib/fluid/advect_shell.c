@@ -172,12 +172,13 @@ enum {
 	SF_DONE = 8             /* its one-sided value is in first[] */
 };
 
-/* Does the back step A^R of the sample at x (the forward characteristic,
- * interpolating the first step's result) stay on its side of the shells
- * and read only samples whose first step did? */
+/* Does the back step A^R of sample (i0,j0,k0) at x (the forward
+ * characteristic, interpolating the first step's result) stay on its
+ * side of the shells and read only samples whose first step did?  It
+ * reaches no farther than the first step does (the same speed bound). */
 static int
 back_step_clean(const linmac *M, double dt, const field *q, const shell_set *s,
-		const unsigned char *flag, const double x[3])
+		const unsigned char *flag, int i0, int j0, int k0, const double x[3])
 {
 	double xf[3], lo[3], hi[3], pos[8][3];
 	int b[3], c, a;
@@ -200,9 +201,10 @@ back_step_clean(const linmac *M, double dt, const field *q, const shell_set *s,
 			hi[a] = fmax(hi[a], pos[c][a]);
 		}
 	}
-	/* no wedge 2 eps thick meets the box of the trace and the stencil:
+	/* beyond a first step's reach of every shell (not SF_NEAR), or no
+	 * wedge 2 eps thick meeting the box of the trace and the stencil:
 	 * both are clear */
-	if (shell_gather(s, lo, hi, &C) == 0)
+	if (!(flag[FIELD_IDX(q, i0, j0, k0)] & SF_NEAR) || shell_gather(s, lo, hi, &C) == 0)
 		return 1;
 	if (!shell_visible_eps(s, x, xf, 2 * s->eps))
 		return 0;
@@ -263,7 +265,7 @@ second_order_fix(const linmac *M, double dt, const field *q, field *out,
 			if (!(flag[id] & SF_BAND) || (!bfecc && (flag[id] & SF_FIRST)))
 				continue;
 			field_pos(q, i, j, k, x);
-			back[id] = !back_step_clean(M, dt, q, s, flag, x);
+			back[id] = !back_step_clean(M, dt, q, s, flag, i, j, k, x);
 		}
 	}
 #pragma omp parallel for schedule(static) reduction(+ : count) \
@@ -301,6 +303,61 @@ second_order_fix(const linmac *M, double dt, const field *q, field *out,
 	return count;
 }
 
+void
+advect_shell_band_free(advect_shell_band *B)
+{
+	int q;
+
+	for (q = 0; q < ADVECT_SHELL_BANDS; q++)
+		free(B->b[q]);
+	memset(B, 0, sizeof *B);
+}
+
+/* The cubes of s within r cubes of one holding a triangle (one byte a
+ * cube): from sh's cache, or made (into the cache, or into *own for the
+ * caller to free).  NULL with err (memory). */
+static const unsigned char *
+cube_band(const advect_shell *sh, int r, unsigned char **own, slc_err *err)
+{
+	const shell_set *s = sh->set;
+	advect_shell_band *B = sh->band;
+	int n[3] = {s->ci, s->cj, s->ck}, a, q;
+	size_t ncube = (size_t)n[0] * n[1] * n[2], c;
+	unsigned char *m, *tmp;
+
+	*own = NULL;
+	if (B && B->valid)
+		for (q = 0; q < ADVECT_SHELL_BANDS; q++)
+			if (B->b[q] && B->r[q] == r)
+				return B->b[q];
+	m = slc_malloc(ncube, 1, err);
+	tmp = m ? slc_malloc((size_t)(n[0] > n[1] ? (n[0] > n[2] ? n[0] : n[2]) :
+				      (n[1] > n[2] ? n[1] : n[2])), 1, err) : NULL;
+	if (!tmp) {
+		free(m);
+		return NULL;
+	}
+	for (c = 0; c < ncube; c++)
+		m[c] = s->start[c] != s->start[c + 1];
+	for (a = 0; a < 3; a++)
+		dilate_axis(m, tmp, n, a, r);
+	free(tmp);
+	if (!B) {
+		*own = m;
+		return m;
+	}
+	if (!B->valid) {
+		advect_shell_band_free(B);
+		B->valid = 1;
+	}
+	q = B->next;
+	B->next = (q + 1) % ADVECT_SHELL_BANDS;
+	free(B->b[q]);
+	B->b[q] = m;
+	B->r[q] = r;
+	return m;
+}
+
 int
 advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 		 const advect_opts *o, slc_err *err)
@@ -308,9 +365,10 @@ advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 	linmac M;
 	const shell_set *s = o->shell->set;
 	advect_shell sh = *o->shell;
-	int n[3] = {s->ci, s->cj, s->ck}, r, a;
-	size_t ncube, c, count = 0;
-	unsigned char *band, *tmp, *near = NULL;
+	int n[3] = {s->ci, s->cj, s->ck};
+	size_t count = 0;
+	const unsigned char *band, *near = NULL;
+	unsigned char *own_band = NULL, *own_near = NULL;
 	double vmax, reach;
 	long row;
 
@@ -319,52 +377,38 @@ advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 	if (sh.fb.kind == SHELL_FILL_VEL)
 		sh.fb.comp = q->stagger >= SLC_FACE_X && q->stagger <= SLC_FACE_Z ?
 			     q->stagger - SLC_FACE_X : 0;
-	ncube = (size_t)n[0] * n[1] * n[2];
-	band = slc_malloc(ncube, 1, err);
-	tmp = band ? slc_malloc((size_t)(n[0] > n[1] ? (n[0] > n[2] ? n[0] : n[2]) :
-					 (n[1] > n[2] ? n[1] : n[2])), 1, err) : NULL;
-	if (!tmp) {
-		free(band);
-		return -1;
-	}
-	for (c = 0; c < ncube; c++)
-		band[c] = s->start[c] != s->start[c + 1];
 	/* how far a characteristic (and its stencil) reaches; MacCormack and
 	 * BFECC trace back and forth from the samples the first step used */
 	vmax = o->vmax > 0 ? o->vmax : mac_max_speed(vel);
 	reach = fabs(dt) * vmax + q->dx;
 	if (o->scheme != ADVECT_SL) {
 		/* the first step's own band, where it may be blocked */
-		near = slc_malloc(ncube, 1, err);
-		if (!near) {
-			free(band);
-			free(tmp);
+		if (!(near = cube_band(&sh, (int)ceil(reach / s->h) + 1, &own_near, err)))
 			return -1;
-		}
-		memcpy(near, band, ncube);
-		r = (int)ceil(reach / s->h) + 1;
-		for (a = 0; a < 3; a++)
-			dilate_axis(near, tmp, n, a, r);
 		reach = 2 * reach + q->dx;
 	}
-	r = (int)ceil(reach / s->h) + 1;
-	for (a = 0; a < 3; a++)
-		dilate_axis(band, tmp, n, a, r);
-	free(tmp);
+	if (!(band = cube_band(&sh, (int)ceil(reach / s->h) + 1, &own_band, err))) {
+		free(own_near);
+		return -1;
+	}
 	linmac_init(&M, vel);
 	if (o->scheme != ADVECT_SL) {
+		/* from the frame's pool (fresh pages cost a pass of their
+		 * own): the one-sided values, and the flags of the check
+		 * (flag, back: a byte a sample each) in a float buffer of half
+		 * as many samples */
 		size_t nq = field_count(q);
-		unsigned char *flag = slc_calloc(nq, 1, err);
-		unsigned char *back = flag ? slc_calloc(nq, 1, err) : NULL;
-		float *first = back ? slc_malloc(nq, sizeof *first, err) : NULL;
+		float *first = advect_pool_take(o->pool, nq, err);
+		float *bytes = first ? advect_pool_take(o->pool, nq / 2 + 1, err) : NULL;
+		unsigned char *flag = (unsigned char *)bytes, *back = flag + nq;
 
-		if (!first) {
-			free(flag);
-			free(back);
-			free(band);
-			free(near);
+		if (!bytes) {
+			advect_pool_give(o->pool, first);
+			free(own_band);
+			free(own_near);
 			return -1;
 		}
+		memset(flag, 0, 2 * nq);
 		for (row = 0; row < (long)q->nj * q->nk; row++) {
 			int j = (int)(row % q->nj), k = (int)(row / q->nj), i;
 
@@ -383,11 +427,10 @@ advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 		}
 		count = second_order_fix(&M, dt, q, out, &sh, o->scheme == ADVECT_BFECC,
 					 flag, back, first);
-		free(flag);
-		free(back);
-		free(first);
-		free(band);
-		free(near);
+		advect_pool_give(o->pool, bytes);
+		advect_pool_give(o->pool, first);
+		free(own_band);
+		free(own_near);
 		if (sh.count)
 			*sh.count += count;
 		return 0;
@@ -409,7 +452,7 @@ advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 			count++;
 		}
 	}
-	free(band);
+	free(own_band);
 	if (sh.count)
 		*sh.count += count;
 	return 0;

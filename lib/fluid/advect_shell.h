@@ -31,6 +31,22 @@
 #include "shell/shell_fill.h"
 #include "shell/shell_vis.h"
 
+/* Cube bands kept from one advect_shell_fix call to the next while the
+ * shells stay where they are (every field of a substep): the lattice's
+ * cubes within r cubes of one holding a triangle. */
+#define ADVECT_SHELL_BANDS 4
+
+typedef struct advect_shell_band {
+	int valid;              /* 0: empty (set it to 0 whenever the set
+				   changes) */
+	int next;               /* the slot to fill next */
+	int r[ADVECT_SHELL_BANDS];
+	unsigned char *b[ADVECT_SHELL_BANDS];   /* owned; one byte a cube */
+} advect_shell_band;
+
+/* Free the bands of B and mark it empty. */
+void advect_shell_band_free(advect_shell_band *B);
+
 typedef struct advect_shell {
 	const shell_set *set;   /* the shells at the start of the step; their
 				   lattice must cover the grid */
@@ -40,6 +56,9 @@ typedef struct advect_shell {
 	size_t *count;          /* samples recomputed are added here, or
 				   NULL (not with threads: one call at a
 				   time) */
+	advect_shell_band *band;        /* a cache of the cube bands for
+				   the calls made while set stays the same,
+				   or NULL (one call at a time, too) */
 } advect_shell;
 
 /* Recompute out (the result of o's scheme for q over dt) one-sided in

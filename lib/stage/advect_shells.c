@@ -104,12 +104,14 @@ advect_shells_start(advect_shells *A, double s0, int *failed, slc_err *err)
 
 		A->at0 = A->at1;
 		A->at1 = tmp;
+		A->band.valid = 0;
 		A->s0 = s0;
 		A->have0 = 1;
 		A->have1 = 0;
 	}
 	if (!A->have0 || A->s0 != s0) {
 		A->have0 = 0;
+		A->band.valid = 0;
 		if (shell_track_set(&A->trk, s0, &A->at0, err)) {
 			*failed = 1;
 			return NULL;
@@ -140,6 +142,7 @@ advect_shells_begin(advect_shells *A, double s0, double s1, slc_err *err)
 	for (q = 0; q < 5; q++) {
 		all[q]->set = &A->at0;
 		all[q]->count = &A->samples;
+		all[q]->band = &A->band;
 	}
 	A->pls.trk = &A->trk;
 	A->pls.at0 = &A->at0;
@@ -202,6 +205,7 @@ advect_shells_end(const advect_shells *A)
 void
 advect_shells_free(advect_shells *A)
 {
+	advect_shell_band_free(&A->band);
 	shell_free(&A->at0);
 	shell_free(&A->at1);
 	shell_track_free(&A->trk);

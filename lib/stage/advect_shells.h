@@ -44,6 +44,7 @@ typedef struct advect_shells {
 	int have1;              /* at1 is built for s1 (the next substep
 				   starts from it) */
 	advect_shell vel, phi, den, tem, other;
+	advect_shell_band band; /* their cube bands, for at0 */
 	pls_shell pls;
 	size_t samples;         /* recomputed one-sided */
 	size_t swept;           /* invalidated by the sweeps */
