@@ -358,6 +358,26 @@ cube_band(const advect_shell *sh, int r, unsigned char **own, slc_err *err)
 	return m;
 }
 
+/* The lattice cube along each axis of each sample index of q (cube[i],
+ * cube[ni + j], cube[ni + nj + k]): the cube holding a sample is
+ * separable, as shell_cube_range finds it. */
+static void
+sample_cubes(const field *q, const shell_set *s, int *cube)
+{
+	int dim[3] = {q->ni, q->nj, q->nk}, a, m, at = 0;
+
+	for (a = 0; a < 3; a++)
+		for (m = 0; m < dim[a]; m++) {
+			int ijk[3] = {0, 0, 0}, lo[3], hi[3];
+			double x[3];
+
+			ijk[a] = m;
+			field_pos(q, ijk[0], ijk[1], ijk[2], x);
+			shell_cube_range(s, x, x, lo, hi);
+			cube[at++] = lo[a];
+		}
+}
+
 int
 advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 		 const advect_opts *o, slc_err *err)
@@ -369,6 +389,7 @@ advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 	size_t count = 0;
 	const unsigned char *band, *near = NULL;
 	unsigned char *own_band = NULL, *own_near = NULL;
+	int *cube;
 	double vmax, reach;
 	long row;
 
@@ -408,23 +429,29 @@ advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 			free(own_near);
 			return -1;
 		}
+		if (!(cube = slc_malloc((size_t)q->ni + q->nj + q->nk, sizeof *cube, err))) {
+			advect_pool_give(o->pool, bytes);
+			advect_pool_give(o->pool, first);
+			free(own_band);
+			free(own_near);
+			return -1;
+		}
+		sample_cubes(q, s, cube);
 		memset(flag, 0, 2 * nq);
+#pragma omp parallel for schedule(static) if (nq >= SHELL_PAR_MIN)
 		for (row = 0; row < (long)q->nj * q->nk; row++) {
 			int j = (int)(row % q->nj), k = (int)(row / q->nj), i;
+			size_t cjk = (size_t)n[0] * ((size_t)cube[q->ni + j] +
+						     (size_t)n[1] * cube[q->ni + q->nj + k]);
 
 			for (i = 0; i < q->ni; i++) {
-				double x[3];
-				int cc[3];
+				size_t cu = cjk + (size_t)cube[i];
 
-				size_t cu;
-
-				field_pos(q, i, j, k, x);
-				shell_cube_range(s, x, x, cc, cc);
-				cu = (size_t)cc[0] + (size_t)n[0] * ((size_t)cc[1] + (size_t)n[1] * cc[2]);
 				flag[FIELD_IDX(q, i, j, k)] = (unsigned char)((band[cu] ? SF_BAND : 0) |
 									      (near[cu] ? SF_NEAR : 0));
 			}
 		}
+		free(cube);
 		count = second_order_fix(&M, dt, q, out, &sh, o->scheme == ADVECT_BFECC,
 					 flag, back, first);
 		advect_pool_give(o->pool, bytes);
