@@ -17,8 +17,16 @@
 typedef struct forces_shell_cells {
 	size_t n;
 	size_t *cell;           /* cell indices i + ni (j + nj k) */
-	double *om;             /* 3 n: omega at each */
+	double *om;             /* 3 n: omega at each, followed in the same
+				   allocation by n bytes (forces_shell_hidden):
+				   bit 2 a + side set when the neighbour
+				   across axis a (side 1: the + one) is
+				   hidden from the cell's centre */
 } forces_shell_cells;
+
+/* The hidden-neighbour bits of C's cells (see om above), found once by
+ * forces_shell_curl and used again by forces_shell_force. */
+#define forces_shell_hidden(C) ((unsigned char *)((C)->om + 3 * (C)->n))
 
 /* Find the cells of vel near sh (shell_near at their centres) and set
  * om (3 floats a cell, components apart: om[a][c]) and mag (|omega|) there
@@ -31,7 +39,8 @@ int forces_shell_curl(const macgrid *vel, const shell_set *sh, const shell_track
 
 /* The confinement force eps dx (N x omega) at the cells of C into fc,
  * with N from the gradient of mag in which a neighbour the centre cannot
- * see takes the centre's value. */
+ * see takes the centre's value (the visibility forces_shell_curl found
+ * in sh, which must be the same set). */
 void forces_shell_force(const macgrid *vel, const shell_set *sh, const forces_shell_cells *C,
 			const float *mag, double eps, float *const fc[3]);
 

@@ -9,16 +9,22 @@
 /* Below this many samples a loop runs on one thread. */
 #define FILL_PAR_MIN 4096
 
-double
-shell_fallback_value(const shell_fallback *fb, const shell_set *s,
-		     const double x[3], const double q[3])
+/* shell_fallback_value with the segment's triangles gathered in C (or
+ * C NULL: the lattice walked). */
+static double
+fallback_in(const shell_fallback *fb, const shell_set *s, const shell_cand *C,
+	    const double x[3], const double q[3])
 {
 	shell_hit hit;
 	double v[3], d[3];
 
 	switch (fb->kind) {
 	case SHELL_FILL_VEL:
-		if (!fb->trk || !shell_segment_hit(s, x, q, 0, &hit))
+		/* a still shell's velocity is 0 wherever the ray hits it */
+		if (!fb->trk || !shell_track_moving(fb->trk))
+			return 0;
+		if (!(C ? shell_segment_hit_in(s, C, x, q, 0, &hit) :
+		      shell_segment_hit(s, x, q, 0, &hit)))
 			return 0;
 		shell_track_velocity(fb->trk, s, &hit, v);
 		return v[fb->comp];
@@ -30,6 +36,13 @@ shell_fallback_value(const shell_fallback *fb, const shell_set *s,
 	default:
 		return fb->value;
 	}
+}
+
+double
+shell_fallback_value(const shell_fallback *fb, const shell_set *s,
+		     const double x[3], const double q[3])
+{
+	return fallback_in(fb, s, NULL, x, q);
 }
 
 int
@@ -92,15 +105,17 @@ shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 {
 	double off[3], w[3], v[8], pos[8][3];
 	int b[3], vis[8], dim[3] = {q->ni, q->nj, q->nk}, a, c, nvis = 0;
+	shell_cand C;
+	double fv[8];
+	int velhit = fb->kind == SHELL_FILL_VEL && fb->trk && shell_track_moving(fb->trk);
 
 	field_offset(q, off);
 	for (a = 0; a < 3; a++)
 		locate((x[a] - q->origin[a]) / q->dx - off[a], dim[a], &b[a], &w[a]);
 	{
-		/* no triangle in the cubes of the stencil's box: every ray
-		 * is clear (the visibility test would look at no other) */
+		/* the triangles that may block a ray inside the stencil's
+		 * box; none: every ray is clear */
 		double lo[3], hi[3];
-		int clo[3], chi[3], i, j, k, any = 0;
 
 		field_pos(q, b[0], b[1], b[2], lo);
 		field_pos(q, b[0] + (dim[0] > 1), b[1] + (dim[1] > 1), b[2] + (dim[2] > 1), hi);
@@ -108,18 +123,7 @@ shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 			lo[a] = fmin(lo[a], x[a]);
 			hi[a] = fmax(hi[a], x[a]);
 		}
-		if (s->start && s->ntri) {
-			shell_cube_range(s, lo, hi, clo, chi);
-			for (k = clo[2]; k <= chi[2] && !any; k++)
-				for (j = clo[1]; j <= chi[1] && !any; j++)
-					for (i = clo[0]; i <= chi[0] && !any; i++) {
-						size_t cu = (size_t)i + (size_t)s->ci *
-							    ((size_t)j + (size_t)s->cj * k);
-
-						any = s->start[cu] != s->start[cu + 1];
-					}
-		}
-		if (!any) {
+		if (shell_gather(s, lo, hi, &C) == 0) {
 			if (blocked)
 				*blocked = 0;
 			return field_sample(q, x);
@@ -133,7 +137,20 @@ shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 		k = k < q->nk ? k : q->nk - 1;
 		v[c] = q->a[FIELD_IDX(q, i, j, k)];
 		field_pos(q, i, j, k, pos[c]);
-		vis[c] = shell_visible(s, x, pos[c]);
+		if (velhit) {
+			/* the hit a hidden sample's fallback needs, found in
+			 * the same pass as its visibility */
+			shell_hit hit;
+			double u[3];
+
+			vis[c] = !shell_segment_hit_in(s, &C, x, pos[c], 0, &hit);
+			if (!vis[c]) {
+				shell_track_velocity(fb->trk, s, &hit, u);
+				fv[c] = u[fb->comp];
+			}
+		} else {
+			vis[c] = shell_visible_in(s, &C, x, pos[c]);
+		}
 		nvis += vis[c];
 	}
 	if (blocked)
@@ -144,11 +161,11 @@ shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 			 * resort of the fallback */
 			if (shell_ring_rule(v, vis) == 0)
 				for (c = 0; c < 8; c++)
-					v[c] = shell_fallback_value(fb, s, x, pos[c]);
+					v[c] = fallback_in(fb, s, &C, x, pos[c]);
 		} else {
 			for (c = 0; c < 8; c++)
 				if (!vis[c])
-					v[c] = shell_fallback_value(fb, s, x, pos[c]);
+					v[c] = velhit ? fv[c] : fallback_in(fb, s, &C, x, pos[c]);
 		}
 	}
 	return (1 - w[2]) * ((1 - w[1]) * ((1 - w[0]) * v[0] + w[0] * v[1]) +
@@ -187,7 +204,7 @@ unindex(const field *f, size_t s, int *i, int *j, int *k)
 static void
 sweep(const field *f, const unsigned char *bad, const size_t *list, size_t n,
       const shell_set *s, const shell_fallback *fb, int last, double *val,
-      unsigned char *ok)
+      unsigned char *ok, unsigned char *hid)
 {
 	long q;
 
@@ -198,12 +215,25 @@ sweep(const field *f, const unsigned char *bad, const size_t *list, size_t n,
 
 		unindex(f, list[q], &i, &j, &k);
 		field_pos(f, i, j, k, p);
+		/* the neighbours' visibility, found in the first sweep:
+		 * bit nb set when hidden, bit 6 once known */
+		if (!(hid[q] & 64)) {
+			unsigned char h = 64;
+
+			for (nb = 0; nb < 6; nb++) {
+				size_t id;
+
+				if (neighbour(f, i, j, k, nb, &id, x) && !shell_visible(s, p, x))
+					h |= (unsigned char)(1u << nb);
+			}
+			hid[q] = h;
+		}
 		for (nb = 0; nb < 6; nb++) {
 			size_t id;
 
 			if (!neighbour(f, i, j, k, nb, &id, x))
 				continue;
-			if (shell_visible(s, p, x)) {
+			if (!(hid[q] >> nb & 1)) {
 				if (!bad[id]) {
 					sum += f->a[id];
 					cnt++;
@@ -235,7 +265,7 @@ shell_fill(field *f, unsigned char *bad, const shell_set *s, const shell_fallbac
 	size_t n = field_count(f), cnt = 0, c, q, w;
 	size_t *list;
 	double *val;
-	unsigned char *ok;
+	unsigned char *ok, *hid;
 	int last;
 
 	if (nfall)
@@ -247,9 +277,11 @@ shell_fill(field *f, unsigned char *bad, const shell_set *s, const shell_fallbac
 	list = slc_malloc(cnt, sizeof *list, err);
 	val = list ? slc_malloc(cnt, sizeof *val, err) : NULL;
 	ok = val ? slc_malloc(cnt, 1, err) : NULL;
-	if (!ok) {
+	hid = ok ? slc_calloc(cnt, 1, err) : NULL;
+	if (!hid) {
 		free(list);
 		free(val);
+		free(ok);
 		return -1;
 	}
 	for (c = 0, q = 0; c < n; c++)
@@ -258,7 +290,7 @@ shell_fill(field *f, unsigned char *bad, const shell_set *s, const shell_fallbac
 	for (last = 0; cnt > 0;) {
 		size_t done = 0;
 
-		sweep(f, bad, list, cnt, s, fb, last, val, ok);
+		sweep(f, bad, list, cnt, s, fb, last, val, ok, hid);
 		/* Jacobi: the values of one sweep are applied together */
 		for (q = 0; q < cnt; q++)
 			if (ok[q]) {
@@ -271,8 +303,10 @@ shell_fill(field *f, unsigned char *bad, const shell_set *s, const shell_fallbac
 		if (last && nfall)
 			*nfall = done;
 		for (q = 0, w = 0; q < cnt; q++)
-			if (!ok[q])
+			if (!ok[q]) {
+				hid[w] = hid[q];
 				list[w++] = list[q];
+			}
 		cnt = w;
 		if (!done)
 			last = 1;
@@ -280,5 +314,6 @@ shell_fill(field *f, unsigned char *bad, const shell_set *s, const shell_fallbac
 	free(list);
 	free(val);
 	free(ok);
+	free(hid);
 	return 0;
 }

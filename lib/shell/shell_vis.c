@@ -10,6 +10,24 @@
 
 /* Points tested along the part of a segment that lies in a wedge's slab. */
 #define WEDGE_SAMPLES 5
+/* A barycentric coordinate this far (relative to 1 + its size) beyond a
+ * grown edge at both ends of that part is beyond it at every point
+ * tested: far above the rounding of coordinates computed in double. */
+#define BARY_MARGIN 1e-9
+
+/* min and max of two numbers that are not NaN, inline (fmin and fmax
+ * are calls at -O2, and these run for every segment) */
+static inline double
+dmin(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+static inline double
+dmax(double a, double b)
+{
+	return a > b ? a : b;
+}
 
 static double
 dot3(const double a[3], const double b[3])
@@ -36,6 +54,8 @@ shell_free(shell_set *s)
 	free(s->start);
 	free(s->list);
 	free(s->tbox);
+	free(s->pre);
+	free(s->cbox);
 	memset(s, 0, sizeof *s);
 }
 
@@ -141,9 +161,16 @@ static int
 cube_of(const shell_set *s, int a, double x)
 {
 	int n = a == 0 ? s->ci : a == 1 ? s->cj : s->ck;
-	double c = floor((x - s->origin[a]) / s->h);
+	double c = (x - s->origin[a]) / s->h;
 
-	return (int)fmax(0, fmin(n - 1, c));
+	/* floor clamped to [0, n - 1] (NaN to n - 1), without the calls
+	 * into libm that floor, fmin and fmax are at -O2: this runs for
+	 * every sample near a shell */
+	if (c < 0)
+		return 0;
+	if (!(c < n - 1))
+		return n - 1;
+	return (int)c;
 }
 
 void
@@ -181,31 +208,111 @@ near_cube(const shell_set *s, const float *t, int i, int j, int k)
 	return fabs(d) <= 0.5 * sqrt(3.0) * s->h + s->eps;
 }
 
-/* Visit every cube near triangle q: count (fill NULL) or fill the lists. */
+/* The box of cube (i,j,k) along axis a, grown by a margin for the
+ * rounding of cube_of, open to infinity beyond the lattice's faces (its
+ * boundary cubes hold what lies beyond). */
+static void
+cube_box(const shell_set *s, const int ijk[3], double lo[3], double hi[3])
+{
+	int n[3] = {s->ci, s->cj, s->ck}, a;
+
+	for (a = 0; a < 3; a++) {
+		double m = 1e-6 * s->h + 1e-12 * fabs(s->origin[a]);
+
+		lo[a] = ijk[a] == 0 ? -INFINITY : s->origin[a] + ijk[a] * s->h - m;
+		hi[a] = ijk[a] == n[a] - 1 ? INFINITY : s->origin[a] + (ijk[a] + 1) * s->h + m;
+	}
+}
+
+/* A double rounded to the float at or below it, or at or above it. */
+static float
+float_down(double x)
+{
+	float f = (float)x;
+
+	return (double)f > x ? nextafterf(f, -INFINITY) : f;
+}
+
+static float
+float_up(double x)
+{
+	float f = (float)x;
+
+	return (double)f < x ? nextafterf(f, INFINITY) : f;
+}
+
+/* Visit every cube near triangle q (its wedge box tbox made): count
+ * (fill NULL) or fill the lists and grow the cubes' boxes.  A degenerate
+ * triangle blocks nothing and is listed nowhere. */
 static void
 bin_tri(shell_set *s, size_t q, uint32_t *fill)
 {
-	const float *t = s->tv + 9 * q;
+	const float *t = s->tv + 9 * q, *bx = s->tbox + 6 * q;
 	double mn[3], mx[3];
 	int lo[3], hi[3], a, i, j, k;
 
+	if (!(s->pre[q].area2 > 0))
+		return;
 	for (a = 0; a < 3; a++) {
-		mn[a] = fmin(t[a], fmin(t[3 + a], t[6 + a])) - s->eps;
-		mx[a] = fmax(t[a], fmax(t[3 + a], t[6 + a])) + s->eps;
+		mn[a] = bx[a];
+		mx[a] = bx[3 + a];
 	}
 	shell_cube_range(s, mn, mx, lo, hi);
 	for (k = lo[2]; k <= hi[2]; k++)
 		for (j = lo[1]; j <= hi[1]; j++)
 			for (i = lo[0]; i <= hi[0]; i++) {
 				size_t c = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
+				int ijk[3] = {i, j, k};
+				double clo[3], chi[3];
+				float *cb;
 
 				if (!near_cube(s, t, i, j, k))
 					continue;
-				if (fill)
-					s->list[s->start[c] + fill[c]++] = (uint32_t)q;
-				else
+				if (!fill) {
 					s->start[c + 1]++;
+					continue;
+				}
+				s->list[s->start[c] + fill[c]++] = (uint32_t)q;
+				/* the part of the wedge's box inside the cube */
+				cube_box(s, ijk, clo, chi);
+				cb = s->cbox + 6 * c;
+				for (a = 0; a < 3; a++) {
+					float l = float_down(fmax(bx[a], clo[a]));
+					float h = float_up(fmin(bx[3 + a], chi[a]));
+
+					cb[a] = fminf(cb[a], l);
+					cb[3 + a] = fmaxf(cb[3 + a], h);
+				}
 			}
+}
+
+/* The wedge test's numbers of the triangle t (9 floats), computed as
+ * shell_tri_blocked always did. */
+static void
+pre_of(const float *t, shell_pre *P)
+{
+	double n[3];
+	int c;
+
+	for (c = 0; c < 3; c++) {
+		P->p[c] = t[c];
+		P->e1[c] = (double)t[3 + c] - t[c];
+		P->e2[c] = (double)t[6 + c] - t[c];
+	}
+	n[0] = P->e1[1] * P->e2[2] - P->e1[2] * P->e2[1];
+	n[1] = P->e1[2] * P->e2[0] - P->e1[0] * P->e2[2];
+	n[2] = P->e1[0] * P->e2[1] - P->e1[1] * P->e2[0];
+	P->area2 = sqrt(dot3(n, n));
+	for (c = 0; c < 3; c++)
+		P->n[c] = P->area2 > 0 ? n[c] / P->area2 : 0;
+	/* lengths of the edges opposite each corner */
+	for (c = 0; c < 3; c++) {
+		const float *p = t + 3 * ((c + 1) % 3), *q = t + 3 * ((c + 2) % 3);
+		double e[3] = {(double)q[0] - p[0], (double)q[1] - p[1],
+			       (double)q[2] - p[2]};
+
+		P->el[c] = sqrt(dot3(e, e));
+	}
 }
 
 int
@@ -217,10 +324,14 @@ shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
 
 	free(s->start);
 	free(s->list);
+	free(s->tbox);
+	free(s->pre);
+	free(s->cbox);
 	s->start = NULL;
 	s->list = NULL;
-	free(s->tbox);
 	s->tbox = NULL;
+	s->pre = NULL;
+	s->cbox = NULL;
 	if (!(h > 0) || !isfinite(h) || ci < 1 || cj < 1 || ck < 1)
 		return slc_fail(err, "shell lattice %dx%dx%d of %g m is empty",
 				ci, cj, ck, h);
@@ -232,9 +343,23 @@ shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
 	if (slc_mul3((size_t)ci, (size_t)cj, (size_t)ck, &ncube) ||
 	    ncube == SIZE_MAX)
 		return slc_fail(err, "shell lattice %dx%dx%d too large", ci, cj, ck);
-	s->start = slc_calloc(ncube + 1, sizeof *s->start, err);
-	if (!s->start)
+	if (!(s->tbox = slc_malloc(s->ntri ? 6 * s->ntri : 1, sizeof *s->tbox, err)) ||
+	    !(s->pre = slc_malloc(s->ntri ? s->ntri : 1, sizeof *s->pre, err)) ||
+	    !(s->cbox = slc_malloc(ncube, 6 * sizeof *s->cbox, err)) ||
+	    !(s->start = slc_calloc(ncube + 1, sizeof *s->start, err)))
 		return -1;
+	for (q = 0; q < s->ntri; q++) {
+		wedge_box(s->tv + 9 * q, 2 * s->eps, s->tbox + 6 * q);
+		pre_of(s->tv + 9 * q, &s->pre[q]);
+	}
+	for (c = 0; c < ncube; c++) {
+		int a;
+
+		for (a = 0; a < 3; a++) {
+			s->cbox[6 * c + a] = INFINITY;
+			s->cbox[6 * c + 3 + a] = -INFINITY;
+		}
+	}
 	for (q = 0; q < s->ntri; q++)
 		bin_tri(s, q, NULL);
 	for (c = 0; c < ncube; c++) {
@@ -250,10 +375,6 @@ shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
 	for (q = 0; q < s->ntri; q++)
 		bin_tri(s, q, fill);
 	free(fill);
-	if (!(s->tbox = slc_malloc(s->ntri ? 6 * s->ntri : 1, sizeof *s->tbox, err)))
-		return -1;
-	for (q = 0; q < s->ntri; q++)
-		wedge_box(s->tv + 9 * q, 2 * s->eps, s->tbox + 6 * q);
 	return 0;
 }
 
@@ -263,26 +384,15 @@ shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
  * points of the clipped part (its ends, the plane crossing and points in
  * between) are tested against the triangle grown by eps/2 across each
  * edge: a hit means the far end is occluded, or is inside the wedge. */
-int
-shell_tri_blocked(const double a[3], const double b[3], const float *t,
-		  double eps)
+static int
+blocked_pre(const double a[3], const double b[3], const shell_pre *P, double eps)
 {
-	double e1[3], e2[3], n[3], area2, d0, d1, h = 0.5 * eps, tlo, thi;
-	double el[3];
+	const double *e1 = P->e1, *e2 = P->e2, *n = P->n, *t = P->p, *el = P->el;
+	double area2 = P->area2, d0, d1, h = 0.5 * eps, tlo, thi;
 	int c, s;
 
-	for (c = 0; c < 3; c++) {
-		e1[c] = (double)t[3 + c] - t[c];
-		e2[c] = (double)t[6 + c] - t[c];
-	}
-	n[0] = e1[1] * e2[2] - e1[2] * e2[1];
-	n[1] = e1[2] * e2[0] - e1[0] * e2[2];
-	n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-	area2 = sqrt(dot3(n, n));
 	if (!(area2 > 0))
 		return 0;
-	for (c = 0; c < 3; c++)
-		n[c] /= area2;
 	d0 = (a[0] - t[0]) * n[0] + (a[1] - t[1]) * n[1] + (a[2] - t[2]) * n[2];
 	d1 = (b[0] - t[0]) * n[0] + (b[1] - t[1]) * n[1] + (b[2] - t[2]) * n[2];
 	if ((d0 > h && d1 > h) || (d0 < -h && d1 < -h))
@@ -293,16 +403,40 @@ shell_tri_blocked(const double a[3], const double b[3], const float *t,
 	} else {
 		double ta = (h - d0) / (d1 - d0), tb = (-h - d0) / (d1 - d0);
 
-		tlo = fmax(0, fmin(ta, tb));
-		thi = fmin(1, fmax(ta, tb));
+		tlo = dmax(0, dmin(ta, tb));
+		thi = dmin(1, dmax(ta, tb));
 	}
-	/* lengths of the edges opposite each corner */
-	for (c = 0; c < 3; c++) {
-		const float *p = t + 3 * ((c + 1) % 3), *q = t + 3 * ((c + 2) % 3);
-		double e[3] = {(double)q[0] - p[0], (double)q[1] - p[1],
-			       (double)q[2] - p[2]};
+	/* the barycentric coordinates are affine along the segment: when
+	 * both ends of the clipped part lie clearly beyond one grown edge,
+	 * so does every point tested below (the margin covers rounding) */
+	{
+		double lo[2][3];
+		int e, c2;
 
-		el[c] = sqrt(dot3(e, e));
+		for (e = 0; e < 2; e++) {
+			double u = e ? thi : tlo, p[3], r[3], cr[3];
+
+			for (c = 0; c < 3; c++) {
+				p[c] = a[c] + u * (b[c] - a[c]);
+				r[c] = p[c] - t[c];
+			}
+			cr[0] = r[1] * e2[2] - r[2] * e2[1];
+			cr[1] = r[2] * e2[0] - r[0] * e2[2];
+			cr[2] = r[0] * e2[1] - r[1] * e2[0];
+			lo[e][1] = dot3(cr, n) / area2;
+			cr[0] = e1[1] * r[2] - e1[2] * r[1];
+			cr[1] = e1[2] * r[0] - e1[0] * r[2];
+			cr[2] = e1[0] * r[1] - e1[1] * r[0];
+			lo[e][2] = dot3(cr, n) / area2;
+			lo[e][0] = 1 - lo[e][1] - lo[e][2];
+		}
+		for (c2 = 0; c2 < 3; c2++) {
+			double bound = -h * el[c2] / area2;
+
+			if (lo[0][c2] < bound - BARY_MARGIN * (1 + fabs(lo[0][c2])) &&
+			    lo[1][c2] < bound - BARY_MARGIN * (1 + fabs(lo[1][c2])))
+				return 0;
+		}
 	}
 	for (s = 0; s <= WEDGE_SAMPLES; s++) {
 		double u, p[3], r[3], l1, l2, l0, cr[3];
@@ -336,6 +470,48 @@ shell_tri_blocked(const double a[3], const double b[3], const float *t,
 	return 0;
 }
 
+/* guendelman2005 §3, selle2008 Figure 4.1: the wedge of a triangle is the
+ * triangle extended by eps/2 along its normal and in its plane.  The
+ * segment is clipped to the slab |distance to the plane| <= eps/2 and
+ * points of the clipped part (its ends, the plane crossing and points in
+ * between) are tested against the triangle grown by eps/2 across each
+ * edge: a hit means the far end is occluded, or is inside the wedge. */
+int
+shell_tri_blocked(const double a[3], const double b[3], const float *t,
+		  double eps)
+{
+	shell_pre P;
+
+	pre_of(t, &P);
+	return blocked_pre(a, b, &P, eps);
+}
+
+/* Does the box [mn, mx] miss the float box bx (min xyz, max xyz)? */
+static int
+box_misses(const double mn[3], const double mx[3], const float *bx)
+{
+	return mx[0] < bx[0] || mx[1] < bx[1] || mx[2] < bx[2] ||
+	       mn[0] > bx[3] || mn[1] > bx[4] || mn[2] > bx[5];
+}
+
+/* Triangles already tested in one query (a triangle is listed in every
+ * cube it comes near): the first SEEN_MAX are remembered, the rest are
+ * tested again, which costs time only. */
+#define SEEN_MAX 64
+
+static int
+seen_before(uint32_t *seen, int *ns, uint32_t q)
+{
+	int m;
+
+	for (m = 0; m < *ns; m++)
+		if (seen[m] == q)
+			return 1;
+	if (*ns < SEEN_MAX)
+		seen[(*ns)++] = q;
+	return 0;
+}
+
 /* The cube range of the segment a-b's box. */
 static void
 segment_cubes(const shell_set *s, const double a[3], const double b[3],
@@ -345,8 +521,8 @@ segment_cubes(const shell_set *s, const double a[3], const double b[3],
 	int c;
 
 	for (c = 0; c < 3; c++) {
-		mn[c] = fmin(a[c], b[c]);
-		mx[c] = fmax(a[c], b[c]);
+		mn[c] = dmin(a[c], b[c]);
+		mx[c] = dmax(a[c], b[c]);
 	}
 	shell_cube_range(s, mn, mx, lo, hi);
 }
@@ -361,14 +537,17 @@ int
 shell_visible_eps(const shell_set *s, const double a[3], const double b[3],
 		  double eps)
 {
-	int lo[3], hi[3], i, j, k, c;
+	int lo[3], hi[3], i, j, k, c, ns = 0;
+	/* a wedge at most 2 eps thick lies in its box (tbox, cbox) */
+	int boxed = eps <= 2 * s->eps;
 	double mn[3], mx[3];
+	uint32_t seen[SEEN_MAX];
 
 	if (!s->start || s->ntri == 0)
 		return 1;
 	for (c = 0; c < 3; c++) {
-		mn[c] = fmin(a[c], b[c]);
-		mx[c] = fmax(a[c], b[c]);
+		mn[c] = dmin(a[c], b[c]);
+		mx[c] = dmax(a[c], b[c]);
 	}
 	segment_cubes(s, a, b, lo, hi);
 	for (k = lo[2]; k <= hi[2]; k++)
@@ -377,17 +556,15 @@ shell_visible_eps(const shell_set *s, const double a[3], const double b[3],
 				size_t cu = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
 				uint32_t q;
 
+				if (boxed && box_misses(mn, mx, s->cbox + 6 * cu))
+					continue;
 				for (q = s->start[cu]; q < s->start[cu + 1]; q++) {
-					const float *bx = s->tbox + 6 * (size_t)s->list[q];
+					uint32_t tq = s->list[q];
 
-					/* a wedge at most 2 eps thick lies in
-					 * its box */
-					if (eps <= 2 * s->eps &&
-					    (mx[0] < bx[0] || mx[1] < bx[1] || mx[2] < bx[2] ||
-					     mn[0] > bx[3] || mn[1] > bx[4] || mn[2] > bx[5]))
+					if (boxed && (box_misses(mn, mx, s->tbox + 6 * (size_t)tq) ||
+						      seen_before(seen, &ns, tq)))
 						continue;
-					if (shell_tri_blocked(a, b, s->tv + 9 * (size_t)s->list[q],
-							      eps))
+					if (blocked_pre(a, b, &s->pre[tq], eps))
 						return 0;
 				}
 			}
@@ -453,39 +630,155 @@ crossing(const double a[3], const double b[3], const float *t, shell_hit *hit)
 		hit->bary[c] = sum > 0 ? l[c] / sum : 1.0 / 3;
 }
 
+/* Keep in *hit the crossing of a->b with triangle tq (which blocks it)
+ * when it is nearer t0 than *hit's (found: *hit holds one). */
+static void
+keep_nearest(const shell_set *s, const double a[3], const double b[3], double t0,
+	     size_t tq, int found, shell_hit *hit)
+{
+	shell_hit h;
+
+	crossing(a, b, s->tv + 9 * tq, &h);
+	h.tri = tq;
+	/* nearest t0; ties to the lower index, so the answer does not depend
+	 * on the order the triangles are visited in */
+	if (!found || fabs(h.t - t0) < fabs(hit->t - t0) ||
+	    (fabs(h.t - t0) == fabs(hit->t - t0) && tq < hit->tri))
+		*hit = h;
+}
+
 int
 shell_segment_hit(const shell_set *s, const double a[3], const double b[3],
 		  double t0, shell_hit *hit)
 {
-	int lo[3], hi[3], i, j, k, found = 0;
+	int lo[3], hi[3], i, j, k, c, found = 0, ns = 0;
+	double mn[3], mx[3];
+	uint32_t seen[SEEN_MAX];
 
 	if (!s->start || s->ntri == 0)
 		return 0;
+	for (c = 0; c < 3; c++) {
+		mn[c] = dmin(a[c], b[c]);
+		mx[c] = dmax(a[c], b[c]);
+	}
 	segment_cubes(s, a, b, lo, hi);
 	for (k = lo[2]; k <= hi[2]; k++)
 		for (j = lo[1]; j <= hi[1]; j++)
 			for (i = lo[0]; i <= hi[0]; i++) {
-				size_t c = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
+				size_t cu = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
 				uint32_t q;
 
-				for (q = s->start[c]; q < s->start[c + 1]; q++) {
-					size_t tq = s->list[q];
-					const float *t = s->tv + 9 * tq;
-					shell_hit h;
+				if (box_misses(mn, mx, s->cbox + 6 * cu))
+					continue;
+				for (q = s->start[cu]; q < s->start[cu + 1]; q++) {
+					uint32_t tq = s->list[q];
 
-					if (!shell_tri_blocked(a, b, t, s->eps))
+					if (box_misses(mn, mx, s->tbox + 6 * (size_t)tq) ||
+					    seen_before(seen, &ns, tq) ||
+					    !blocked_pre(a, b, &s->pre[tq], s->eps))
 						continue;
-					crossing(a, b, t, &h);
-					h.tri = tq;
-					/* nearest t0; ties to the lower index,
-					 * so the answer does not depend on the
-					 * order of the cubes' lists */
-					if (!found || fabs(h.t - t0) < fabs(hit->t - t0) ||
-					    (fabs(h.t - t0) == fabs(hit->t - t0) &&
-					     tq < hit->tri))
-						*hit = h;
+					keep_nearest(s, a, b, t0, tq, found, hit);
 					found = 1;
 				}
 			}
+	return found;
+}
+
+int
+shell_gather(const shell_set *s, const double mn[3], const double mx[3], shell_cand *C)
+{
+	int lo[3], hi[3], i, j, k, a;
+
+	C->n = 0;
+	for (a = 0; a < 3; a++) {
+		C->mn[a] = mn[a];
+		C->mx[a] = mx[a];
+	}
+	if (!s->start || s->ntri == 0)
+		return 0;
+	shell_cube_range(s, mn, mx, lo, hi);
+	for (k = lo[2]; k <= hi[2]; k++)
+		for (j = lo[1]; j <= hi[1]; j++)
+			for (i = lo[0]; i <= hi[0]; i++) {
+				size_t cu = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
+				uint32_t q;
+
+				if (box_misses(mn, mx, s->cbox + 6 * cu))
+					continue;
+				for (q = s->start[cu]; q < s->start[cu + 1]; q++) {
+					uint32_t tq = s->list[q];
+					int l = 0, r = C->n;
+
+					if (box_misses(mn, mx, s->tbox + 6 * (size_t)tq))
+						continue;
+					/* insert in order, once */
+					while (l < r) {
+						int m = (l + r) / 2;
+
+						if (C->tri[m] < tq)
+							l = m + 1;
+						else
+							r = m;
+					}
+					if (l < C->n && C->tri[l] == tq)
+						continue;
+					if (C->n == SHELL_GATHER_MAX) {
+						C->n = -1;
+						return -1;
+					}
+					memmove(C->tri + l + 1, C->tri + l,
+						(size_t)(C->n - l) * sizeof *C->tri);
+					C->tri[l] = tq;
+					C->n++;
+				}
+			}
+	return C->n;
+}
+
+int
+shell_visible_in(const shell_set *s, const shell_cand *C, const double a[3],
+		 const double b[3])
+{
+	double mn[3], mx[3];
+	int c, m;
+
+	if (C->n < 0)
+		return shell_visible(s, a, b);
+	for (c = 0; c < 3; c++) {
+		mn[c] = dmin(a[c], b[c]);
+		mx[c] = dmax(a[c], b[c]);
+	}
+	for (m = 0; m < C->n; m++) {
+		uint32_t tq = C->tri[m];
+
+		if (!box_misses(mn, mx, s->tbox + 6 * (size_t)tq) &&
+		    blocked_pre(a, b, &s->pre[tq], s->eps))
+			return 0;
+	}
+	return 1;
+}
+
+int
+shell_segment_hit_in(const shell_set *s, const shell_cand *C, const double a[3],
+		     const double b[3], double t0, shell_hit *hit)
+{
+	double mn[3], mx[3];
+	int c, m, found = 0;
+
+	if (C->n < 0)
+		return shell_segment_hit(s, a, b, t0, hit);
+	for (c = 0; c < 3; c++) {
+		mn[c] = dmin(a[c], b[c]);
+		mx[c] = dmax(a[c], b[c]);
+	}
+	for (m = 0; m < C->n; m++) {
+		uint32_t tq = C->tri[m];
+
+		if (box_misses(mn, mx, s->tbox + 6 * (size_t)tq) ||
+		    !blocked_pre(a, b, &s->pre[tq], s->eps))
+			continue;
+		keep_nearest(s, a, b, t0, tq, found, hit);
+		found = 1;
+	}
 	return found;
 }

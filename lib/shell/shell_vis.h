@@ -35,7 +35,37 @@ typedef struct shell_set {
 				 * a box holding its wedge 2 eps thick, made
 				 * by shell_build; a segment whose box misses
 				 * it cannot be blocked by the triangle */
+	struct shell_pre *pre;  /* per triangle: its plane and edges, made
+				 * by shell_build for the wedge tests */
+	float *cbox;            /* 6 floats per cube: a box holding every
+				 * point of the cube that lies in the 2 eps
+				 * wedge of a triangle listed in it (empty:
+				 * min > max); a segment whose box misses it
+				 * meets no wedge inside the cube */
 } shell_set;
+
+/* A triangle's wedge test, prepared once (shell_build): the same numbers
+ * shell_tri_blocked computes from the corners on every call. */
+typedef struct shell_pre {
+	double p[3];            /* corner 0 */
+	double e1[3], e2[3];    /* corner 1 - corner 0, corner 2 - corner 0 */
+	double n[3];            /* unit normal */
+	double area2;           /* |e1 x e2|; 0 for a degenerate triangle */
+	double el[3];           /* length of the edge opposite each corner */
+} shell_pre;
+
+/* The most triangles shell_gather collects. */
+#define SHELL_GATHER_MAX 512
+
+/* Triangles that may block a segment lying in a box, gathered once for
+ * many segments (an interpolation stencil's eight rays). */
+typedef struct shell_cand {
+	int n;                  /* triangles in tri, or -1: more than
+				 * SHELL_GATHER_MAX (the queries then walk
+				 * the lattice themselves) */
+	double mn[3], mx[3];    /* the box */
+	uint32_t tri[SHELL_GATHER_MAX]; /* ascending */
+} shell_cand;
 
 /* A segment's crossing of one triangle's mid-plane. */
 typedef struct shell_hit {
@@ -60,9 +90,10 @@ int shell_add_mesh(shell_set *s, const float *P, size_t np,
  * lower corner at origin; call after the last shell_add_mesh (and again
  * after the triangles move).  A triangle is listed in every cube whose
  * centre lies within half the cube's diagonal plus eps of its plane and
- * whose box meets the triangle's box grown by eps; triangles beyond the
- * lattice are listed in the nearest boundary cubes, so a query outside
- * the lattice is still answered safely.  0 or -1. */
+ * which meets the box of its wedge 2 eps thick (tbox), so that every
+ * point of a wedge at most 2 eps thick lies in a cube listing it;
+ * triangles beyond the lattice are listed in the nearest boundary cubes,
+ * so a query outside the lattice is still answered safely.  0 or -1. */
 int shell_build(shell_set *s, const double origin[3], double h,
 		int ci, int cj, int ck, slc_err *err);
 
@@ -85,6 +116,21 @@ int shell_visible(const shell_set *s, const double a[3], const double b[3]);
  * visible through the eps wedges of the stencil's rays. */
 int shell_visible_eps(const shell_set *s, const double a[3], const double b[3],
 		      double eps);
+
+/* Gather into c the triangles of s whose 2 eps wedge box meets the box
+ * [mn, mx], each once.  Returns c->n (0: no segment inside the box is
+ * blocked; -1: too many to gather). */
+int shell_gather(const shell_set *s, const double mn[3], const double mx[3],
+		 shell_cand *c);
+
+/* shell_visible for a segment inside the box of c (shell_gather): the
+ * same answer, testing only the gathered triangles. */
+int shell_visible_in(const shell_set *s, const shell_cand *c, const double a[3],
+		     const double b[3]);
+
+/* shell_segment_hit for a segment inside the box of c: the same answer. */
+int shell_segment_hit_in(const shell_set *s, const shell_cand *c, const double a[3],
+			 const double b[3], double t0, shell_hit *hit);
 
 /* Does any triangle of the set come near the cube holding x?  Cheap:
  * callers take their plain path where this is 0. */

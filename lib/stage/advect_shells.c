@@ -97,8 +97,21 @@ advect_shells_start(advect_shells *A, double s0, int *failed, slc_err *err)
 	*failed = 0;
 	if (!A->on)
 		return NULL;
+	if ((!A->have0 || A->s0 != s0) && A->have1 && A->s1 == s0) {
+		/* the last substep's end is this one's start: the set is
+		 * built already */
+		shell_set tmp = A->at0;
+
+		A->at0 = A->at1;
+		A->at1 = tmp;
+		A->band.valid = 0;
+		A->s0 = s0;
+		A->have0 = 1;
+		A->have1 = 0;
+	}
 	if (!A->have0 || A->s0 != s0) {
 		A->have0 = 0;
+		A->band.valid = 0;
 		if (shell_track_set(&A->trk, s0, &A->at0, err)) {
 			*failed = 1;
 			return NULL;
@@ -120,11 +133,16 @@ advect_shells_begin(advect_shells *A, double s0, double s1, slc_err *err)
 	if (!advect_shells_start(A, s0, &failed, err))
 		return -1;
 	A->s1 = s1;
-	if (shell_track_moving(&A->trk) ? shell_track_set(&A->trk, s1, &A->at1, err) : 0)
-		return -1;
+	A->have1 = 0;
+	if (shell_track_moving(&A->trk)) {
+		if (shell_track_set(&A->trk, s1, &A->at1, err))
+			return -1;
+		A->have1 = 1;
+	}
 	for (q = 0; q < 5; q++) {
 		all[q]->set = &A->at0;
 		all[q]->count = &A->samples;
+		all[q]->band = &A->band;
 	}
 	A->pls.trk = &A->trk;
 	A->pls.at0 = &A->at0;
@@ -187,6 +205,7 @@ advect_shells_end(const advect_shells *A)
 void
 advect_shells_free(advect_shells *A)
 {
+	advect_shell_band_free(&A->band);
 	shell_free(&A->at0);
 	shell_free(&A->at1);
 	shell_track_free(&A->trk);

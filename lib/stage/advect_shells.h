@@ -41,7 +41,10 @@ typedef struct advect_shells {
 	shell_set at0, at1;     /* the shells at the substep's start, end */
 	double s0, s1;          /* their fractions of the frame */
 	int have0;              /* at0 is built for s0 */
+	int have1;              /* at1 is built for s1 (the next substep
+				   starts from it) */
 	advect_shell vel, phi, den, tem, other;
+	advect_shell_band band; /* their cube bands, for at0 */
 	pls_shell pls;
 	size_t samples;         /* recomputed one-sided */
 	size_t swept;           /* invalidated by the sweeps */
