@@ -289,3 +289,74 @@ boat() {
 	# deeper every frame, past Archimedes' draft and a cell more
 	echo "$output" | awk 'NR > 1 && $2 <= d { exit 1 } { d = $2 } END { exit !(d > 0.05 + 1 / 32) }'
 }
+
+# ---- the pipelines, baked at a tiny size --------------------------------
+
+probe() { "$ROOT/build/tests/pngprobe" "$@"; }
+
+# bake NAME ARGS...: make -j2 in pipelines/NAME into $T/out
+bake() {
+	local name=$1
+	shift
+	make -C "$ROOT/pipelines/$name" BIN="$ROOT/${SLUICE_BIN:-bin}" OUT="$T/out" \
+		SIZE=160x120 FRAMES=3 "$@"
+}
+
+# pictures N...: each frame-N.png is 160x120 and shows something
+pictures() {
+	local n npx
+	for n in "$@"; do
+		run probe "$T/out/frame-$n.png" size
+		assert_output "160 120"
+		# the default background is 0.12,0.13,0.15 -> 31,33,38
+		read -r npx _ < <(probe "$T/out/frame-$n.png" bbox 31,33,38)
+		[ "$npx" -gt 500 ]
+	done
+}
+
+@test "pipelines/hammock: 3 frames of the shell pipe, the cloth one frame ahead, pictures" {
+	run bake hammock -j2 RES=12 CLOTH=6
+	assert_success
+	pictures 0000 0001 0002 0003
+	run slcinfo "$T/out/frame-0003.slc"
+	assert_output --partial "f_fluid"
+	assert_output --partial "P_prev"
+	assert_output --partial "meta 'shellcouple'"
+	# resumable: nothing left to do
+	run bake hammock RES=12 CLOTH=6 -q
+	assert_success
+}
+
+@test "pipelines/curtain: 3 frames of smoke against the curtain, pictures" {
+	run bake curtain -j2 RES=12 CLOTH=6
+	assert_success
+	pictures 0000 0001 0002 0003
+	run slcinfo "$T/out/frame-0003.slc"
+	assert_output --partial "grid 'density'"
+	assert_output --partial "f_fluid"
+}
+
+@test "pipelines/boat: 3 frames, the hull a rigid body moving with the water, pictures" {
+	run bake boat -j2 RES=12
+	assert_success
+	pictures 0000 0001 0002 0003
+	run slcinfo "$T/out/frame-0003.slc"
+	assert_output --partial "particles 'rigid'"
+	assert_output --partial "mesh 'hull'"
+}
+
+@test "pipelines/cup: 3 frames along the cup's path, each cup one frame ahead, pictures" {
+	run bake cup -j2 RES=12
+	assert_success
+	pictures 0000 0001 0002 0003
+	# cup-N's P_prev is cup-(N-1)'s P: one path
+	for n in 1 2 3; do
+		a=$($SCENE mean "$T/out/cup-000$((n - 1)).slc" cup P)
+		b=$($SCENE mean "$T/out/cup-000$n.slc" cup P_prev)
+		echo "cup-$((n - 1)) P $a, cup-$n P_prev $b"
+		awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " ");
+			for (i = 1; i <= 3; i++) if ((x[i] - y[i]) ^ 2 > 1e-12) exit 1 }'
+	done
+	run slcinfo "$T/out/frame-0003.slc"
+	assert_output --partial "meta 'shellcouple'"
+}
