@@ -26,6 +26,12 @@ A unit box of N^3 cells (n=N, default 16), the scene record (dt, gravity
   boat   a pool yw deep (0.5), dry inside an open box's footprint w x w
          (w=0.3) at x = z = 0.5 above its bottom yb (0.45); fill=1: water
          inside too; the box itself from mkprim hull --motion dynamic.
+  boxcup an open box (shell: floor and four walls, no top), w x w
+         (w=0.4) at x = x0 (0.5), z = 0.5, floor y=yb (0.1 + dx/4), walls
+         up to yt (0.5), water inside wall to wall up to yf (0.3), at rest.
+Measures and moving shells (see measure and sweep below):
+  cupout FILE R YB YT, boxout FILE X0 W YB, boxin FILE X0 W YB YT, cubeout FILE CX CY CZ H,
+  mean|min|sum FILE MESH CHANNEL, sweep DIR N STEP [KEY=VALUE]...
   bag    a closed cube (half side a=0.2, centre 0.5,0.5,0.5) full of
          water in air, everything falling at vy=-g*t (t=0.5): u* and the
          nodes' v alike; free nodes of areal density sigma.
@@ -112,10 +118,137 @@ def lumped_mass(P, tri, sigma):
     return m
 
 
+def boxcup(x0, yb, yt, w, m=4):
+    """An open box: floor at yb and four walls up to yt, w x w around
+    (x0, 0.5), each side an m x m grid of quads."""
+    a, b = x0 - w / 2, 0.5 - w / 2
+    h = yt - yb
+    P, tri = [], []
+    for corner, e1, e2 in [((a, yb, b), (w, 0, 0), (0, 0, w)),
+                           ((a, yb, b), (w, 0, 0), (0, h, 0)),
+                           ((a, yb, b + w), (w, 0, 0), (0, h, 0)),
+                           ((a, yb, b), (0, 0, w), (0, h, 0)),
+                           ((a + w, yb, b), (0, 0, w), (0, h, 0))]:
+        Pf, tf = quad_grid(m, corner, e1, e2)
+        base = len(P)
+        P += Pf
+        tri += [tuple(i + base for i in q) for q in tf]
+    return P, tri
+
+
+def liquid_out(path, inside):
+    """Cells of phi < 0 and pls_neg or spray particles for which
+    inside(x, y, z, dx) is false, the count of cells of phi < 0 and the
+    liquid volume: cells of phi < 0 times dx^3."""
+    from slcrec import records
+    # slcgrid.py runs its main on import: take its functions alone
+    src = open(__import__("os").path.join(__import__("os").path.dirname(__file__), "slcgrid.py")).read()
+    sg = {"__name__": "slcgrid_lib"}
+    exec(src[:src.rindex("main()")], sg)
+    g = sg["grids"](path)["phi"]
+    dx = g[3]
+    cells = out = 0
+    for q, x, y, z in sg["cells"](g):
+        if g[4][q] < 0:
+            cells += 1
+            out += not inside(x, y, z, dx)
+    parts = 0
+    for r in records(path):
+        if r[0] == 5 and r[1] in ("pls_neg", "spray"):
+            P = r[3]["P"][3]
+            parts += sum(1 for i in range(0, len(P), 3) if not inside(P[i], P[i + 1], P[i + 2], dx))
+    return out, parts, cells, cells * dx ** 3
+
+
+def records_of(path):
+    from slcrec import records
+    return records(path)
+
+
+def measure(argv):
+    """shellscene.py cupout FILE R YB YT: liquid more than a cell outside
+    the cup scene's cylinder (axis x = z = 0.5, radius R, bottom YB,
+    top YT); shellscene.py boxout FILE X0 W YB: outside the open box
+    around (X0, 0.5) of side W with its floor at YB.  Prints the cells,
+    the particles outside, the liquid cells and their volume.
+    shellscene.py boxin FILE X0 W YB YT: the liquid cells inside that box's
+    footprint more than a cell above its floor YB, below YT.
+    shellscene.py cubeout FILE CX CY CZ H: outside the cube of half side H
+    around (CX, CY, CZ).  shellscene.py mean|min|sum FILE MESH CHANNEL:
+    the mean, least or sum of a mesh channel, per component."""
+    what, path = argv[0], argv[1]
+    if what == "mean":
+        P = [r for r in records_of(path) if r[0] == 3 and r[1] == argv[2]][0][3][argv[3]]
+        nc = P[1]
+        print(" ".join("%.9g" % (sum(P[3][c::nc]) / (len(P[3]) // nc)) for c in range(nc)))
+        return
+    if what == "min":
+        P = [r for r in records_of(path) if r[0] == 3 and r[1] == argv[2]][0][3][argv[3]]
+        nc = P[1]
+        print(" ".join("%.9g" % min(P[3][c::nc]) for c in range(nc)))
+        return
+    if what == "sum":
+        P = [r for r in records_of(path) if r[0] == 3 and r[1] == argv[2]][0][3][argv[3]]
+        nc = P[1]
+        print(" ".join("%.9g" % sum(P[3][c::nc]) for c in range(nc)))
+        return
+    a = [float(v) for v in argv[2:]]
+    if what == "boxin":
+        x0, w, yb, yt = a
+        # liquid inside the footprint more than a cell above the floor
+        print(liquid_out(path, lambda x, y, z, dx: not (abs(x - x0) < w / 2 and abs(z - 0.5) < w / 2
+                                                          and yb + dx < y < yt))[0])
+        return
+    if what == "cubeout":
+        cx, cy, cz, h = a
+
+        def inside(x, y, z, dx):
+            return max(abs(x - cx), abs(y - cy), abs(z - cz)) <= h + dx
+    elif what == "cupout":
+        r, yb, yt = a
+
+        def inside(x, y, z, dx):
+            return math.hypot(x - 0.5, z - 0.5) <= r + dx and yb - dx <= y <= yt + dx
+    else:
+        x0, w, yb = a
+
+        def inside(x, y, z, dx):
+            return abs(x - x0) <= w / 2 + dx and abs(z - 0.5) <= w / 2 + dx and y >= yb - dx
+    print("%d %d %d %.9g" % liquid_out(path, inside))
+
+
+def sweep(argv):
+    """shellscene.py sweep DIR N STEP [KEY=VALUE]...: the open box of the
+    scene boxcup moved along x by STEP a frame from x0, turning back
+    every 4 frames: DIR/cup-I.slc for I = 0..N, its P at frame I + 1 and
+    P_prev at frame I (the shell one frame ahead); prints the box's x at
+    frame I, one a line."""
+    d, n, step = argv[0], int(argv[1]), float(argv[2])
+    kv = dict(a.split("=", 1) for a in argv[3:])
+    dx = 1.0 / int(kv.get("n", 16))
+    w = float(kv.get("w", 0.4))
+    yb = float(kv.get("yb", 0.1 + dx / 4))
+    yt = float(kv.get("yt", 0.5))
+    xs = [float(kv.get("x0", 0.5))]
+    for i in range(n + 1):
+        xs.append(xs[-1] + (step if i // 4 % 2 == 0 else -step))
+    for i in range(n + 1):
+        P0, tri = boxcup(xs[i], yb, yt, w)
+        P1, _ = boxcup(xs[i + 1], yb, yt, w)
+        rec = mesh("cup", P1, tri, [("P_prev", 5, 3, 1, [c for p in P0 for c in p])])
+        with open("%s/cup-%d.slc" % (d, i), "wb") as f:
+            f.write(rec + END)
+        print("%.9g" % xs[i])
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     scene = sys.argv[1]
+    if scene in ("cupout", "boxout", "boxin", "cubeout", "mean", "min", "sum"):
+        return measure(sys.argv[1:])
+    if scene == "sweep":
+        return sweep(sys.argv[2:])
     kv = dict(a.split("=", 1) for a in sys.argv[2:])
     n = int(kv.get("n", 16))
     dx = 1.0 / n
@@ -229,6 +362,15 @@ def main():
             d = min(y - yb, w / 2 - abs(x - 0.5), w / 2 - abs(z - 0.5))
             return max(p, d) if d > 0 else p
         phi = phib
+    elif scene == "boxcup":
+        w = float(kv.get("w", 0.4))
+        x0 = float(kv.get("x0", 0.5))
+        yb = float(kv.get("yb", 0.1 + dx / 4))
+        yt = float(kv.get("yt", 0.5))
+        yf = float(kv.get("yf", 0.3))
+        P, tri = boxcup(x0, yb, yt, w)
+        phi = lambda x, y, z: y - yf if abs(x - x0) < w / 2 and abs(z - 0.5) < w / 2 and y > yb else 1.0  # noqa: E731
+        shells.append(mesh("cup", P, tri))
     else:
         sys.exit("shellscene: unknown scene " + scene)
     for ax, name in enumerate("uvw"):

@@ -75,7 +75,10 @@ static const struct tool_opt opts[] = {
 	    "                            side (32)"),
 	NUM("blades", PP_BLADES, "N", "paddle: number of blades, 1..64 (4)"),
 	{ "axis", 0, OPT_CHOICE, &spec.axis, "A", "paddle: axis through --center (z)", axes, 0, 0 },
-	NUM("angle", PP_ANGLE, "DEG", "paddle: turn about the axis at time 0, degrees (0)"),
+	NUM("angle", PP_ANGLE, "DEG", "paddle: turn about the axis at time 0; cup: tipped about +z\n"
+	    "                            through --center, degrees (0)"),
+	NUM("prev-center", PP_PREV_CENTER, "X,Y,Z", "cup: --center one frame earlier: adds P_prev (a scripted shell)"),
+	NUM("prev-angle", PP_PREV_ANGLE, "DEG", "cup: --angle one frame earlier (with --prev-center; 0)"),
 	NUM("rate", PP_RATE, "DEG", "paddle: turning rate about the axis, degrees/s; adds channel v"),
 	NUM("height", PP_HEIGHT, "H", "cup height (0.5)"),
 	NUM("velocity", PP_VELOCITY, "X,Y,Z", "adds channel v to a mesh; cloth and hair velocity (0,0,0)"),

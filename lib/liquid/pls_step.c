@@ -10,6 +10,7 @@
 #include "liquid/pls_redist.h"
 #include "liquid/pls_shell.h"
 #include "shell/shell_fill.h"
+#include "shell/shell_sweep.h"
 #include "liquid/pls_solid.h"
 #include "grid/redistance.h"
 
@@ -312,6 +313,19 @@ pls_walls(macgrid *vel)
 
 /* --- the substep ---------------------------------------------------- */
 
+/* spray_cross_fn over the shells of a substep (pls_shell): the move a to
+ * b meets a shell (shell_sweep_point), and then whether a shell sweeps
+ * over a itself. */
+static int
+spray_crosses(void *ctx, const double a[3], const double b[3])
+{
+	const pls_shell *sh = ctx;
+
+	if (!shell_sweep_point(sh->trk, sh->at0, sh->at1, sh->s0, sh->s1, a, b))
+		return 0;
+	return shell_sweep_point(sh->trk, sh->at0, sh->at1, sh->s0, sh->s1, a, a) ? 2 : 1;
+}
+
 /* Escaped negative particles become spray moving with the grid velocity
  * at their place. */
 static int
@@ -409,7 +423,14 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 	}
 	v1 = pls_liquid_volume(phi);
 	w->st.dv_advect += v1 - v0;
-	w->st.landed += spray_step(&w->spr, phi, w->solid, w->live, g, dt);
+	if (w->shell) { /* no spray crosses a shell either */
+		size_t gone = 0;
+
+		w->st.landed += spray_step_shell(&w->spr, phi, w->solid, w->live, g, dt,
+						 spray_crosses, w->shell, &gone);
+		w->st.collided += gone;
+	} else
+		w->st.landed += spray_step(&w->spr, phi, w->solid, w->live, g, dt);
 	v0 = pls_liquid_volume(phi);
 	w->st.dv_spray += v0 - v1;
 	if (!w->o.particles) {  /* the plain level set method, as before */

@@ -174,9 +174,17 @@ size_t
 spray_step(spray *s, field *phi, const field *solid, macgrid *vel,
 	   const double g[3], double dt)
 {
+	return spray_step_shell(s, phi, solid, vel, g, dt, NULL, NULL, NULL);
+}
+
+size_t
+spray_step_shell(spray *s, field *phi, const field *solid, macgrid *vel,
+		 const double g[3], double dt, spray_cross_fn cross, void *ctx,
+		 size_t *removed)
+{
 	int nc[3], a;
 	double lo[3], hi[3];
-	size_t q = 0, landed = 0;
+	size_t q = 0, landed = 0, gone = 0;
 
 	field_cell_dims(phi, &nc[0], &nc[1], &nc[2]);
 	for (a = 0; a < 3; a++) {
@@ -200,6 +208,21 @@ spray_step(spray *s, field *phi, const field *solid, macgrid *vel,
 			collide_one(s, q, solid, x0);
 		for (a = 0; a < 3; a++)
 			x[a] = s->x[3 * q + a];
+		if (cross) {
+			int h = cross(ctx, x0, x);
+
+			if (h == 2) {
+				remove_at(s, q);
+				gone++;
+				continue;
+			}
+			if (h)
+				for (a = 0; a < 3; a++) {
+					s->x[3 * q + a] = (float)x0[a];
+					s->v[3 * q + a] = 0;
+					x[a] = x0[a];
+				}
+		}
 		if (field_sample(phi, x) < 0) {
 			double v[3] = { s->v[3 * q], s->v[3 * q + 1], s->v[3 * q + 2] };
 
@@ -212,6 +235,8 @@ spray_step(spray *s, field *phi, const field *solid, macgrid *vel,
 		}
 		q++;
 	}
+	if (removed)
+		*removed = gone;
 	return landed;
 }
 

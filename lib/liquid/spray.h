@@ -54,6 +54,20 @@ double spray_mass(double r);
 size_t spray_step(spray *s, field *phi, const field *solid, macgrid *vel,
 		  const double g[3], double dt);
 
+/* Whether a spray particle's move from a to b meets a thin shell: 0 no,
+ * 1 yes (it is put back at a, at rest), 2 yes and a is no place to stay
+ * either (a shell sweeps over it: the particle is removed). */
+typedef int (*spray_cross_fn)(void *ctx, const double a[3], const double b[3]);
+
+/* spray_step with thin shells: a particle whose move crosses one
+ * (cross) is put back where it started, at rest, or removed
+ * (guendelman2005 §4.4.2 does so with the marker particles), before it
+ * can land.  Returns the number landed; *removed (may be NULL) gets the
+ * number removed. */
+size_t spray_step_shell(spray *s, field *phi, const field *solid, macgrid *vel,
+			const double g[3], double dt, spray_cross_fn cross, void *ctx,
+			size_t *removed);
+
 /* A ball of water of mass m (kg) and velocity v (m/s) at x joins the
  * liquid: for each component, the faces of the 8 around x (trilinear
  * weights w_f) merge with their share w_f m of it inelastically,

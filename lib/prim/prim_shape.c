@@ -115,15 +115,58 @@ check_cup(prim_spec *s, slc_err *err)
 	return prim_spec_res(s, 0, 3, err) || prim_spec_res(s, 1, 1, err) ? -1 : 0;
 }
 
+/* The cup of s with its bottom's centre at c, tipped by deg degrees
+ * about the z axis through c (pouring). */
+static int
+cup_at(const prim_spec *s, const double c[3], double deg, prim_mesh *m, slc_err *err)
+{
+	const double *radii = s->p[PP_RADII].v;
+	double a = deg * M_PI / 180, cs = cos(a), sn = sin(a);
+	size_t q;
+
+	if (prim_cup(m, radii[0], radii[1], V(s, PP_HEIGHT), RES(s, 0), RES(s, 1), c, err))
+		return -1;
+	for (q = 0; q < m->nv; q++) {
+		double *p = &m->P[3 * q], x = p[0] - c[0], y = p[1] - c[1];
+
+		p[0] = c[0] + cs * x - sn * y;
+		p[1] = c[1] + sn * x + cs * y;
+	}
+	return 0;
+}
+
+/* A scripted cup one frame ahead (formats/shell.md): P at --center and
+ * --angle, P_prev (f64) at --prev-center and --prev-angle. */
 static int
 make_cup(const prim_spec *s, prim_emit emit, void *arg, slc_err *err)
 {
-	const double *radii = s->p[PP_RADII].v;
-	prim_mesh m;
+	prim_mesh m, m0;
+	slc_rec r;
+	double *pp;
+	int rc;
 
-	return emit_mesh(s, &m, prim_cup(&m, radii[0], radii[1], V(s, PP_HEIGHT),
-					 RES(s, 0), RES(s, 1), s->p[PP_CENTER].v, err),
-			 "cup", emit, arg, err);
+	if (cup_at(s, s->p[PP_CENTER].v, V(s, PP_ANGLE), &m, err))
+		return -1;
+	if (!s->p[PP_PREV_CENTER].n)
+		return emit_mesh(s, &m, 0, "cup", emit, arg, err);
+	if (cup_at(s, s->p[PP_PREV_CENTER].v, V(s, PP_PREV_ANGLE), &m0, err)) {
+		prim_mesh_free(&m);
+		return -1;
+	}
+	rc = prim_mesh_rec(&m, s->name ? s->name : "cup", V(s, PP_TIME),
+			   s->p[PP_VELOCITY].n ? s->p[PP_VELOCITY].v : NULL, &r, err);
+	if (!rc) {
+		if ((pp = slc_rec_add(&r, "P_prev", SLC_F64, 3, SLC_POINT, m0.nv, err)))
+			memcpy(pp, m0.P, 3 * m0.nv * sizeof *pp);
+		else {
+			slc_rec_free(&r);
+			rc = -1;
+		}
+	}
+	rc = prim_emit_rec(&r, rc, emit, arg, err);
+	prim_mesh_free(&m);
+	prim_mesh_free(&m0);
+	return rc;
 }
 
 static int
@@ -404,7 +447,8 @@ static const prim_shape shapes[] = {
 	  make_sphere },
 	{ "box", "size=1 res=1 center=0,0,0", MESH_OPT, check_box, make_box },
 	{ "torus", "radii=0.5,0.2 res=48 center=0,0,0", MESH_OPT, check_torus, make_torus },
-	{ "cup", "radii=0.4,0.3 height=0.5 res=32 center=0,0,0", MESH_OPT, check_cup,
+	{ "cup", "radii=0.4,0.3 height=0.5 res=32 center=0,0,0 angle=0 prev-angle=0",
+	  MESH_OPT " prev-center=", check_cup,
 	  make_cup },
 	{ "paddle", "blades=4 radii=0.4,0.08 size=0.06,0.5 res=32 axis=z angle=0 center=0,0,0",
 	  MESH_OPT " rate=", check_paddle, make_paddle },
