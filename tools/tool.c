@@ -149,6 +149,18 @@ die(const char *fmt, ...)
 }
 
 void
+usage_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: try '%s --help'\n", argv0, argv0);
+	fflush(stderr);
+}
+
+void
 usage_die(const char *fmt, ...)
 {
 	va_list ap;

@@ -81,6 +81,10 @@ int tool_parse(int argc, char **argv, const struct tool_info *info);
 _Noreturn void die(const char *fmt, ...) SLC_PRINTF(1, 2);
 /* The same with exit 2 and a pointer to --help. */
 _Noreturn void usage_die(const char *fmt, ...) SLC_PRINTF(1, 2);
+
+/* usage_die's message without the exit, for a caller that must first
+ * let other processes know (the MPI builds' ranks). */
+void usage_say(const char *fmt, ...) SLC_PRINTF(1, 2);
 /* Messages to stderr: warn unless -q; info only with -v. */
 void warnmsg(const char *fmt, ...) SLC_PRINTF(1, 2);
 void info(const char *fmt, ...) SLC_PRINTF(1, 2);

@@ -38,13 +38,16 @@ tool_mpi_open(int *argc, char ***argv, const char *path)
 	if (c->size == 1)
 		return NULL;
 	if (!path || !strcmp(path, "-") || !out_path || !strcmp(out_path, "-")) {
-		int rank = c->rank;
+		int said = 1;
 
+		/* rank 0 says it before any rank exits: the launcher stops
+		 * every rank when the first exits nonzero */
+		if (c->rank == 0)
+			usage_say("over more than one MPI rank, give FILE and -o FILE "
+				  "(no standard input or output through mpirun)");
+		slc_comm_bcast(c, &said, sizeof said, &err);
 		slc_comm_close(c);
-		if (rank && !freopen("/dev/null", "w", stderr))
-			exit(2);
-		usage_die("over more than one MPI rank, give FILE and -o FILE "
-			  "(no standard input or output through mpirun)");
+		exit(2);
 	}
 	return c;
 }

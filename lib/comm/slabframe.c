@@ -58,17 +58,16 @@ cut_rec(const slc_comm *c, const slc_rec *w, int rank, slc_rec *s, slc_err *err)
 	return 0;
 }
 
-/* Rank 0: the stream of rank `rank`'s frame into *buf, *len (malloc'd). */
-static int
-stream_for(const slc_comm *c, slc_frame *F, const unsigned char *cut, int rank, char **buf,
-	   size_t *len, slc_err *err)
+int
+slc_frame_stream(const slc_comm *c, slc_frame *F, const unsigned char *cut, int rank,
+		 char **buf, size_t *len, slc_err *err)
 {
 	FILE *f = open_memstream(buf, len);
 	slc_writer *w;
 	size_t q;
 
 	if (!f)
-		return slc_fail(err, "out of memory for a slab stream");
+		return slc_fail(err, "out of memory for a frame stream");
 	if (!(w = slc_writer_open(f, 0, err))) {
 		fclose(f);
 		free(*buf);
@@ -77,7 +76,7 @@ stream_for(const slc_comm *c, slc_frame *F, const unsigned char *cut, int rank, 
 	for (q = 0; q < F->n; q++) {
 		int rc;
 
-		if (cut[q]) {
+		if (cut && cut[q]) {
 			slc_rec s;
 
 			rc = cut_rec(c, F->r[q], rank, &s, err) || slc_write(w, &s, err) ? -1 : 0;
@@ -99,7 +98,7 @@ stream_for(const slc_comm *c, slc_frame *F, const unsigned char *cut, int rank, 
 	}
 	if (fclose(f)) {
 		free(*buf);
-		return slc_fail(err, "slab stream: write error");
+		return slc_fail(err, "frame stream: write error");
 	}
 	return 0;
 }
@@ -198,7 +197,7 @@ slc_slab_scatter(slc_comm *c, slc_frame *F, const char *by, int ghost, slc_frame
 		goto done;
 	if (c->rank == 0) {
 		for (r = c->size - 1; r >= 0; r--) {
-			if (stream_for(c, F, cut, r, &buf, &len, err))
+			if (slc_frame_stream(c, F, cut, r, &buf, &len, err))
 				goto done;     /* the others then wait: on_exit aborts */
 			if (r == 0)
 				break;

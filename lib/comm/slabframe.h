@@ -19,6 +19,12 @@
 #include "core/frame.h"
 #include "core/slc.h"
 
+/* The frame F as a stream into *buf, *len (malloc'd, freed on failure):
+ * every record as read, except those marked in cut (NULL: none), which
+ * go as rank `rank`'s slab of them.  0, or -1 with err. */
+int slc_frame_stream(const slc_comm *c, slc_frame *F, const unsigned char *cut, int rank,
+		     char **buf, size_t *len, slc_err *err);
+
 /* Cut F (rank 0's whole frame; unused elsewhere) into L (empty) on every
  * rank: slabs of the cells of F's grid record named `by`, with `ghost`
  * planes (slc_comm_slabs: a slab too thin is the error, on every rank).

@@ -1,6 +1,7 @@
 /* wholeframe.c: a frame sent whole to every rank, and in-place gathers
  * of arrays in rank order (comm/wholeframe.h). */
 #include "comm/wholeframe.h"
+#include "comm/slabframe.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -17,40 +18,6 @@ typedef struct bcast_head {
 	int32_t ok;
 	char msg[SLC_ERR_MAX];
 } bcast_head;
-
-/* Rank 0: F as a stream into *buf, *len (malloc'd), every record as read. */
-static int
-frame_stream(slc_frame *F, char **buf, size_t *len, slc_err *err)
-{
-	FILE *f = open_memstream(buf, len);
-	slc_writer *w;
-	size_t q;
-
-	if (!f)
-		return slc_fail(err, "out of memory for a frame stream");
-	if (!(w = slc_writer_open(f, 0, err))) {
-		fclose(f);
-		free(*buf);
-		return -1;
-	}
-	for (q = 0; q < F->n; q++)
-		if (slc_write_raw(w, F->r[q], err)) {
-			slc_writer_abort(w);
-			fclose(f);
-			free(*buf);
-			return -1;
-		}
-	if (slc_writer_close(w, err)) {
-		fclose(f);
-		free(*buf);
-		return -1;
-	}
-	if (fclose(f)) {
-		free(*buf);
-		return slc_fail(err, "frame stream: write error");
-	}
-	return 0;
-}
 
 /* The records of the stream buf, len into F. */
 static int
@@ -83,7 +50,7 @@ slc_frame_bcast(slc_comm *c, slc_frame *F, slc_err *err)
 
 	memset(&h, 0, sizeof h);
 	if (c->rank == 0) {
-		h.ok = !frame_stream(F, &buf, &len, err);
+		h.ok = !slc_frame_stream(c, F, NULL, 0, &buf, &len, err);
 		h.len = len;
 		if (!h.ok)
 			snprintf(h.msg, sizeof h.msg, "%s", err->msg);
