@@ -43,8 +43,21 @@ urand(void)
 	return (double)(rng >> 11) / 9007199254740992.0 * 2 - 1;
 }
 
+/* Is face f of axis a on the box of ni x nj x nk cells? */
+static int
+on_box(int a, size_t f, int ni, int nj, int nk)
+{
+	size_t at = a == 0 ? f % (size_t)(ni + 1) :
+		    a == 1 ? f / (size_t)ni % (size_t)(nj + 1) : f / ((size_t)ni * nj);
+	size_t n = a == 0 ? (size_t)ni : a == 1 ? (size_t)nj : (size_t)nk;
+
+	return at == 0 || at == n;
+}
+
 /* ni x nj x nk cells of size 1/ni; slabs: the x faces between cells closed,
- * which makes each slab of cells at one i its own enclosed region. */
+ * which makes each slab of cells at one i its own enclosed region.  The
+ * box's faces are half covered by a solid moving at the random us, so
+ * that every region has a net flow through its walls to remove. */
 static void
 sys_make(sys *s, int ni, int nj, int nk, int slabs)
 {
@@ -57,7 +70,8 @@ sys_make(sys *s, int ni, int nj, int nk, int slabs)
 		s->w[a] = malloc(s->nf[a] * sizeof(float));
 		s->u[a] = malloc(s->nf[a] * sizeof(float));
 		for (size_t f = 0; f < s->nf[a]; f++) {
-			s->w[a][f] = a == 0 && slabs ? 0.0f : 1.0f;
+			s->w[a][f] = a == 0 && slabs ? 0.0f :
+				     on_box(a, f, ni, nj, nk) ? 0.5f : 1.0f;
 			s->u[a][f] = (float)urand();
 		}
 	}
