@@ -26,7 +26,7 @@
 
 struct size { long w, h; };
 
-static double eye[3], target[3], up[3] = {0, 1, 0}, light[3] = {-0.4, 1, 0.6};
+static double eye[3] = {NAN, NAN, NAN}, target[3] = {NAN, NAN, NAN}, up[3] = {0, 1, 0}, light[3] = {-0.4, 1, 0.6};
 static double fov = 40, radius, sigma = 10, albedo = 0.9, ambient = 0.15;
 static double bg[3] = {0.12, 0.13, 0.15}, range[2], shell_eps = 0.01;
 static double view[3] = {0.55, 0.45, 1}, iso;
@@ -35,7 +35,6 @@ static struct size size = {640, 480};
 static slice_spec slices[SLICE_MAX];
 static long aa = 1;
 static int nslice, smooth, flat_shells, mode, have_range;
-static int have_eye, have_target;
 static const char *field_name, *only, *frame, *levelsets = "phi,solid,sdf", *densities = "density";
 static const char *shell_points;
 
@@ -97,18 +96,39 @@ parse_color(const char *a, void *dst)
 }
 
 /* x|y|z=POS, POS in metres or N% of the grid's extent */
+/* "x|y|z=POS", POS in metres or "N%": 0, or -1 for a bad value */
+static int
+axis_pos(const char *a, int *axis, double *pos, int *percent)
+{
+	char *e;
+
+	if (!a[0] || !strchr("xyz", a[0]) || a[1] != '=')
+		return -1;
+	*axis = a[0] - 'x';
+	*pos = strtod(a + 2, &e);
+	*percent = *e == '%';
+	return e == a + 2 || *(e + *percent) || !isfinite(*pos) ? -1 : 0;
+}
+
+/* "LO,HI" with LO < HI, both finite: 0, or -1 for a bad value */
+static int
+lo_hi(const char *a, double *lo, double *hi)
+{
+	char *e;
+
+	*lo = strtod(a, &e);
+	if (e == a || *e != ',')
+		return -1;
+	*hi = strtod(e + 1, &e);
+	return *e || !(*hi > *lo) || !isfinite(*hi - *lo) ? -1 : 0;
+}
+
 static int
 parse_slice(const char *a, void *dst)
 {
 	slice_spec *s = &((slice_spec *)dst)[nslice];
-	char *e;
 
-	if (nslice == SLICE_MAX || !strchr("xyz", a[0]) || !a[0] || a[1] != '=')
-		return -1;
-	s->axis = a[0] - 'x';
-	s->pos = strtod(a + 2, &e);
-	s->percent = *e == '%';
-	if (e == a + 2 || *(e + s->percent) || !isfinite(s->pos))
+	if (nslice == SLICE_MAX || axis_pos(a, &s->axis, &s->pos, &s->percent))
 		return -1;
 	nslice++;
 	return 0;
@@ -118,28 +138,9 @@ static int
 parse_range(const char *a, void *dst)
 {
 	double *r = dst;
-	char *e;
 
-	r[0] = strtod(a, &e);
-	if (e == a || *e != ',')
-		return -1;
-	r[1] = strtod(e + 1, &e);
 	have_range = 1;
-	return *e || !(r[1] > r[0]) || !isfinite(r[1] - r[0]) ? -1 : 0;
-}
-
-static int
-set_eye(const char *a, void *dst)
-{
-	have_eye = 1;
-	return parse_vec(a, dst);
-}
-
-static int
-set_target(const char *a, void *dst)
-{
-	have_target = 1;
-	return parse_vec(a, dst);
+	return lo_hi(a, &r[0], &r[1]);
 }
 
 /* --- tet meshes (render/render_tets.h): the outer surface of every tets
@@ -152,29 +153,18 @@ static int
 parse_tet_cut(const char *a, void *dst)
 {
 	tets_style *s = dst;
-	char *e;
 
-	if (!a[0] || !strchr("xyz", a[0]) || a[1] != '=')
-		return -1;
-	s->axis = a[0] - 'x';
-	s->pos = strtod(a + 2, &e);
-	s->percent = *e == '%';
 	s->cut = 1;
-	return e == a + 2 || *(e + s->percent) || !isfinite(s->pos) ? -1 : 0;
+	return axis_pos(a, &s->axis, &s->pos, &s->percent);
 }
 
 static int
 parse_tet_range(const char *a, void *dst)
 {
 	tets_style *s = dst;
-	char *e;
 
-	s->lo = strtod(a, &e);
-	if (e == a || *e != ',')
-		return -1;
-	s->hi = strtod(e + 1, &e);
 	s->have_range = 1;
-	return *e || !(s->hi > s->lo) || !isfinite(s->hi - s->lo) ? -1 : 0;
+	return lo_hi(a, &s->lo, &s->hi);
 }
 
 /* Draw the tets records of F that --only names (all without it). */
@@ -194,8 +184,8 @@ tets_scene_draw(rimage *im, const camera *cam, const slc_frame *F, const char *l
 /* --- end of tet meshes ------------------------------------------------- */
 
 static const struct tool_opt opts[] = {
-	{"eye", 0, OPT_FUNC, eye, "X,Y,Z", "camera position (default: framing the whole frame)", 0, set_eye, 0},
-	{"target", 0, OPT_FUNC, target, "X,Y,Z", "point looked at (default: centre of the frame)", 0, set_target, 0},
+	{"eye", 0, OPT_VEC3, eye, "X,Y,Z", "camera position (default: framing the whole frame)", 0, 0, 0},
+	{"target", 0, OPT_VEC3, target, "X,Y,Z", "point looked at (default: centre of the frame)", 0, 0, 0},
 	{"up", 0, OPT_VEC3, up, "X,Y,Z", "up direction (default 0,1,0)", 0, 0, 0},
 	{"view", 0, OPT_VEC3, view, "X,Y,Z", "direction from target to eye when --eye is not given (default 0.55,0.45,1)", 0, 0, 0},
 	{"fov", 0, OPT_DOUBLE, &fov, "DEG", "vertical field of view (default 40)", 0, 0, &fov_range},
@@ -242,7 +232,7 @@ static const struct tool_info tinfo = {
 static void
 draw_scene(rimage *im, const slc_frame *F, const char *label)
 {
-	scene_opts so, fo;
+	scene_opts so;
 	camera cam;
 	slc_err err;
 	double lo[3], hi[3], e[3], t[3], diag;
@@ -268,37 +258,23 @@ draw_scene(rimage *im, const slc_frame *F, const char *label)
 	so.smoke.ambient = ambient;
 	so.smoke.intensity = 1;
 	so.smoke.color[0] = so.smoke.color[1] = so.smoke.color[2] = 1;
-	cnt = scene_bounds(F, &so, lo, hi, &err);
-	if (cnt < 0)
+	if ((cnt = scene_all_bounds(F, &so, only, lo, hi, &err)) < 0)
 		die("%s: %s", label, err.msg);
-	if (cnt == 0)
-		for (a = 0; a < 3; a++)
-			lo[a] = INFINITY, hi[a] = -INFINITY;
-	if ((a = tets_frame_bounds(F, only, lo, hi, &err)) < 0)
-		die("%s: %s", label, err.msg);
-	cnt += a;
 	if (cnt == 0)
 		die("%s: nothing to draw (no level set, density, mesh, tets, particles or strands)", label);
-	fo = so;
-	fo.only = frame;
-	if (frame && (cnt = scene_bounds(F, &fo, lo, hi, &err)) < 0)
+	if (frame && (cnt = scene_all_bounds(F, &so, frame, lo, hi, &err)) < 0)
 		die("%s: --frame %s: %s", label, frame, err.msg);
 	if (frame && cnt == 0)
-		for (a = 0; a < 3; a++)
-			lo[a] = INFINITY, hi[a] = -INFINITY;
-	if (frame && (a = tets_frame_bounds(F, frame, lo, hi, &err)) < 0)
-		die("%s: %s", label, err.msg);
-	if (frame && cnt + a == 0)
 		die("%s: --frame %s: no drawable record", label, frame);
 	/* a box the automatic camera cannot frame is the data's fault: its
 	 * extent overflows, or is too small for its place */
-	if (!(have_eye && have_target) &&
+	if ((isnan(eye[0]) || isnan(target[0])) &&
 	    camera_frame(lo, hi, view, fov, (double)size.w / size.h, e, t, &err))
 		die("%s: cannot frame the records drawn: %s", label, err.msg);
 	diag = camera_box_diag(lo, hi);
-	if (!have_eye)
+	if (isnan(eye[0]))
 		memcpy(eye, e, sizeof e);
-	if (!have_target)
+	if (isnan(target[0]))
 		memcpy(target, t, sizeof t);
 	if (camera_init(&cam, eye, target, up, fov, im->w, im->h, &err))
 		usage_die("camera: %s", err.msg);

@@ -180,6 +180,13 @@ typedef struct scene_opts {
 int scene_bounds(const slc_frame *F, const scene_opts *so, double lo[3],
 		 double hi[3], slc_err *err);
 
+/* scene_bounds and the tet meshes' tets_frame_bounds together, over the
+ * records named by names (comma-separated; NULL: every one) in place of
+ * so->only: the box of everything drawable and how many records it
+ * holds (0: nothing to draw, lo and hi unset); -1 with err. */
+int scene_all_bounds(const slc_frame *F, const scene_opts *so, const char *names,
+		     double lo[3], double hi[3], slc_err *err);
+
 /* Draw the records of the frame F: meshes, particles and strands
  * (Kajiya-Kay ribbons coloured by a Cd channel, f32 x3 linear RGB per
  * strand or per point, else so->hair_rgb, else by name) first,

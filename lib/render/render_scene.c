@@ -2,6 +2,7 @@
  * (level sets, smoke, meshes, particles, strands), gives each a colour by
  * its name, and draws them in an order that composites with depth. */
 #include "render/render.h"
+#include "render/render_tets.h"
 
 #include <float.h>
 #include <math.h>
@@ -183,6 +184,24 @@ scene_bounds(const slc_frame *F, const scene_opts *so, double lo[3],
 	memcpy(lo, blo, sizeof blo);
 	memcpy(hi, bhi, sizeof bhi);
 	return count;
+}
+
+int
+scene_all_bounds(const slc_frame *F, const scene_opts *so, const char *names,
+		 double lo[3], double hi[3], slc_err *err)
+{
+	scene_opts o = *so;
+	int n, t;
+
+	o.only = names;
+	if ((n = scene_bounds(F, &o, lo, hi, err)) < 0)
+		return -1;
+	if (n == 0)
+		for (int a = 0; a < 3; a++)
+			lo[a] = INFINITY, hi[a] = -INFINITY;
+	if ((t = tets_frame_bounds(F, names, lo, hi, err)) < 0)
+		return -1;
+	return n + t;
 }
 
 /* Linear albedo by record name: water blue, cloth red, hair brown,
