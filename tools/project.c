@@ -89,6 +89,13 @@ main(int argc, char **argv)
 	     "%.3fs setup, %.3fs solve", label, project_precond_names[precond], st.pcg.iters,
 	     st.pcg.residual, st.pcg.converged ? "" : " (not converged)", st.nregion,
 	     st.nenclosed, st.pcg.t_setup, st.pcg.t_solve);
+#ifdef SLC_MPI
+	/* over ranks, rank 0's figures in a fixed form (bench/mpi.sh) */
+	if (comm)
+		info("%s: mpi ranks=%d levels=%d cut=%d iterations=%d solve_s=%.6f comm_s=%.6f",
+		     label, comm->size, st.pcg.levels, st.pcg.levels_cut, st.pcg.iters,
+		     st.pcg.t_solve, st.pcg.t_comm);
+#endif
 	if (!st.pcg.converged)
 		warnmsg("%s: not converged after %d iterations (residual %.3g > --tol %g)",
 			label, st.pcg.iters, st.pcg.residual, tol);

@@ -28,6 +28,17 @@ int slc_halo(slc_comm *c, slc_rec *const *r, size_t n, slc_err *err);
  * 0, or -1 with err. */
 int slc_halo_cells(slc_comm *c, void *a, size_t pb, slc_err *err);
 
+/* The same for another cut of a grid of ncell planes along k over c's
+ * ranks (a coarse level of a solver): rank r owns the planes own[r] ..
+ * own[r+1]-1 (own: size + 1 entries from 0 to ncell), every slab at
+ * least `ghost` planes thick, and holds a: its planes with `ghost` more
+ * each side, clipped to the grid, pb bytes a plane.  Only the `width`
+ * ghost planes (at most ghost) nearest its own are refreshed on each
+ * side: what a stencil of that reach needs.  Collective; 0, or -1 with
+ * err (a slab too thin, MPI). */
+int slc_halo_cut(slc_comm *c, void *a, size_t pb, const int *own, int ncell, int ghost,
+		 int width, slc_err *err);
+
 /* slc_halo of every slab record of F. */
 int slc_halo_frame(slc_comm *c, slc_frame *F, slc_err *err);
 

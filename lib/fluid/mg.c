@@ -20,6 +20,7 @@
 #include <string.h>
 
 #ifdef SLC_MPI
+#include "comm/halo.h"
 #include "comm/mpicomm.h"
 #endif
 
@@ -43,6 +44,24 @@
  * smoothing). */
 #define MG_BAND 1
 #define MG_BAND_SWEEPS 2
+/* Over MPI ranks, the ghost planes each side of a coarse level cut in
+ * k slabs, and the thinnest slab a coarse level keeps cut.  Restricting
+ * onto the coarse planes a rank owns reads the residual of the fine
+ * planes up to two past its own (coarse plane K gathers fine planes 2K-1
+ * .. 2K+2, and K's owner owns fine plane 2K), so x up to three past its
+ * own: three ghost planes.  A halo comes from the neighbours only, so a
+ * slab is at least as thick as its ghosts; four planes, since a thinner
+ * slab exchanges as many planes per smoothing sweep (one each side) as
+ * it sweeps, about twenty messages a V-cycle, against gathering the
+ * level and every coarser one (an eighth the cells of the level above
+ * each, under 4/3 of this level's in all) to be solved on every rank.
+ * Halo widths: one plane for a sweep or the prolongation, three before
+ * the restriction (x), two for a coarse right-hand side. */
+#define MG_GHOST 3
+#define MG_MIN_SLAB 4
+#define MG_HALO_SWEEP 1
+#define MG_HALO_RESTRICT 3
+#define MG_HALO_RHS 2
 /* Padding of the row buffers: index -1 and two past the end are read as
  * zeros by the restriction and the prolongation along i. */
 #define MG_PAD 4
@@ -78,11 +97,18 @@ typedef struct level {
 	size_t *band;
 	uint8_t *bandnb;            /* NB_* of each band cell */
 	float *bandrd;              /* 1 / diag of each band cell */
-	/* an MPI build's k slab (pressure.h's psys): the level holds
-	 * the planes kof .. kof+nk-1 of nkg; ps: the system whose slab
-	 * hooks refresh its ghost planes, NULL for a whole level */
-	int kof, nkg;
-	const psys *ps;
+	/* An MPI build's k slab: the level holds the planes kof ..
+	 * kof+nk-1 of nkg, this rank owning the local planes ko0 .. ko1-1
+	 * (global own[rank] .. own[rank+1]-1, own: size + 1 entries) and
+	 * the others (ghost each side, clipped to the grid) ghosts
+	 * refreshed from their owners; cown: the planes of the next
+	 * coarser level each rank restricts onto (coarse plane K is the
+	 * owner's of fine plane 2K), that level's own when it is cut too,
+	 * else gathered whole.  comm NULL: the level is whole on every
+	 * rank (kof 0, nkg nk, ko0 0, ko1 nk). */
+	slc_comm *comm;
+	int kof, nkg, ko0, ko1, ghost;
+	int *own, *cown;
 } level;
 
 struct mg {
@@ -95,10 +121,8 @@ struct mg {
 				       (restriction) */
 	size_t rowlen;
 	int nthread;
-	const psys *ps;             /* the system (plane sums) */
-	int *cown;                  /* over ranks: the coarse planes of
-				       level 1 each rank restricts onto
-				       (size + 1 entries), else NULL */
+	const psys *ps;             /* the system (plane sums, the failure
+				       flag and the seconds of exchanges) */
 	level lv[MG_MAXLEV];
 };
 
@@ -120,6 +144,8 @@ level_free(level *L)
 	free(L->x);
 	free(L->b);
 	free(L->t);
+	free(L->own);
+	free(L->cown);
 	memset(L, 0, sizeof *L);
 }
 
@@ -130,52 +156,78 @@ level_dims(level *L, int ni, int nj, int nk)
 	L->sj = (size_t)ni, L->sk = (size_t)ni * nj;
 	L->n = L->sk * nk;
 	L->nkg = nk;
+	L->kof = 0, L->ko0 = 0, L->ko1 = nk;
 }
 
-/* The ghost planes of the level's cell array a (floats) from their
- * owners: level 0 over ranks only. */
+/* The `width` ghost planes nearest the owned ones of L's cell array a
+ * (esize bytes a cell) from their owners, when L is cut.  A failure sets
+ * the system's cfail; the time goes to its tcomm. */
 static void
-level_halo(const level *L, float *a)
-{
-	if (L->ps)
-		psys_halo(L->ps, a, sizeof *a);
-}
-
-/* The coarse planes [*K0, *K1) the restriction onto C computes from F:
- * every plane, or over ranks those of the fine planes this rank owns
- * (coarse plane K is the owner's of fine plane 2K). */
-static void
-coarse_span(const level *F, const level *C, const mg *m, int *K0, int *K1)
-{
-	*K0 = 0, *K1 = C->nk;
-#ifdef SLC_MPI
-	if (F->ps) {
-		*K0 = m->cown[F->ps->comm->rank];
-		*K1 = m->cown[F->ps->comm->rank + 1];
-	}
-#else
-	(void)F;
-	(void)m;
-#endif
-}
-
-/* Over ranks: every rank's coarse planes of C's array a (esize bytes a
- * cell) gathered whole on every rank (coarse_span).  A failure sets the
- * system's cfail. */
-static void
-coarse_gather(const level *F, const level *C, const mg *m, void *a, size_t esize)
+level_halo(const mg *m, const level *L, void *a, size_t esize, int width)
 {
 #ifdef SLC_MPI
 	slc_err err;
 
-	if (F->ps && slc_comm_gather_planes(F->ps->comm, a, esize * C->sk, m->cown, &err))
-		*F->ps->cfail = 1;
+	if (!L->comm)
+		return;
+	double t = MPI_Wtime();
+	if (slc_halo_cut(L->comm, a, esize * L->sk, L->own, L->nkg, L->ghost, width, &err))
+		*m->ps->cfail = 1;
+	*m->ps->tcomm += MPI_Wtime() - t;
 #else
-	(void)F;
-	(void)C;
 	(void)m;
+	(void)L;
 	(void)a;
 	(void)esize;
+	(void)width;
+#endif
+}
+
+/* The coarse planes [*K0, *K1) (global) the restriction onto C computes
+ * from F: every plane, or over ranks those of the fine planes this rank
+ * owns (F->cown). */
+static void
+coarse_span(const level *F, const level *C, int *K0, int *K1)
+{
+	*K0 = 0, *K1 = C->nkg;
+#ifdef SLC_MPI
+	if (F->comm) {
+		*K0 = F->cown[F->comm->rank];
+		*K1 = F->cown[F->comm->rank + 1];
+	}
+#else
+	(void)F;
+#endif
+}
+
+/* Over ranks, C's array a (esize bytes a cell) after the restriction
+ * wrote the coarse planes this rank owns (coarse_span): its `width`
+ * ghost planes from their owners when C is cut, or every rank's planes
+ * gathered whole on every rank when only F is.  A failure sets the
+ * system's cfail; the time goes to its tcomm. */
+static void
+coarse_share(const mg *m, const level *F, const level *C, void *a, size_t esize, int width)
+{
+#ifdef SLC_MPI
+	slc_err err;
+
+	if (C->comm) {
+		level_halo(m, C, a, esize, width);
+		return;
+	}
+	if (!F->comm)
+		return;
+	double t = MPI_Wtime();
+	if (slc_comm_gather_planes(F->comm, a, esize * C->sk, F->cown, &err))
+		*m->ps->cfail = 1;
+	*m->ps->tcomm += MPI_Wtime() - t;
+#else
+	(void)m;
+	(void)F;
+	(void)C;
+	(void)a;
+	(void)esize;
+	(void)width;
 #endif
 }
 
@@ -203,12 +255,67 @@ face_w(const level *F, int a, size_t s[3])
 	return F->fw[2] + ni * nj;
 }
 
-/* Allocate coarse level C for the finer level F: half its cells along each
- * axis (rounded up). */
+/* A level of ni x nj x nkg cells, the nl-th, is the coarsest: the
+ * deepest allowed, small enough to solve by sweeps, or too small to
+ * coarsen (an axis of one cell, a 2D grid, is not coarsened). */
 static int
-coarse_alloc(const level *F, level *C, slc_err *err)
+level_last(int nl, int ni, int nj, int nkg)
+{
+	return nl == MG_MAXLEV || (size_t)ni * (size_t)nj * (size_t)nkg <= MG_COARSE_CELLS ||
+	       (ni < 4 && nj < 4 && nkg < 4);
+}
+
+/* Over ranks, with F cut: F->cown, and C cut too (its own, ghosts, the
+ * planes this rank holds) when it is not the coarsest (the nl-th level)
+ * and every rank's slab of it is MG_MIN_SLAB planes at least.  0, or -1
+ * with err (memory). */
+static int
+coarse_cut(level *F, level *C, int nl, slc_err *err)
+{
+#ifdef SLC_MPI
+	slc_comm *c = F->comm;
+	int thin = C->nkg;
+
+	if (!c)
+		return 0;
+	if (!(F->cown = slc_calloc((size_t)c->size + 1, sizeof *F->cown, err)))
+		return -1;
+	for (int r = 0; r <= c->size; r++)
+		F->cown[r] = (F->own[r] + 1) / 2;
+	for (int r = 0; r < c->size; r++)
+		if (F->cown[r + 1] - F->cown[r] < thin)
+			thin = F->cown[r + 1] - F->cown[r];
+	if (level_last(nl, C->ni, C->nj, C->nkg) || thin < MG_MIN_SLAB)
+		return 0;
+	if (!(C->own = slc_malloc((size_t)c->size + 1, sizeof *C->own, err)))
+		return -1;
+	memcpy(C->own, F->cown, ((size_t)c->size + 1) * sizeof *C->own);
+	int lo = C->own[c->rank] - MG_GHOST, hi = C->own[c->rank + 1] + MG_GHOST, nkg = C->nkg;
+	lo = lo < 0 ? 0 : lo;
+	hi = hi > nkg ? nkg : hi;
+	level_dims(C, C->ni, C->nj, hi - lo);
+	C->comm = c;
+	C->ghost = MG_GHOST;
+	C->kof = lo, C->nkg = nkg;
+	C->ko0 = C->own[c->rank] - lo, C->ko1 = C->own[c->rank + 1] - lo;
+#else
+	(void)F;
+	(void)C;
+	(void)nl;
+	(void)err;
+#endif
+	return 0;
+}
+
+/* Allocate coarse level C, the nl-th, for the finer level F: half its
+ * cells along each axis (rounded up); over ranks cut in k slabs or whole
+ * (coarse_cut). */
+static int
+coarse_alloc(level *F, level *C, int nl, slc_err *err)
 {
 	level_dims(C, (F->ni + 1) / 2, (F->nj + 1) / 2, (F->nkg + 1) / 2);
+	if (coarse_cut(F, C, nl, err))
+		return -1;
 	C->open = F->open;
 	C->par = C->n > MG_PAR_MIN;
 	C->type = C->otype = slc_calloc(C->n, 1, err);
@@ -278,21 +385,22 @@ coarse_face_weight(const level *F, const float *const fw[3], size_t fs[3][3],
 	return cnt ? (float)(s / cnt) : 0;
 }
 
-/* The cell types and face weights of C from those of F. */
+/* The cell types and face weights of C's planes this rank computes
+ * (coarse_span) from those of F. */
 static void
-coarse_restrict(const level *F, level *C, const mg *m)
+coarse_restrict(const level *F, level *C)
 {
 	size_t fs[3][3];
 	const float *fw[3] = {face_w(F, 0, fs[0]), face_w(F, 1, fs[1]), face_w(F, 2, fs[2])};
 	int K0, K1;
 
-	coarse_span(F, C, m, &K0, &K1);
+	coarse_span(F, C, &K0, &K1);
 #pragma omp parallel for schedule(static) if (C->par)
 	for (int K = K0; K < K1; K++)
 		for (int J = 0; J < C->nj; J++)
 			for (int I = 0; I < C->ni; I++) {
-				size_t c = (size_t)I + C->sj * J + C->sk * K;
-				int N[3] = {C->ni, C->nj, C->nk}, P[3] = {I, J, K};
+				size_t c = (size_t)I + C->sj * J + C->sk * (size_t)(K - C->kof);
+				int N[3] = {C->ni, C->nj, C->nkg}, P[3] = {I, J, K};
 				C->otype[c] = coarse_type(F, I, J, K);
 				for (int a = 0; a < 3; a++)
 					if (P[a] + 1 < N[a])
@@ -301,7 +409,9 @@ coarse_restrict(const level *F, level *C, const mg *m)
 }
 
 /* The couplings and the diagonal of C from its types and face weights
- * (theta = 1 on coarse levels: no ghost fluid). */
+ * (theta = 1 on coarse levels: no ghost fluid), on every plane it holds:
+ * over ranks those of a ghost plane at the edge of the slab lack the
+ * plane beyond, and nothing reads them (MG_GHOST). */
 static void
 coarse_assemble(level *C)
 {
@@ -330,45 +440,55 @@ coarse_assemble(level *C)
 						if (t != PS_OFF)
 							d += C->rw[a][c - st[a]];
 					}
-					/* an open box face (pressure 0 outside) */
-					if (C->open && N[a] > 1)
-						d += (P[a] == 0) + (P[a] + 1 == N[a]);
+					/* an open box face (pressure 0 outside),
+					 * along k in the whole grid's numbering */
+					int Pg = a == 2 ? K + C->kof : P[a];
+					int Ng = a == 2 ? C->nkg : N[a];
+					if (C->open && Ng > 1)
+						d += (Pg == 0) + (Pg + 1 == Ng);
 				}
 				C->diag[c] = (float)d;
 			}
 }
 
-/* Build level C from the finer level F (the face weights and type of F
- * are needed): allocate, restrict the types and face weights, assemble
- * the operator. */
+/* Build level C, the nl-th, from the finer level F (the face weights and
+ * type of F are needed): allocate, restrict the types and face weights
+ * (over ranks, then their ghost planes or the whole level), assemble the
+ * operator. */
 static int
-coarsen(const level *F, level *C, const mg *m, slc_err *err)
+coarsen(const mg *m, level *F, level *C, int nl, slc_err *err)
 {
-	if (coarse_alloc(F, C, err))
+	if (coarse_alloc(F, C, nl, err))
 		return -1;
-	coarse_restrict(F, C, m);
-	coarse_gather(F, C, m, C->otype, 1);
+	coarse_restrict(F, C);
+	coarse_share(m, F, C, C->otype, 1, MG_GHOST);
 	for (int a = 0; a < 3; a++)
-		coarse_gather(F, C, m, C->rw[a], sizeof *C->rw[a]);
+		coarse_share(m, F, C, C->rw[a], sizeof *C->rw[a], MG_GHOST);
 	coarse_assemble(C);
 	return 0;
 }
 
-/* The coarse rows a fine row (j, k) interpolates from, as offsets into a
- * coarse array: (J0, K0) its parents' row and (J1, K0), (J0, K1),
- * (J1, K1) with J1, K1 the next rows towards it; -1 for a row outside the
- * grid. */
-static inline void
+/* The coarse rows a fine row (j, k) (k in the whole grid's numbering)
+ * interpolates from, as offsets into C's arrays: (J0, K0) its parents'
+ * row and (J1, K0), (J0, K1), (J1, K1) with J1, K1 the next rows
+ * towards it; -1 for a row outside the grid.  0, or -1 when C's slab
+ * does not hold them all (a fine ghost plane far from the rank's own,
+ * which neither the prolongation nor the restriction reads). */
+static inline int
 coarse_rows(const level *C, int j, int k, long cr[4])
 {
 	int J0 = j >> 1, K0 = k >> 1;
 	int J1 = J0 + (j & 1 ? 1 : -1), K1 = K0 + (k & 1 ? 1 : -1);
-	int jin = J1 >= 0 && J1 < C->nj, kin = K1 >= 0 && K1 < C->nk;
+	int jin = J1 >= 0 && J1 < C->nj, kin = K1 >= 0 && K1 < C->nkg;
+	int h0 = K0 - C->kof, h1 = K1 - C->kof;
 
-	cr[0] = (long)(C->sj * J0 + C->sk * K0);
-	cr[1] = jin ? (long)(C->sj * J1 + C->sk * K0) : -1;
-	cr[2] = kin ? (long)(C->sj * J0 + C->sk * K1) : -1;
-	cr[3] = jin && kin ? (long)(C->sj * J1 + C->sk * K1) : -1;
+	if (h0 < 0 || h0 >= C->nk || (kin && (h1 < 0 || h1 >= C->nk)))
+		return -1;
+	cr[0] = (long)(C->sj * J0 + C->sk * h0);
+	cr[1] = jin ? (long)(C->sj * J1 + C->sk * h0) : -1;
+	cr[2] = kin ? (long)(C->sj * J0 + C->sk * h1) : -1;
+	cr[3] = jin && kin ? (long)(C->sj * J1 + C->sk * h1) : -1;
+	return 0;
 }
 
 /* The prolongation of McAdams et al. 2010 from C onto F: per axis the
@@ -398,7 +518,11 @@ offweights(level *F, const level *C, slc_err *err)
 			uint8_t *wo = F->woff + F->sj * row;
 			long cr[4];
 			int any = 0;
-			coarse_rows(C, j, k + F->kof, cr);
+			if (coarse_rows(C, j, k + F->kof, cr)) {
+				memset(wo, 0, (size_t)F->ni);
+				F->rowoff[row] = 0;
+				continue;
+			}
 			for (int i = 0; i < F->ni; i++) {
 				int I0 = i >> 1, I1 = I0 + (i & 1 ? 1 : -1);
 				/* row weights 9, 3, 3, 1 (16ths) times 3 at I0
@@ -573,31 +697,15 @@ band_build(level *L, int all, slc_err *err)
 		dilate(L, 1, tmp, mark);
 		dilate(L, 2, mark, tmp);
 		memcpy(mark, tmp, L->n);
+		/* over ranks each sweeps its own planes: the ghost planes'
+		 * marks lack the planes beyond the slab */
+		memset(mark, 0, L->sk * (size_t)L->ko0);
+		memset(mark + L->sk * (size_t)L->ko1, 0, L->sk * (size_t)(L->nk - L->ko1));
 	}
 	int rc = gs_list(L, mark, !all, err);
 	free(mark);
 	free(tmp);
 	return rc;
-}
-
-/* Over ranks: the coarse planes of level 1 each rank restricts onto,
- * m->cown (coarse_span). */
-static int
-mg_own(mg *m, const level *F, slc_err *err)
-{
-#ifdef SLC_MPI
-	const slc_comm *c = F->ps->comm;
-
-	if (!(m->cown = slc_calloc((size_t)c->size + 1, sizeof *m->cown, err)))
-		return -1;
-	for (int r = 0; r <= c->size; r++)
-		m->cown[r] = (c->k0[r] + 1) / 2;
-	return 0;
-#else
-	(void)m;
-	(void)F;
-	return slc_fail(err, "no ranks in this build");
-#endif
 }
 
 mg *
@@ -608,9 +716,23 @@ mg_new(const psys *ps, slc_err *err)
 		return NULL;
 	level *L = &m->lv[0];
 	level_dims(L, ps->ni, ps->nj, ps->nk);
-	L->kof = ps->kof, L->nkg = ps->nkg;
-	L->ps = ps->comm ? ps : NULL;
+	L->kof = ps->kof, L->nkg = ps->nkg, L->ko0 = ps->ko0, L->ko1 = ps->ko1;
 	m->ps = ps;
+#ifdef SLC_MPI
+	if (ps->comm) {         /* the system's slab */
+		slc_comm *c = ps->comm;
+		L->comm = c;
+		L->ghost = c->ghost;
+		if (c->ghost < MG_GHOST) {
+			slc_fail(err, "multigrid over MPI ranks needs %d ghost planes, the slabs "
+				 "hold %d", MG_GHOST, c->ghost);
+			goto fail;
+		}
+		if (!(L->own = slc_malloc((size_t)c->size + 1, sizeof *L->own, err)))
+			goto fail;
+		memcpy(L->own, c->k0, ((size_t)c->size + 1) * sizeof *L->own);
+	}
+#endif
 	L->type = ps->type;
 	L->open = ps->bc == PS_BC_OPEN;
 	L->par = L->n > PS_PAR_MIN;
@@ -636,11 +758,8 @@ mg_new(const psys *ps, slc_err *err)
 			L->diag[c] = ps->type[c] == PS_FLUID ? (float)ps->diag[c] : 0;
 	for (;;) {
 		level *F = &m->lv[m->nl - 1];
-		/* an axis of one cell (a 2D grid) is not coarsened */
-		int last = m->nl == MG_MAXLEV ||
-			   F->sk * (size_t)F->nkg <= MG_COARSE_CELLS ||
-			   (F->ni < 4 && F->nj < 4 && F->nkg < 4);
-		if (last && F->ps) {
+		int last = level_last(m->nl, F->ni, F->nj, F->nkg);
+		if (last && F->comm) {
 			slc_fail(err, "a grid of %dx%dx%d cells is too small for multigrid "
 				 "over several MPI ranks", F->ni, F->nj, F->nkg);
 			goto fail;
@@ -652,9 +771,7 @@ mg_new(const psys *ps, slc_err *err)
 			goto fail;
 		if (last)
 			break;
-		if (F->ps && mg_own(m, F, err))
-			goto fail;
-		if (coarsen(F, &m->lv[m->nl], m, err)) {
+		if (coarsen(m, F, &m->lv[m->nl], m->nl + 1, err)) {
 			m->nl++;
 			goto fail;
 		}
@@ -678,6 +795,16 @@ mg_levels(const mg *m)
 	return m->nl;
 }
 
+int
+mg_levels_cut(const mg *m)
+{
+	int n = 0;
+
+	while (n < m->nl && m->lv[n].comm)
+		n++;
+	return n;
+}
+
 void
 mg_free(mg *m)
 {
@@ -690,7 +817,6 @@ mg_free(mg *m)
 	free(m->ring);
 	free(m->part);
 	free(m->cplane);
-	free(m->cown);
 	free(m);
 }
 
@@ -789,12 +915,14 @@ jacobi_row(const level *L, const rows *R, int j, int k, float *t)
 	}
 }
 
-/* One damped Jacobi sweep: t = x + omega D^-1 (b - A x), then x <-> t. */
+/* One damped Jacobi sweep: t = x + omega D^-1 (b - A x), then x <-> t.
+ * Over ranks on the owned planes (the ghost planes of x are stale
+ * after it). */
 static void
 jacobi(level *L, const float *zero)
 {
 #pragma omp parallel for schedule(static) if (L->par)
-	for (int k = 0; k < L->nk; k++)
+	for (int k = L->ko0; k < L->ko1; k++)
 		for (int j = 0; j < L->nj; j++) {
 			rows R;
 			rows_at(L, zero, L->x, j, k, &R);
@@ -853,9 +981,9 @@ jacobi2(level *L, const mg *m)
 static void
 smooth(level *L, const mg *m, int n)
 {
-	if (L->ps) {            /* over ranks: the ghost planes before each sweep */
+	if (L->comm) {          /* over ranks: the ghost planes before each sweep */
 		for (; n > 0; n--) {
-			level_halo(L, L->x);
+			level_halo(m, L, L->x, sizeof *L->x, MG_HALO_SWEEP);
 			jacobi(L, m->zero);
 		}
 		return;
@@ -959,13 +1087,15 @@ plane_restrict(const level *F, const level *C, const mg *m, int k, float *A,
 static void
 restrict_residual(const level *F, level *C, const mg *m)
 {
+	/* over ranks: the x of F's ghost planes the residual reads */
+	level_halo(m, F, F->x, sizeof *F->x, MG_HALO_RESTRICT);
 	/* 4 / 2^d over the d axes that are coarsened: 0.5 in 3D, 1 in 2D */
 	int d = (F->ni > 1) + (F->nj > 1) + (F->nk > 1);
 	float sc = 4.0f / (float)(1 << d), s64 = sc / 64;
 	int Ka, Kb;
 	size_t cpl = C->sk;
 
-	coarse_span(F, C, m, &Ka, &Kb);
+	coarse_span(F, C, &Ka, &Kb);
 #pragma omp parallel if (F->par)
 	{
 		int nt = omp_get_num_threads(), th = omp_get_thread_num();
@@ -983,7 +1113,7 @@ restrict_residual(const level *F, level *C, const mg *m)
 			const float *a0 = MG_A(2 * K - 1), *a1 = MG_A(2 * K);
 			const float *a2 = MG_A(2 * K + 1), *a3 = MG_A(2 * K + 2);
 			const float *q0 = MG_Q(2 * K), *q1 = MG_Q(2 * K + 1);
-			float *b = C->b + cpl * K;
+			float *b = C->b + cpl * (size_t)(K - C->kof);
 #pragma omp simd
 			for (size_t c = 0; c < cpl; c++)
 				b[c] = sc * (0.75f * (a1[c] + a2[c]) + 0.25f * (a0[c] + a3[c])) +
@@ -992,24 +1122,27 @@ restrict_residual(const level *F, level *C, const mg *m)
 #undef MG_A
 #undef MG_Q
 	}
-	coarse_gather(F, C, m, C->b, sizeof *C->b);
+	coarse_share(m, F, C, C->b, sizeof *C->b, MG_HALO_RHS);
 }
 
 /* F->x += P C->x on F's cells with a positive diagonal: the four coarse
  * rows combined, interpolated along i, and the parents' share of the
  * replaced corners (woff). */
 static void
-prolong_add(level *F, const level *C, const mg *m)
+prolong_add(level *F, level *C, const mg *m)
 {
 	int ni = F->ni, nci = C->ni;
 
+	/* over ranks: C's x on its ghost planes next to the owned */
+	level_halo(m, C, C->x, sizeof *C->x, MG_HALO_SWEEP);
 #pragma omp parallel for schedule(static) if (F->par)
-	for (int k = 0; k < F->nk; k++) {
+	for (int k = F->ko0; k < F->ko1; k++) {
 		float *cx = thread_buf(m) + 1;
 		for (int j = 0; j < F->nj; j++) {
 			size_t row = (size_t)j + (size_t)F->nj * k, c0 = F->sj * row;
 			long cr[4];
-			coarse_rows(C, j, k + F->kof, cr);
+			if (coarse_rows(C, j, k + F->kof, cr))
+				continue;       /* not reached: C holds them */
 			const float *a = C->x + cr[0];
 			const float *b = cr[1] >= 0 ? C->x + cr[1] : m->zero;
 			const float *e = cr[2] >= 0 ? C->x + cr[2] : m->zero;
@@ -1081,13 +1214,13 @@ gs_cell(level *L, size_t c, unsigned nb, float rd)
  * grid (threads, or the ranks' slabs, whose ghost planes are refreshed
  * before each colour). */
 static void
-band_gs(level *L, int backward, int sweeps)
+band_gs(level *L, const mg *m, int backward, int sweeps)
 {
 	for (int s = 0; s < sweeps; s++)
 		for (int h = 0; h < 2; h++) {
 			int black = backward ? !h : h;
 			size_t q0 = black ? L->nred : 0, q1 = black ? L->nband : L->nred;
-			level_halo(L, L->x);
+			level_halo(m, L, L->x, sizeof *L->x, MG_HALO_SWEEP);
 			for (size_t q = q0; q < q1; q++)
 				gs_cell(L, L->band[q], L->bandnb[q], L->bandrd[q]);
 		}
@@ -1134,16 +1267,15 @@ vcycle(mg *m, int l)
 	}
 	if (l > 0)
 		memset(L->x, 0, L->n * sizeof *L->x);
-	band_gs(L, 0, MG_BAND_SWEEPS);
+	band_gs(L, m, 0, MG_BAND_SWEEPS);
 	/* the pre-smoother is band-forward then Jacobi, the post-smoother
 	 * Jacobi then band-backward, so the V-cycle stays symmetric */
 	smooth(L, m, MG_PRE << (l > 0));     /* coarse sweeps are cheap */
-	level_halo(L, L->x);
 	restrict_residual(L, &m->lv[l + 1], m);
 	vcycle(m, l + 1);
 	prolong_add(L, &m->lv[l + 1], m);
 	smooth(L, m, MG_PRE << (l > 0));
-	band_gs(L, 1, MG_BAND_SWEEPS);
+	band_gs(L, m, 1, MG_BAND_SWEEPS);
 }
 
 double
@@ -1159,7 +1291,7 @@ mg_apply(mg *m, const double *r, double *z)
 			L->x[c] = 0;
 		}
 	vcycle(m, 0);
-	level_halo(L, L->x);    /* z whole on the ghost planes too */
+	level_halo(m, L, L->x, sizeof *L->x, L->ghost);  /* z on the ghost planes too */
 	/* z and r.z: per k-slab in SIMD lanes (a fixed order), then the
 	 * slabs in order, so the sum does not depend on the thread count */
 #pragma omp parallel for schedule(static) if (L->par)

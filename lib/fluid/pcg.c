@@ -77,11 +77,13 @@ pcg_solve(const psys *ps, const double *b, double *x, const pcg_opts *o,
 		if (!(P.mg = mg_new(ps, err)))
 			goto fail;
 		st->levels = mg_levels(P.mg);
+		st->levels_cut = mg_levels_cut(P.mg);
 	} else if (P.kind == PCG_MIC0) {
 		if (!(P.mic = mic0_new(ps, err)))
 			goto fail;
 	}
 	double t1 = omp_get_wtime();
+	double c1 = ps->tcomm ? *ps->tcomm : 0;
 	st->t_setup = t1 - t0;
 
 	memcpy(r, b, n * sizeof *r);
@@ -134,6 +136,7 @@ done:
 		goto fail;
 	}
 	st->t_solve = omp_get_wtime() - t1;
+	st->t_comm = ps->tcomm ? *ps->tcomm - c1 : 0;
 	mg_free(P.mg);
 	mic0_free(P.mic);
 	free(r);

@@ -27,7 +27,12 @@ typedef struct pcg_stats {
 	double residual;    /* final relative residual (max norm) */
 	int converged;
 	double t_setup, t_solve;    /* seconds (wall clock) */
+	double t_comm;      /* over MPI ranks: seconds of t_solve spent in
+			       exchanges between them (psys.tcomm), 0 for
+			       one process */
 	int levels;         /* multigrid levels, 0 for others */
+	int levels_cut;     /* over MPI ranks: those cut in k slabs (the
+			       others gathered whole on every rank) */
 } pcg_stats;
 
 /* Solve A x = b for x (n doubles, overwritten; the guess is zero).  In

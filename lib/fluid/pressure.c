@@ -42,8 +42,11 @@ psys_plane_sums(const psys *ps, const double *part, int nsum, double *sum)
 #ifdef SLC_MPI
 	if (ps->comm) {
 		slc_err err;
+		double t = MPI_Wtime();
+		int rc = slc_comm_plane_sums(ps->comm, part + (size_t)ps->ko0 * nsum, nsum, sum, &err);
 
-		if (slc_comm_plane_sums(ps->comm, part + (size_t)ps->ko0 * nsum, nsum, sum, &err)) {
+		*ps->tcomm += MPI_Wtime() - t;
+		if (rc) {
 			*ps->cfail = 1;
 			memset(sum, 0, (size_t)nsum * sizeof *sum);
 			return -1;
@@ -66,8 +69,12 @@ psys_halo(const psys *ps, void *a, size_t esize)
 #ifdef SLC_MPI
 	slc_err err;
 
-	if (ps->comm && slc_halo_cells(ps->comm, a, esize * (size_t)ps->ni * ps->nj, &err))
+	if (!ps->comm)
+		return;
+	double t = MPI_Wtime();
+	if (slc_halo_cells(ps->comm, a, esize * (size_t)ps->ni * ps->nj, &err))
 		*ps->cfail = 1;
+	*ps->tcomm += MPI_Wtime() - t;
 #else
 	(void)ps;
 	(void)a;
@@ -82,8 +89,12 @@ all_max(const psys *ps, double m)
 #ifdef SLC_MPI
 	slc_err err;
 
-	if (ps->comm && slc_comm_max(ps->comm, &m, 1, &err))
+	if (!ps->comm)
+		return m;
+	double t = MPI_Wtime();
+	if (slc_comm_max(ps->comm, &m, 1, &err))
 		*ps->cfail = 1;
+	*ps->tcomm += MPI_Wtime() - t;
 #else
 	(void)ps;
 #endif
@@ -586,7 +597,8 @@ init_alloc(psys *ps, const psys_in *in, slc_err *err)
 		if (ps->ko0 < 0 || ps->ko1 > nk || ps->ko0 >= ps->ko1)
 			return slc_fail(err, "slab of planes %d..%d does not hold the owned %d..%d",
 					in->k0, in->k0 + nk, k0, k1);
-		if (!(ps->cfail = slc_calloc(1, sizeof *ps->cfail, err)))
+		if (!(ps->cfail = slc_calloc(1, sizeof *ps->cfail, err)) ||
+		    !(ps->tcomm = slc_calloc(1, sizeof *ps->tcomm, err)))
 			return -1;
 		/* a shell's node sums and held faces are not split by plane */
 		if (in->shell || in->held[0] || in->held[1] || in->held[2])
@@ -757,6 +769,7 @@ psys_free(psys *ps)
 	free(ps->bpart);
 	free(ps->shell_t);
 	free(ps->cfail);
+	free(ps->tcomm);
 	memset(ps, 0, sizeof *ps);
 }
 
@@ -1306,13 +1319,17 @@ region_chain(const psys *ps, double *sum, double *cnt, int out)
 	size_t nb = (size_t)ps->nregion * sizeof *sum;
 	slc_err err;
 
-	if (ps->comm && (out ? slc_comm_chain_out(ps->comm, sum, nb, &err) ||
+	if (!ps->comm)
+		return;
+	double t = MPI_Wtime();
+	if ((out ? slc_comm_chain_out(ps->comm, sum, nb, &err) ||
 			       slc_comm_chain_out(ps->comm, cnt, nb, &err) ||
 			       slc_comm_chain_end(ps->comm, sum, nb, &err) ||
 			       slc_comm_chain_end(ps->comm, cnt, nb, &err)
 			     : slc_comm_chain_in(ps->comm, sum, nb, &err) ||
 			       slc_comm_chain_in(ps->comm, cnt, nb, &err)))
 		*ps->cfail = 1;
+	*ps->tcomm += MPI_Wtime() - t;
 #else
 	(void)ps;
 	(void)sum;

@@ -124,6 +124,9 @@ typedef struct psys {
 	slc_comm *comm;
 	int kof, nkg, ko0, ko1;
 	int *cfail;                 /* set when an exchange failed */
+	double *tcomm;              /* seconds (MPI_Wtime) spent in the
+				       exchanges of the solve's reductions,
+				       halos and gathers, waits included */
 } psys;
 
 /* Enclosed regions whose means psys_null sums in parallel (more are

@@ -255,6 +255,46 @@ test_halo_cells(int nk, int ghost)
 	free(a);
 }
 
+/* The halo of a coarse level's cut (slc_halo_cut): the cells of a grid
+ * of nk planes cut as c->k0 halved (coarse plane K the owner's of fine
+ * plane 2K), `ghost` planes each side, refreshed `width` planes deep:
+ * those come from their owners, the farther ghosts keep what they had;
+ * and a cut thinner than its ghosts refused. */
+static void
+test_halo_cut(int nk, int ghost, int width)
+{
+	int *own, r, k, lo, hi, ok, good = 1, nck = (nk + 1) / 2;
+	float *a;
+	slc_err err;
+
+	if (slc_comm_slabs(C, nk, 1, &err)) {
+		ALL(0, "halo cut: %s", err.msg);
+		return;
+	}
+	own = calloc((size_t)C->size + 1, sizeof *own);
+	for (r = 0; r <= C->size; r++)
+		own[r] = (C->k0[r] + 1) / 2;
+	lo = own[C->rank] - ghost < 0 ? 0 : own[C->rank] - ghost;
+	hi = own[C->rank + 1] + ghost > nck ? nck : own[C->rank + 1] + ghost;
+	a = calloc(3 * (size_t)(hi - lo), sizeof *a);
+	for (k = lo; k < hi; k++)
+		for (r = 0; r < 3; r++)
+			a[3 * (k - lo) + r] = k >= own[C->rank] && k < own[C->rank + 1] ? 100.0f * k + r : -1;
+	ok = !slc_halo_cut(C, a, 3 * sizeof *a, own, nck, ghost, width, &err);
+	for (k = lo; k < hi; k++) {
+		int near = k >= own[C->rank] - width && k < own[C->rank + 1] + width;
+		for (r = 0; r < 3; r++)
+			good &= a[3 * (k - lo) + r] == (near ? 100.0f * k + r : -1);
+	}
+	ALL(ok && good, "halo of a coarse cut: %d planes, %d ghost planes, %d refreshed",
+	    nck, ghost, width);
+	/* a cut with a slab thinner than its ghosts */
+	ok = C->size == 1 || slc_halo_cut(C, a, 3 * sizeof *a, own, nck, nck, 1, &err) < 0;
+	ALL(ok, "halo of a coarse cut with slabs thinner than %d ghost planes refused", nck);
+	free(a);
+	free(own);
+}
+
 /* Coarse planes gathered whole: rank r's planes (k0[r] + 1) / 2 on. */
 static void
 test_gather_planes(int nk)
@@ -462,6 +502,9 @@ main(int argc, char **argv)
 	test_frame(13, 2);
 	test_halo_cells(37, 3);
 	test_halo_cells(12, 1);
+	test_halo_cut(64, 3, 1);
+	test_halo_cut(64, 3, 3);
+	test_halo_cut(37, 3, 2);
 	test_gather_planes(37);
 	test_gather_planes(12);
 	test_whole_planes(37, 37, 2);
