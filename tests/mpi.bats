@@ -249,3 +249,70 @@ liquid3() {
 	assert_failure 2
 	assert_output --partial "give FILE and -o FILE"
 }
+
+# ---- project on larger grids: the multigrid's coarse levels cut in k
+# slabs (lib/fluid/mg.c: while every rank's slab of a level keeps 4
+# planes), the thinner ones gathered ----
+
+# project $T/a.slc serially in $T/s and over 1..4 ranks in $T/mNP (the
+# same file names: provenance), each cmp-identical to serial; -v's 'mpi'
+# line of 2 and 4 ranks in $T/v2, $T/v4
+project_1to4() {
+	mkdir -p "$T/s" && (cd "$T/s" && project -v ../a.slc -o g.slc 2> /dev/null) || return 1
+	for np in 1 2 3 4; do
+		mkdir -p "$T/m$np"
+		(cd "$T/m$np" && mpi "$np" "$MPI_BIN/project" -v ../a.slc -o g.slc) 2> "$T/v$np" ||
+			{ cat "$T/v$np"; return 1; }
+		cmp "$T/s/g.slc" "$T/m$np/g.slc" || return 1
+	done
+}
+
+@test "mpi: project of 64^3 smoke with a dynamic rigid body across slab faces: 4 of 5 levels cut at 2 ranks, 3 at 4, identical to serial at 1-4" {
+	# the ball over k planes 26-51: cut by the slab faces of 2 (32), 3
+	# (21, 42) and 4 (32, 48) ranks, and by those of the cut coarse levels
+	{ mkprim smoke --res 64 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 &&
+		mkprim ball --res 64 --box 1,1,1 --radius 0.2 --center 0.45,0.5,0.6 --density 500 \
+			--spin 0,0,3 --velocity 0.3,0,-0.5 --motion dynamic; } | slccat -o "$T/f0.slc"
+	advect "${STEP[@]}" "$T/f0.slc" -o "$T/a.slc"
+	run project_1to4
+	assert_success
+	# 64, 32, 16, 8 planes cut over 2 ranks (slabs of 32 .. 4), the 4^3
+	# level solved whole; over 4 ranks slabs of 16, 8, 4, then gathered
+	run cat "$T/v2"
+	assert_output --partial "mpi ranks=2 levels=5 cut=4 iterations="
+	assert_output --regexp "comm_s=[0-9]+\.[0-9]{6}"
+	run cat "$T/v4"
+	assert_output --partial "mpi ranks=4 levels=5 cut=3 iterations="
+	# the body's velocity changed through the coupling
+	v0=$(slcinfo "$T/a.slc" | grep -A4 "particles 'rigid'" | grep " v ")
+	v1=$(slcinfo "$T/s/g.slc" | grep -A4 "particles 'rigid'" | grep " v ")
+	[ "$v0" != "$v1" ]
+}
+
+@test "mpi: project of 64^3 smoke in two enclosed halves split across every slab of the cut levels: identical to serial at 1-4 ranks" {
+	mkprim smoke --res 64 --box 1,1,1 --center 0.3,0.12,0.5 --radius 0.08 -o "$T/f0.slc"
+	# a solid wall across x: two closed halves, each over every k slab
+	mkprim box --size 0.1,2,2 --center 0.5,0.5,0.5 -o "$T/wall.slc"
+	mklevelset --like "$T/f0.slc" "$T/f0.slc" "$T/wall.slc" -o "$T/g0.slc"
+	advect "${STEP[@]}" "$T/g0.slc" -o "$T/a.slc"
+	run project_1to4
+	assert_success
+	run slcinfo "$T/s/g.slc"
+	assert_output --partial "regions=2"
+	assert_output --partial "enclosed=2"
+	run cat "$T/v3"
+	assert_output --partial "mpi ranks=3 levels=5 cut=3 iterations="
+}
+
+@test "mpi: project of a 64^3 pool with a drop and a floating ball (free surface, two regions): identical to serial at 1-4 ranks" {
+	{ mkprim pool --res 64 --depth 0.5 --drop-center 0.5,0.75,0.45 --drop-radius 0.12 &&
+		mkprim ball --res 64 --radius 0.12 --center 0.5,0.45,0.6 --density 300 \
+			--motion dynamic; } | slccat -o "$T/f0.slc"
+	advect --seed 1 "$T/f0.slc" -o "$T/a.slc"
+	run project_1to4
+	assert_success
+	run slcinfo "$T/s/g.slc"
+	assert_output --partial "regions=2"
+	run cat "$T/v2"
+	assert_output --partial "mpi ranks=2 levels=5 cut=4 iterations="
+}

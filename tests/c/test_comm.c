@@ -1,7 +1,8 @@
 /* test_comm.c: the MPI communicator of lib/comm/ (MPI builds only; run
  * under mpirun at 1..4 ranks by tests/mpi.bats): the halo of k slabs,
  * the ordered plane sums against the serial order, max and min, a frame
- * cut into slabs and gathered back, the halo of a plain array, coarse
+ * cut into slabs and gathered back, the halo of a plain array and of a
+ * coarse level's cut (some ghost planes refreshed), coarse
  * planes gathered, a whole grid from every rank's owned planes, 64-bit
  * minima, sums chained in grid order, and components joined
  * across slabs as one process numbers them.  Every rank checks; rank 0
