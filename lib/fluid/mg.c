@@ -55,7 +55,8 @@
  * it sweeps, about twenty messages a V-cycle, against gathering the
  * level and every coarser one (an eighth the cells of the level above
  * each, under 4/3 of this level's in all) to be solved on every rank.
- * Halo widths: one plane for a sweep or the prolongation, three before
+ * Halo widths: one plane for a Gauss-Seidel colour or the
+ * prolongation, two for a pair of Jacobi sweeps (smooth), three before
  * the restriction (x), two for a coarse right-hand side. */
 #define MG_GHOST 3
 #define MG_MIN_SLAB 4
@@ -915,14 +916,14 @@ jacobi_row(const level *L, const rows *R, int j, int k, float *t)
 	}
 }
 
-/* One damped Jacobi sweep: t = x + omega D^-1 (b - A x), then x <-> t.
- * Over ranks on the owned planes (the ghost planes of x are stale
- * after it). */
+/* One damped Jacobi sweep: t = x + omega D^-1 (b - A x) on the planes
+ * k0 .. k1-1 (local), then x <-> t (the other planes of x are then
+ * stale). */
 static void
-jacobi(level *L, const float *zero)
+jacobi(level *L, const float *zero, int k0, int k1)
 {
 #pragma omp parallel for schedule(static) if (L->par)
-	for (int k = L->ko0; k < L->ko1; k++)
+	for (int k = k0; k < k1; k++)
 		for (int j = 0; j < L->nj; j++) {
 			rows R;
 			rows_at(L, zero, L->x, j, k, &R);
@@ -977,21 +978,32 @@ jacobi2(level *L, const mg *m)
 	L->t = s;
 }
 
-/* n damped Jacobi sweeps. */
+/* n damped Jacobi sweeps.  Over ranks, a pair of sweeps after one halo
+ * of two planes: the first also sweeps the ghost plane next to the
+ * owned ones each side (from the second, and the coefficients and b the
+ * slab holds there), which the second reads; as the owner computes it,
+ * so the same bits. */
 static void
 smooth(level *L, const mg *m, int n)
 {
-	if (L->comm) {          /* over ranks: the ghost planes before each sweep */
-		for (; n > 0; n--) {
+	if (L->comm) {
+		int k0 = L->ko0 > 0 ? L->ko0 - 1 : 0;
+		int k1 = L->ko1 < L->nk ? L->ko1 + 1 : L->nk;
+		for (; n >= 2; n -= 2) {
+			level_halo(m, L, L->x, sizeof *L->x, 2 * MG_HALO_SWEEP);
+			jacobi(L, m->zero, k0, k1);
+			jacobi(L, m->zero, L->ko0, L->ko1);
+		}
+		if (n) {
 			level_halo(m, L, L->x, sizeof *L->x, MG_HALO_SWEEP);
-			jacobi(L, m->zero);
+			jacobi(L, m->zero, L->ko0, L->ko1);
 		}
 		return;
 	}
 	for (; n >= 2; n -= 2)
 		jacobi2(L, m);
 	if (n)
-		jacobi(L, m->zero);
+		jacobi(L, m->zero, 0, L->nk);
 }
 
 /* Residual of the row (j, k) into out[0..ni). */
