@@ -55,9 +55,9 @@
  * it sweeps, about twenty messages a V-cycle, against gathering the
  * level and every coarser one (an eighth the cells of the level above
  * each, under 4/3 of this level's in all) to be solved on every rank.
- * Halo widths: one plane for a Gauss-Seidel colour or the
- * prolongation, two for a pair of Jacobi sweeps (smooth), three before
- * the restriction (x), two for a coarse right-hand side. */
+ * Halo widths: one plane for the prolongation, two for a pair of
+ * Jacobi sweeps (smooth) or a red-black Gauss-Seidel sweep (band_gs),
+ * three before the restriction (x), two for a coarse right-hand side. */
 #define MG_GHOST 3
 #define MG_MIN_SLAB 4
 #define MG_HALO_SWEEP 1
@@ -95,6 +95,11 @@ typedef struct level {
 				       then black ones, each in grid order;
 				       the whole coarsest level in grid order */
 	size_t nred;                /* red cells of the band */
+	size_t gsown[2][2];         /* [red, black]: the band cells of the
+				       owned planes, band[gsown[c][0] ..
+				       gsown[c][1]-1] (over ranks the band
+				       also has the ghost plane next to the
+				       slab each side: band_gs) */
 	size_t *band;
 	uint8_t *bandnb;            /* NB_* of each band cell */
 	float *bandrd;              /* 1 / diag of each band cell */
@@ -591,6 +596,8 @@ gs_list(level *L, const uint8_t *mark, int colour, slc_err *err)
 		off[nk + 1 + k + 1] += off[nk + 1 + k];
 	size_t m = off[2 * nk + 1];
 	L->nred = off[nk];
+	L->gsown[0][0] = off[L->ko0], L->gsown[0][1] = off[L->ko1];
+	L->gsown[1][0] = off[nk + 1 + L->ko0], L->gsown[1][1] = off[nk + 1 + L->ko1];
 	L->band = slc_malloc(m ? m : 1, sizeof *L->band, err);
 	L->bandnb = slc_malloc(m ? m : 1, 1, err);
 	L->bandrd = slc_malloc(m ? m : 1, sizeof *L->bandrd, err);
@@ -698,10 +705,12 @@ band_build(level *L, int all, slc_err *err)
 		dilate(L, 1, tmp, mark);
 		dilate(L, 2, mark, tmp);
 		memcpy(mark, tmp, L->n);
-		/* over ranks each sweeps its own planes: the ghost planes'
-		 * marks lack the planes beyond the slab */
-		memset(mark, 0, L->sk * (size_t)L->ko0);
-		memset(mark + L->sk * (size_t)L->ko1, 0, L->sk * (size_t)(L->nk - L->ko1));
+		/* over ranks each sweeps its own planes and the ghost
+		 * plane next to them (band_gs); the marks of the farther
+		 * ghost planes lack the planes beyond the slab */
+		int k0 = L->ko0 > 0 ? L->ko0 - 1 : 0, k1 = L->ko1 < L->nk ? L->ko1 + 1 : L->nk;
+		memset(mark, 0, L->sk * (size_t)k0);
+		memset(mark + L->sk * (size_t)k1, 0, L->sk * (size_t)(L->nk - k1));
 	}
 	int rc = gs_list(L, mark, !all, err);
 	free(mark);
@@ -1223,19 +1232,26 @@ gs_cell(level *L, size_t c, unsigned nb, float rd)
  * backward (black then red: the adjoint), sweeps times.  The cells of
  * one colour have no neighbour of their colour, so a colour's updates do
  * not depend on their order: the sweep is the same whatever splits the
- * grid (threads, or the ranks' slabs, whose ghost planes are refreshed
- * before each colour). */
+ * grid.  Over ranks, one halo of two planes a sweep: the first colour
+ * also updates its cells on the ghost plane next to the slab each side
+ * (from the second ghost plane, as their owner does), which the second
+ * colour, on the owned planes only, reads. */
 static void
 band_gs(level *L, const mg *m, int backward, int sweeps)
 {
-	for (int s = 0; s < sweeps; s++)
+	for (int s = 0; s < sweeps; s++) {
+		level_halo(m, L, L->x, sizeof *L->x, 2 * MG_HALO_SWEEP);
 		for (int h = 0; h < 2; h++) {
 			int black = backward ? !h : h;
 			size_t q0 = black ? L->nred : 0, q1 = black ? L->nband : L->nred;
-			level_halo(m, L, L->x, sizeof *L->x, MG_HALO_SWEEP);
+			if (h) {        /* the second colour: owned planes */
+				q0 = L->gsown[black][0];
+				q1 = L->gsown[black][1];
+			}
 			for (size_t q = q0; q < q1; q++)
 				gs_cell(L, L->band[q], L->bandnb[q], L->bandrd[q]);
 		}
+	}
 }
 
 /* Lexicographic Gauss-Seidel over the band in grid order, forward or
