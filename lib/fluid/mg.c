@@ -50,11 +50,11 @@
  * planes up to two past its own (coarse plane K gathers fine planes 2K-1
  * .. 2K+2, and K's owner owns fine plane 2K), so x up to three past its
  * own: three ghost planes.  A halo comes from the neighbours only, so a
- * slab is at least as thick as its ghosts; four planes, since a thinner
- * slab exchanges as many planes per smoothing sweep (one each side) as
- * it sweeps, about twenty messages a V-cycle, against gathering the
- * level and every coarser one (an eighth the cells of the level above
- * each, under 4/3 of this level's in all) to be solved on every rank.
+ * slab is at least as thick as its ghosts; four planes, since a slab of
+ * t planes receives 2 planes (one each side) for every t it smooths,
+ * in about a dozen messages a V-cycle on the level, and below t = 4 that
+ * costs more than gathering the level once a V-cycle and solving it
+ * with every coarser one (under 8/7 of its cells) on every rank.
  * Halo widths: one plane for the prolongation, two for a pair of
  * Jacobi sweeps (smooth) or a red-black Gauss-Seidel sweep (band_gs),
  * three before the restriction (x), two for a coarse right-hand side. */
