@@ -1,0 +1,152 @@
+# pipelines/common.mk: what every pipeline does the same way, so that a
+# fix lands once and a scene is its knobs and its frame rule.  A
+# pipelines/NAME/Makefile sets its knobs (FRAMES, FPS, RES, ...), includes
+# this file, then writes its first frame and its frame rule.  It gives:
+#
+#   ROOT BIN MPIBIN OUT   the tree, its programs, where the bake goes
+#   MKPRIM ADVECT ...     every program of $(BIN)
+#   NUMS PAIRS            the frame numbers 0000..LAST_FRAME (FRAMES unless
+#                         set before the include), and N:N-1 for
+#                         every frame after the first
+#   $(call each_step,R)   $(eval $(call R,N,N-1)) for every pair: the frame rule
+#   $(CHAIN) OUT IN STAGE '|' STAGE ...
+#                         one frame's stages (pipelines/chain): a pipe, or
+#                         through files with MPIRUN; a heavy stage is
+#                         written @advect, @project, @clothstep, @hairstep
+#   $(call stamp,NAME,VAR) the stamp $(OUT)/NAME, rewritten only when $(VAR)
+#                         changes, that what VAR shapes depends on
+#   $(call picture,DEPS)  $(OUT)/frame-NNNN.png from $(OUT)/frame-NNNN.slc
+#                         and DEPS by $(DRAW) (rasterize $(CAMERA) unless set);
+#                         MOVIE_STEM (before the include) names other than frame
+#   make movie            $(OUT)/movie.mp4: the pictures as H.264 at the scene's fps
+#   make wedge KNOB=RES VALUES="32 48 64"
+#                         one bake per value, each in $(OUT)/wedge-KNOB-VALUE
+#   make clean
+#
+# and the knobs every pipeline has:
+#
+#   MPIRUN="mpirun -np 4" the heavy stages over MPI ranks from $(MPIBIN)/
+#                         (make MPI=1), through files (FILE -o FILE, never a
+#                         pipe into the launcher); under Slurm MPIRUN="srun
+#                         -n 4" inside an allocation.  The frames are the
+#                         bytes of the serial programs run on the same files
+#                         (a pipe's provenance names no files, so the frames
+#                         of a plain bake differ from them in that record only)
+#   SUBSTEPS=N            a fluid: N projected steps per frame, advect over
+#                         1/N of the frame then project, N times; the bake's
+#                         frames, pictures and meshes are of whole frames only
+#
+# Every file is a target written atomically; .DELETE_ON_ERROR removes
+# anything a failed command leaves, and make -j is safe.
+
+COMMON_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+ROOT := $(abspath $(COMMON_DIR)/..)
+PIPELINE := $(notdir $(CURDIR))
+BIN ?= $(ROOT)/bin
+MPIBIN ?= $(ROOT)/bin-mpi
+# an MPI launcher ("mpirun -np 4", "srun -n 4"): the heavy stages run under
+# it from $(MPIBIN), through files
+MPIRUN ?=
+OUT ?= out
+FPS ?= 24
+SUBSTEPS ?= 1
+MOVIE_STEM ?= frame
+export BIN MPIBIN MPIRUN SUBSTEPS
+
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+.DELETE_ON_ERROR:
+.SECONDARY:
+# a shared machine: idle OpenMP threads sleep instead of spinning
+export OMP_WAIT_POLICY ?= passive
+
+MKPRIM := $(BIN)/mkprim
+MKLEVELSET := $(BIN)/mklevelset
+SLCCAT := $(BIN)/slccat
+SLCCONV := $(BIN)/slcconv
+SLCINFO := $(BIN)/slcinfo
+ADVECT := $(BIN)/advect
+PROJECT := $(BIN)/project
+SURFACER := $(BIN)/surfacer
+RASTERIZE := $(BIN)/rasterize
+CLOTHSTEP := $(BIN)/clothstep
+HAIRSTEP := $(BIN)/hairstep
+HAIRGOAL := $(BIN)/hairgoal
+SHELLCOUPLE := $(BIN)/shellcouple
+KDSMBAKE := $(BIN)/kdsmbake
+VOFSTEP := $(BIN)/vofstep
+CHAIN := $(COMMON_DIR)/chain
+FFMPEG ?= ffmpeg
+
+ifneq ($(shell echo '$(SUBSTEPS)' | grep -qx '[1-9][0-9]*' || echo no),)
+$(error SUBSTEPS=$(SUBSTEPS): expected a whole number >= 1)
+endif
+
+# the last frame's number (kdsm's frames are 0..FRAMES-1)
+LAST_FRAME ?= $(FRAMES)
+NUMS := $(shell seq -f %04g 0 $(LAST_FRAME))
+# "N:N-1" for every frame after the first
+PAIRS := $(shell i=1; while [ $$i -le $(FRAMES) ]; do printf '%04d:%04d ' $$i $$((i - 1)); i=$$((i + 1)); done)
+# the frame rule $(1) made for every pair
+each_step = $(foreach p,$(PAIRS),$(eval $(call $(1),$(word 1,$(subst :, ,$(p))),$(word 2,$(subst :, ,$(p))))))
+
+# a scene whose frame is not one advect and one project (cloth, hair,
+# coupled stages) refuses SUBSTEPS, saying why: $(call no_substeps,WHY)
+no_substeps = $(if $(filter-out 1,$(SUBSTEPS)),$(error SUBSTEPS=$(SUBSTEPS): pipelines/$(PIPELINE) $(1)))
+
+.DEFAULT_GOAL := all
+.PHONY: all clean movie wedge FORCE
+
+# rewritten only when the settings change, so that only then what depends
+# on them is made again (make looks at the time of a file after its
+# recipe); through a temp of a name no other writer has (mktemp), so that
+# two bakes of one directory at once, on this machine or on two sharing
+# the directory (where a shell's pid is no longer unique), never rename
+# each other's stamp away
+sh_quote = '$(subst ','\'',$(1))'
+define stamp
+$(OUT)/$(1): FORCE | $(OUT)
+	@echo $$(call sh_quote,$$($(2))) | cmp -s - $$@ || { t=$$$$(mktemp $$@.tmp.XXXXXX) && \
+	    chmod 644 $$$$t && echo $$(call sh_quote,$$($(2))) > $$$$t && mv $$$$t $$@; }
+endef
+
+# frame to picture: $(OUT)/$(MOVIE_STEM)-NNNN.png from its frame and the
+# prerequisites $(1) (the view stamp) by $(DRAW), rasterize with the
+# pipeline's $(CAMERA) unless it says otherwise ($< the frame, $@ the
+# picture): $(eval $(call picture,$(OUT)/view))
+DRAW ?= $(RASTERIZE) $(CAMERA) -o $@ $<
+define picture
+$(OUT)/$(MOVIE_STEM)-%.png: $(OUT)/$(MOVIE_STEM)-%.slc $(1)
+	$$(DRAW)
+endef
+
+# the movie: every picture of $(OUT)/$(MOVIE_STEM)-NNNN.png in order, at
+# the frame rate of the first frame's scene (its fps; $(FPS) when it has
+# none), H.264 in yuv420p for any player, padded to even sizes as that
+# needs
+MOVIE_PNGS = $(foreach n,$(NUMS),$(OUT)/$(MOVIE_STEM)-$(n).png)
+movie: $(OUT)/movie.mp4
+$(OUT)/movie.mp4: $(MOVIE_PNGS)
+	@command -v $(FFMPEG) >/dev/null || { echo "$(PIPELINE): make movie needs ffmpeg (make deps)" >&2; exit 1; }
+	fps=$$($(SLCINFO) $(OUT)/$(MOVIE_STEM)-$(firstword $(NUMS)).slc 2>/dev/null | sed -n 's/^ *fps=//p' | head -n 1); \
+	$(FFMPEG) -nostdin -loglevel error -y -framerate $${fps:-$(FPS)} -start_number $(firstword $(NUMS)) \
+	    -i $(OUT)/$(MOVIE_STEM)-%04d.png -frames:v $(words $(MOVIE_PNGS)) \
+	    -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -c:v libx264 -pix_fmt yuv420p -f mp4 $@.tmp && mv $@.tmp $@
+
+# a wedge: the bake once per value of one knob, each in its own directory
+# $(OUT)/wedge-KNOB-VALUE (the goal WEDGE_GOAL, all by default), side by
+# side under make -j
+KNOB ?=
+VALUES ?=
+WEDGE_GOAL ?= all
+WEDGE_DIRS := $(foreach v,$(VALUES),$(OUT)/wedge-$(KNOB)-$(v))
+wedge: $(WEDGE_DIRS)
+	@[ -n '$(KNOB)' ] && [ -n '$(VALUES)' ] || { echo "$(PIPELINE): make wedge KNOB=NAME VALUES='V1 V2 ...'" >&2; exit 2; }
+.PHONY: $(WEDGE_DIRS)
+$(foreach v,$(VALUES),$(eval $(OUT)/wedge-$(KNOB)-$(v): ; +$$(MAKE) --no-print-directory $(KNOB)=$(v) OUT=$$@ KNOB= VALUES= $(WEDGE_GOAL)))
+
+$(OUT):
+	mkdir -p $@
+
+clean:
+	rm -rf $(OUT)
