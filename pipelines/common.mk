@@ -127,6 +127,7 @@ endef
 MOVIE_PNGS = $(foreach n,$(NUMS),$(OUT)/$(MOVIE_STEM)-$(n).png)
 movie: $(OUT)/movie.mp4
 $(OUT)/movie.mp4: $(MOVIE_PNGS)
+	@[ -n '$(MOVIE_PNGS)' ] || { echo "$(PIPELINE): no frames to make a movie of" >&2; exit 1; }
 	@command -v $(FFMPEG) >/dev/null || { echo "$(PIPELINE): make movie needs ffmpeg (make deps)" >&2; exit 1; }
 	fps=$$($(SLCINFO) $(OUT)/$(MOVIE_STEM)-$(firstword $(NUMS)).slc 2>/dev/null | sed -n 's/^ *fps=//p' | head -n 1); \
 	$(FFMPEG) -nostdin -loglevel error -y -framerate $${fps:-$(FPS)} -start_number $(firstword $(NUMS)) \
