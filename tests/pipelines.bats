@@ -1,0 +1,151 @@
+#!/usr/bin/env bats
+# pipelines.bats: the rules every pipeline shares (pipelines/common.mk and
+# pipelines/chain), on tiny bakes of pipelines/smoke: the settings stamp
+# under bakes from several machines at once, MPIRUN, SUBSTEPS, make movie
+# and make wedge.
+
+bats_require_minimum_version 1.5.0
+load common
+
+export OMP_WAIT_POLICY=passive OMP_NUM_THREADS=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+bake() {
+	make --no-print-directory -C "$ROOT/pipelines/smoke" BIN="$ROOT/${SLUICE_BIN:-bin}" \
+		RES=16 FRAMES=2 SIZE=32x32 "$@"
+}
+
+# the number of project stages in a frame's provenance
+projects() {
+	slcinfo "$1" | grep -c '^ *stage\.[0-9]*=project '
+}
+
+@test "pipelines: bakes of one directory from several machines at once never race on the settings stamp" {
+	# each make in a PID namespace of its own, as on machines sharing the
+	# directory: their shells' pids repeat, so a temp named by the pid is
+	# shared between them (before common.mk's mktemp, 9 of 36 makes failed
+	# and the failing one's make deleted the stamp)
+	unshare --pid --fork true 2>/dev/null ||
+		skip "unshare --pid needs root here: cannot give each make a pid namespace"
+	O=$T/race
+	mkdir -p "$O"
+	for k in 1 2 3 4 5 6; do
+		pids=
+		for j in 1 2 3 4 5 6; do
+			unshare --pid --fork make --no-print-directory -C "$ROOT/pipelines/smoke" \
+				OUT="$O" CONFINEMENT="$k.$j" "$O/settings" "$O/view" >"$T/log.$k.$j" 2>&1 &
+			pids="$pids $!"
+		done
+		for p in $pids; do wait "$p" || { cat "$T"/log.*; fail "a bake of settings $k.* failed"; }; done
+	done
+	[ -s "$O/settings" ]
+	run ls -A "$O"
+	refute_output --partial tmp
+}
+
+@test "pipelines: MPIRUN at 2 ranks gives the bytes of the serial programs on the same files" {
+	[ -x "$ROOT/bin-mpi/advect" ] && [ -x "$ROOT/bin-mpi/project" ] ||
+		skip "bin-mpi/ not built (make mpi)"
+	command -v mpirun >/dev/null || skip "no mpirun (make deps)"
+	# 24 cells at --cfl 1: 12 planes a slab, wider than the ghosts
+	k=(RES=24 CFL=1 OUT="$T/out")
+	# the launcher, noting what it runs
+	printf '#!/bin/sh\necho "$*" >> "%s"\nexec mpirun --oversubscribe -np 2 "$@"\n' \
+		"$T/launched" > "$T/launch"
+	chmod +x "$T/launch"
+	run bake "${k[@]}" MPIRUN="$T/launch" "$T/out/frame-0002.slc"
+	assert_success
+	mv "$T/out" "$T/mpi"
+	# advect and project of each frame, from bin-mpi/, FILE -o FILE
+	run cat "$T/launched"
+	assert_line --index 0 --regexp "^$ROOT/bin-mpi/advect .* $T/out/frame-0000.slc -o $T/out/frame-0001.slc.1\$"
+	assert_line --index 1 "$ROOT/bin-mpi/project $T/out/frame-0001.slc.1 -o $T/out/frame-0001.slc"
+	assert_line --index 3 "$ROOT/bin-mpi/project $T/out/frame-0002.slc.1 -o $T/out/frame-0002.slc"
+	[ "${#lines[@]}" = 4 ]
+	# the serial programs through the same files (no launcher)
+	bake "${k[@]}" MPIBIN="$ROOT/${SLUICE_BIN:-bin}" MPIRUN=env "$T/out/frame-0002.slc"
+	for f in 0001 0002; do
+		cmp "$T/out/frame-$f.slc" "$T/mpi/frame-$f.slc"
+	done
+	# a plain bake (a pipe) has the same records but for the provenance
+	mv "$T/out" "$T/files"
+	bake "${k[@]}" "$T/out/frame-0002.slc"
+	diff <(slcinfo "$T/out/frame-0002.slc" | sed '1d;/provenance/,$d') \
+		<(slcinfo "$T/mpi/frame-0002.slc" | sed '1d;/provenance/,$d')
+	run cmp -s "$T/out/frame-0002.slc" "$T/mpi/frame-0002.slc"
+	assert_failure
+	# no file of the step's stages left
+	run ls -A "$T/mpi"
+	refute_output --regexp 'slc\.[0-9]'
+}
+
+@test "pipelines: SUBSTEPS=2 projects twice a frame: another finite bake of whole frames" {
+	bake OUT="$T/one" "$T/one/frame-0002.slc"
+	bake OUT="$T/two" SUBSTEPS=2 "$T/two/frame-0002.slc" "$T/two/frame-0002.png"
+	for f in 0001 0002; do
+		slc_finite "$T/two/frame-$f.slc"
+		run cmp -s "$T/one/frame-$f.slc" "$T/two/frame-$f.slc"
+		assert_failure
+	done
+	[ "$(projects "$T/one/frame-0002.slc")" = 2 ]
+	[ "$(projects "$T/two/frame-0002.slc")" = 4 ]
+	# each projection over half a frame; the frame ends at the same time
+	run slcinfo "$T/two/frame-0002.slc"
+	assert_output --partial "project 0.1.0 --dt 0.0208333333333"
+	t1=$(slcinfo "$T/one/frame-0002.slc" | sed -n 's/^ *time=//p')
+	t2=$(slcinfo "$T/two/frame-0002.slc" | sed -n 's/^ *time=//p')
+	awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(a - b < 1e-9 && b - a < 1e-9 && a > 0.08) }'
+	# the passes' frames are gone: only whole frames are files
+	run ls -A "$T/two"
+	refute_output --partial sub
+	refute_output --partial frame-0003
+}
+
+@test "pipelines: SUBSTEPS is refused where a frame is not one advect and one project" {
+	run make -C "$ROOT/pipelines/drape" OUT="$T/d" SUBSTEPS=2
+	assert_failure
+	assert_output --partial "SUBSTEPS=2: pipelines/drape is cloth"
+	run bake OUT="$T/s" SUBSTEPS=0
+	assert_failure
+	assert_output --partial "SUBSTEPS=0: expected a whole number >= 1"
+}
+
+@test "pipelines: make movie is an H.264 MP4 of every picture at the scene's fps" {
+	command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null ||
+		skip "no ffmpeg: make movie needs it (make deps)"
+	# odd sizes: the movie pads them to even ones
+	run bake OUT="$T/m" FRAMES=5 SIZE=49x33 -j2 movie
+	assert_success
+	run ffprobe -v error -select_streams v:0 -count_frames \
+		-show_entries stream=codec_name,r_frame_rate,nb_read_frames,width,height \
+		-of default=nw=1 "$T/m/movie.mp4"
+	assert_success
+	assert_line codec_name=h264
+	assert_line r_frame_rate=24/1
+	assert_line nb_read_frames=6
+	assert_line width=50
+	assert_line height=34
+	run ls -A "$T/m"
+	refute_output --partial tmp
+}
+
+@test "pipelines: a wedge of two values bakes each as a plain bake of that value" {
+	run bake OUT="$T/w" -j2 wedge KNOB=RES VALUES="12 16"
+	assert_success
+	for r in 12 16; do
+		d=$T/w/wedge-RES-$r
+		grep -q "^RES=$r " "$d/settings"
+		mv "$d" "$T/member"
+		# a plain bake of the same knob into the same directory
+		bake OUT="$d" RES=$r
+		for f in frame-0000.slc frame-0001.slc frame-0002.slc frame-0002.png; do
+			cmp "$d/$f" "$T/member/$f"
+		done
+		rm -rf "$T/member"
+	done
+	run cmp -s "$T/w/wedge-RES-12/frame-0002.slc" "$T/w/wedge-RES-16/frame-0002.slc"
+	assert_failure
+	run bake OUT="$T/w" wedge
+	assert_failure
+	assert_output --partial "make wedge KNOB=NAME VALUES="
+}
