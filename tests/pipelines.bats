@@ -101,6 +101,19 @@ projects() {
 	refute_output --partial frame-0003
 }
 
+@test "pipelines: paddle with SUBSTEPS=2 places its wheel at the end of each projected step" {
+	make --no-print-directory -C "$ROOT/pipelines/paddle" OUT="$T/p" RES=16 FRAMES=1 SIZE=32x18 \
+		SUBSTEPS=2 "$T/p/frame-0001.slc"
+	slc_finite "$T/p/frame-0001.slc"
+	# the wheel half a frame on (90 degrees/s: 1.875 degrees) and a frame on
+	run slcinfo "$T/p/paddle-0000-1of2.slc"
+	assert_output --partial "--time 0.0208333333333 "
+	run slcinfo "$T/p/paddle-0000-2of2.slc"
+	assert_output --partial "--time 0.0416666666667 "
+	run ls -A "$T/p"
+	refute_output --partial sub
+}
+
 @test "pipelines: SUBSTEPS is refused where a frame is not one advect and one project" {
 	run make -C "$ROOT/pipelines/drape" OUT="$T/d" SUBSTEPS=2
 	assert_failure
