@@ -9,7 +9,7 @@
 #                         set before the include), and N:N-1 for
 #                         every frame after the first
 #   $(call each_step,R)   $(eval $(call R,N,N-1)) for every pair: the frame rule
-#   $(CHAIN) OUT IN STAGE '|' STAGE ...
+#   $(CHAIN) IN STAGE '|' STAGE ... -o OUT
 #                         one frame's stages (pipelines/chain): a pipe, or
 #                         through files with MPIRUN; a heavy stage is
 #                         written @advect, @project, @clothstep, @hairstep
