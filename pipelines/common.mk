@@ -56,7 +56,6 @@ export BIN MPIBIN MPIRUN SUBSTEPS
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 .DELETE_ON_ERROR:
-.SECONDARY:
 # a shared machine: idle OpenMP threads sleep instead of spinning
 export OMP_WAIT_POLICY ?= passive
 
@@ -82,11 +81,17 @@ ifneq ($(shell echo '$(SUBSTEPS)' | grep -qx '[1-9][0-9]*' || echo no),)
 $(error SUBSTEPS=$(SUBSTEPS): expected a whole number >= 1)
 endif
 
+ifneq ($(FRAMES),)
 # the last frame's number (kdsm's frames are 0..FRAMES-1)
 LAST_FRAME ?= $(FRAMES)
 NUMS := $(shell seq -f %04g 0 $(LAST_FRAME))
 # "N:N-1" for every frame after the first
 PAIRS := $(shell i=1; while [ $$i -le $(FRAMES) ]; do printf '%04d:%04d ' $$i $$((i - 1)); i=$$((i + 1)); done)
+# a bake keeps every file it makes: the poses and keys made by pattern
+# rules are not removed as intermediates (without frames, as in gallery,
+# a missing file is remade even when what depends on it is up to date)
+.SECONDARY:
+endif
 # the frame rule $(1) made for every pair
 each_step = $(foreach p,$(PAIRS),$(eval $(call $(1),$(word 1,$(subst :, ,$(p))),$(word 2,$(subst :, ,$(p))))))
 
