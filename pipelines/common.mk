@@ -135,9 +135,11 @@ $(OUT)/movie.mp4: $(MOVIE_PNGS)
 	@[ -n '$(MOVIE_PNGS)' ] || { echo "$(PIPELINE): no frames to make a movie of" >&2; exit 1; }
 	@command -v $(FFMPEG) >/dev/null || { echo "$(PIPELINE): make movie needs ffmpeg (make deps)" >&2; exit 1; }
 	fps=$$($(SLCINFO) $(OUT)/$(MOVIE_STEM)-$(firstword $(NUMS)).slc 2>/dev/null | sed -n 's/^ *fps=//p' | head -n 1); \
+	t=$$(mktemp $@.tmp.XXXXXX) && chmod 644 $$t && \
 	$(FFMPEG) -nostdin -loglevel error -y -framerate $${fps:-$(FPS)} -start_number $(firstword $(NUMS)) \
 	    -i $(OUT)/$(MOVIE_STEM)-%04d.png -frames:v $(words $(MOVIE_PNGS)) \
-	    -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -c:v libx264 -pix_fmt yuv420p -f mp4 $@.tmp && mv $@.tmp $@
+	    -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -c:v libx264 -pix_fmt yuv420p -f mp4 $$t && \
+	mv $$t $@ || { rm -f $$t; exit 1; }
 
 # a wedge: the bake once per value of one knob, each in its own directory
 # $(OUT)/wedge-KNOB-VALUE (the goal WEDGE_GOAL, all by default), side by
@@ -145,9 +147,19 @@ $(OUT)/movie.mp4: $(MOVIE_PNGS)
 KNOB ?=
 VALUES ?=
 WEDGE_GOAL ?= all
+ifneq ($(filter wedge,$(MAKECMDGOALS)),)
+ifeq ($(strip $(KNOB)),)
+$(error make wedge KNOB=NAME VALUES='V1 V2 ...': no KNOB)
+endif
+ifneq ($(words $(KNOB)),1)
+$(error KNOB=$(KNOB): one knob's name)
+endif
+ifeq ($(strip $(VALUES)),)
+$(error make wedge KNOB=$(KNOB) VALUES='V1 V2 ...': no VALUES)
+endif
+endif
 WEDGE_DIRS := $(foreach v,$(VALUES),$(OUT)/wedge-$(KNOB)-$(v))
 wedge: $(WEDGE_DIRS)
-	@[ -n '$(KNOB)' ] && [ -n '$(VALUES)' ] || { echo "$(PIPELINE): make wedge KNOB=NAME VALUES='V1 V2 ...'" >&2; exit 2; }
 .PHONY: $(WEDGE_DIRS)
 $(foreach v,$(VALUES),$(eval $(OUT)/wedge-$(KNOB)-$(v): ; +$$(MAKE) --no-print-directory $(KNOB)=$(v) OUT=$$@ KNOB= VALUES= $(WEDGE_GOAL)))
 

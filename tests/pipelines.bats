@@ -160,5 +160,8 @@ projects() {
 	assert_failure
 	run bake OUT="$T/w" wedge
 	assert_failure
-	assert_output --partial "make wedge KNOB=NAME VALUES="
+	assert_output --partial "make wedge KNOB=NAME VALUES='V1 V2 ...': no KNOB"
+	run bake OUT="$T/w" wedge KNOB=RES
+	assert_failure
+	assert_output --partial "no VALUES"
 }
