@@ -79,6 +79,35 @@ projects() {
 	refute_output --regexp 'slc\.[0-9]'
 }
 
+@test "pipelines: MPIRUN runs clothstep and hairstep too: drape and curly at 2 ranks as serial on the same files" {
+	[ -x "$ROOT/bin-mpi/clothstep" ] && [ -x "$ROOT/bin-mpi/hairstep" ] ||
+		skip "bin-mpi/ not built (make mpi)"
+	command -v mpirun >/dev/null || skip "no mpirun (make deps)"
+	for p in "drape RES=8" "curly STRANDS=10 SEGMENTS=6"; do
+		set -- $p
+		m=(make --no-print-directory -C "$ROOT/pipelines/$1" OUT="$T/out" FRAMES=1 "${@:2}")
+		"${m[@]}" MPIRUN="mpirun --oversubscribe -np 2" "$T/out/frame-0001.slc"
+		mv "$T/out" "$T/mpi-$1"
+		"${m[@]}" MPIBIN="$ROOT/${SLUICE_BIN:-bin}" MPIRUN=env "$T/out/frame-0001.slc"
+		cmp "$T/out/frame-0001.slc" "$T/mpi-$1/frame-0001.slc"
+		run slcinfo "$T/out/frame-0001.slc"
+		assert_output --partial " -o $T/out/frame-0001.slc $T/out/frame-0000.slc"
+		rm -rf "$T/out"
+	done
+}
+
+@test "pipelines: a failed stage under MPIRUN leaves no frame and no stage file" {
+	# a launcher whose advect succeeds and whose project fails
+	printf '#!/bin/sh\ncase "$1" in */project) exit 1 ;; esac\nexec "$@"\n' > "$T/launch"
+	chmod +x "$T/launch"
+	run bake OUT="$T/f" MPIBIN="$ROOT/${SLUICE_BIN:-bin}" MPIRUN="$T/launch" "$T/f/frame-0001.slc"
+	assert_failure
+	assert_output --partial "frame-0001.slc] Error 1"
+	[ -f "$T/f/frame-0000.slc" ]
+	run ls -A "$T/f"
+	refute_output --partial frame-0001
+}
+
 @test "pipelines: SUBSTEPS=2 projects twice a frame: another finite bake of whole frames" {
 	bake OUT="$T/one" "$T/one/frame-0002.slc"
 	bake OUT="$T/two" SUBSTEPS=2 "$T/two/frame-0002.slc" "$T/two/frame-0002.png"
