@@ -20,7 +20,9 @@
 #                         MOVIE_STEM (before the include) names other than frame
 #   make movie            $(OUT)/movie.mp4: the pictures as H.264 at the scene's fps
 #   make wedge KNOB=RES VALUES="32 48 64"
-#                         one bake per value, each in $(OUT)/wedge-KNOB-VALUE
+#                         one bake per value, each in $(OUT)/wedge-KNOB-VALUE;
+#                         SLURM=1: as job arrays on a Slurm cluster
+#   make frames           the frames alone (no pictures)
 #   make clean
 #
 # and the knobs every pipeline has:
@@ -100,7 +102,7 @@ each_step = $(foreach p,$(PAIRS),$(eval $(call $(1),$(word 1,$(subst :, ,$(p))),
 no_substeps = $(if $(filter-out 1,$(SUBSTEPS)),$(error SUBSTEPS=$(SUBSTEPS): pipelines/$(PIPELINE) $(1)))
 
 .DEFAULT_GOAL := all
-.PHONY: all clean movie wedge FORCE
+.PHONY: all clean movie wedge frames FORCE
 
 # rewritten only when the settings change, so that only then what depends
 # on them is made again (make looks at the time of a file after its
@@ -159,9 +161,40 @@ $(error make wedge KNOB=$(KNOB) VALUES='V1 V2 ...': no VALUES)
 endif
 endif
 WEDGE_DIRS := $(foreach v,$(VALUES),$(OUT)/wedge-$(KNOB)-$(v))
+# the frames alone, the heavy part of a bake
+frames: $(foreach n,$(NUMS),$(OUT)/$(MOVIE_STEM)-$(n).slc)
+ifeq ($(SLURM),)
 wedge: $(WEDGE_DIRS)
 .PHONY: $(WEDGE_DIRS)
 $(foreach v,$(VALUES),$(eval $(OUT)/wedge-$(KNOB)-$(v): ; +$$(MAKE) --no-print-directory $(KNOB)=$(v) OUT=$$@ KNOB= VALUES= $(WEDGE_GOAL)))
+else
+# on a Slurm cluster (SLURM=1, sbatch on PATH): every member a task of a
+# job array baking its frames (SBATCH="-n 4" with MPIRUN="srun -n 4" runs
+# the heavy stages over the task's allocation), then a second array whose
+# task i follows task i of the first (aftercorr) and makes the rest of
+# WEDGE_GOAL, pictures and meshes (SBATCH_POST: its sbatch options); make
+# waits for it (sbatch --wait) and fails unless every task of it completed
+# (one whose member's frames failed is cancelled, never run).  A task runs make here with
+# this make's command line (MAKEFLAGS, without its jobserver and -j), the
+# member's knob and directory; its log is $(OUT)/slurm-JOB_TASK.out
+SBATCH ?=
+SBATCH_POST ?=
+WEDGE_JOB = set -- $(VALUES); shift $$SLURM_ARRAY_TASK_ID; \
+	MAKEFLAGS=$$(echo " $$MAKEFLAGS" | sed "s/ --jobserver-[a-z]*=[^ ]*//g; s/ -j[0-9]*//g"); \
+	export MAKEFLAGS; exec $(MAKE) --no-print-directory -C $(CURDIR) \
+	$(KNOB)=$$1 OUT=$(abspath $(OUT))/wedge-$(KNOB)-$$1 KNOB= VALUES= SLURM=
+wedge: | $(OUT)
+	bake=$$(sbatch --parsable --array=0-$(words $(wordlist 2,$(words $(VALUES)),$(VALUES))) \
+	    -J $(PIPELINE)-frames -o '$(abspath $(OUT))/slurm-%A_%a.out' $(SBATCH) \
+	    --wrap '$(WEDGE_JOB) frames') && \
+	post=$$(sbatch --wait --parsable --array=0-$(words $(wordlist 2,$(words $(VALUES)),$(VALUES))) \
+	    --dependency=aftercorr:$${bake%%;*} --kill-on-invalid-dep=yes \
+	    -J $(PIPELINE)-post -o '$(abspath $(OUT))/slurm-%A_%a.out' $(SBATCH_POST) \
+	    --wrap '$(WEDGE_JOB) $(WEDGE_GOAL)'); \
+	states=$$(scontrol -o show job $${post%%;*} | grep -o 'JobState=[A-Z_]*' | sort -u); \
+	[ "$$states" = JobState=COMPLETED ] || \
+	{ echo "$(PIPELINE): wedge: tasks of job $${post%%;*} ended" $$states "(logs: $(OUT)/slurm-*.out)" >&2; exit 1; }
+endif
 
 $(OUT):
 	mkdir -p $@

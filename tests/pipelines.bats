@@ -194,3 +194,108 @@ projects() {
 	assert_failure
 	assert_output --partial "no VALUES"
 }
+
+# a one-machine Slurm in $T/slurm: munged, slurmctld and slurmd started
+# here on their own socket, ports and directories, stopped by stop_slurm
+start_slurm() {
+	local d=$T/slurm h
+	h=$(hostname -s)
+	mkdir -p "$d/state" "$d/spool" "$d/log"
+	head -c 1024 /dev/urandom > "$d/munge.key"
+	chmod 600 "$d/munge.key"
+	cat > "$d/slurm.conf" <<-EOF
+		ClusterName=sluicetest
+		SlurmctldHost=$h(127.0.0.1)
+		SlurmctldPort=${SLURM_TEST_PORT:-16917}
+		SlurmdPort=$((${SLURM_TEST_PORT:-16917} + 1))
+		SlurmUser=root
+		SlurmdUser=root
+		AuthType=auth/munge
+		AuthInfo=socket=$d/munge.sock
+		CredType=cred/munge
+		StateSaveLocation=$d/state
+		SlurmdSpoolDir=$d/spool
+		SlurmctldPidFile=$d/slurmctld.pid
+		SlurmdPidFile=$d/slurmd.pid
+		SlurmctldLogFile=$d/log/slurmctld.log
+		SlurmdLogFile=$d/log/slurmd.log
+		ProctrackType=proctrack/linuxproc
+		TaskPlugin=task/none
+		JobAcctGatherType=jobacct_gather/none
+		AccountingStorageType=accounting_storage/none
+		JobCompType=jobcomp/none
+		SelectType=select/cons_tres
+		SelectTypeParameters=CR_CPU
+		MpiDefault=none
+		ReturnToService=2
+		NodeName=$h NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+		PartitionName=local Nodes=$h Default=YES MaxTime=INFINITE State=UP
+	EOF
+	export SLURM_CONF=$d/slurm.conf
+	munged -F -f --socket="$d/munge.sock" --key-file="$d/munge.key" --log-file="$d/log/munged.log" \
+		--pid-file="$d/munged.pid" --seed-file="$d/munged.seed" >/dev/null 2>&1 &
+	echo $! > "$d/pids"
+	sleep 1
+	slurmctld -D -f "$SLURM_CONF" >"$d/log/ctld.out" 2>&1 &
+	echo $! >> "$d/pids"
+	slurmd -D -f "$SLURM_CONF" >"$d/log/d.out" 2>&1 &
+	echo $! >> "$d/pids"
+	for _ in $(seq 40); do
+		sinfo -h -o %t 2>/dev/null | grep -qx idle && return 0
+		sleep 0.5
+	done
+	cat "$d"/log/* >&2
+	return 1
+}
+
+stop_slurm() {
+	[ -f "$T/slurm/pids" ] || return 0
+	kill $(tac "$T/slurm/pids") 2>/dev/null
+	for p in $(cat "$T/slurm/pids"); do
+		while kill -0 "$p" 2>/dev/null; do sleep 0.2; done
+	done
+	rm -f "$T/slurm/pids"
+}
+
+teardown() {
+	stop_slurm
+	rm -rf "$T"
+}
+
+@test "pipelines: a wedge of three values on a one-machine Slurm: each member as its plain bake, a failed member failing make" {
+	for c in munged slurmctld slurmd sbatch sinfo; do
+		command -v "$c" >/dev/null || skip "no $c: a Slurm wedge needs slurmctld, slurmd and munge (make deps)"
+	done
+	[ "$(id -u)" = 0 ] || skip "the one-machine Slurm of this test runs as root"
+	start_slurm
+	date +%s.%N > "$T/t0"
+	run bake OUT="$T/w" FRAMES=1 wedge KNOB=RES VALUES="12 14 16" SLURM=1
+	assert_success
+	echo "# wedge took $(awk -v a="$(cat "$T/t0")" -v b="$(date +%s.%N)" 'BEGIN { print b - a }') s" >&3
+	for r in 12 14 16; do
+		d=$T/w/wedge-RES-$r
+		grep -q "^RES=$r " "$d/settings"
+		mv "$d" "$T/member"
+		bake OUT="$d" FRAMES=1 RES=$r
+		for f in frame-0000.slc frame-0001.slc frame-0001.png; do
+			cmp "$d/$f" "$T/member/$f"
+		done
+		rm -rf "$T/member"
+	done
+	# the frames in one job array, the pictures in a second one after it
+	jobs=($(ls "$T"/w/slurm-*.out | sed 's/.*slurm-\([0-9]*\)_.*/\1/' | sort -un))
+	[ "${#jobs[@]}" = 2 ]
+	[ "$(ls "$T"/w/slurm-"${jobs[0]}"_*.out | wc -l)" = 3 ]
+	run cat "$T"/w/slurm-"${jobs[0]}"_*.out
+	assert_output --partial "@advect"
+	refute_output --partial rasterize
+	run cat "$T"/w/slurm-"${jobs[1]}"_*.out
+	assert_output --partial rasterize
+	refute_output --partial "@advect"
+	# a member whose frames fail: its pictures' task never runs, and make says so
+	run bake OUT="$T/f" FRAMES=1 wedge KNOB=RES VALUES="12 x" SLURM=1
+	assert_failure
+	assert_output --partial "smoke: wedge: tasks of job"
+	assert_output --partial "JobState=CANCELLED"
+	[ -f "$T/f/wedge-RES-12/frame-0001.png" ]
+}
