@@ -226,9 +226,9 @@ start_slurm() {
 		JobCompType=jobcomp/none
 		SelectType=select/cons_tres
 		SelectTypeParameters=CR_CPU
-		MpiDefault=none
+		MpiDefault=pmix
 		ReturnToService=2
-		NodeName=$h NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+		NodeName=$h NodeAddr=127.0.0.1 CPUs=$(nproc --all) State=UNKNOWN
 		PartitionName=local Nodes=$h Default=YES MaxTime=INFINITE State=UP
 	EOF
 	export SLURM_CONF=$d/slurm.conf
@@ -262,14 +262,15 @@ teardown() {
 	rm -rf "$T"
 }
 
-@test "pipelines: a wedge of three values on a one-machine Slurm: each member as its plain bake, a failed member failing make" {
+@test "pipelines: a wedge of three values on a one-machine Slurm: each member as its plain bake, MPI stages under srun, a failed member failing make" {
 	for c in munged slurmctld slurmd sbatch sinfo; do
 		command -v "$c" >/dev/null || skip "no $c: a Slurm wedge needs slurmctld, slurmd and munge (make deps)"
 	done
 	[ "$(id -u)" = 0 ] || skip "the one-machine Slurm of this test runs as root"
 	start_slurm
 	date +%s.%N > "$T/t0"
-	run bake OUT="$T/w" FRAMES=1 wedge KNOB=RES VALUES="12 14 16" SLURM=1
+	run timeout 300 make --no-print-directory -C "$ROOT/pipelines/smoke" BIN="$ROOT/${SLUICE_BIN:-bin}" \
+		RES=16 SIZE=32x32 OUT="$T/w" FRAMES=1 wedge KNOB=RES VALUES="12 14 16" SLURM=1
 	assert_success
 	echo "# wedge took $(awk -v a="$(cat "$T/t0")" -v b="$(date +%s.%N)" 'BEGIN { print b - a }') s" >&3
 	for r in 12 14 16; do
@@ -292,8 +293,26 @@ teardown() {
 	run cat "$T"/w/slurm-"${jobs[1]}"_*.out
 	assert_output --partial rasterize
 	refute_output --partial "@advect"
+	# MPI stages under srun in each task's allocation of two tasks, through
+	# a launcher noting what it runs: the bytes of the serial programs
+	if [ -x "$ROOT/bin-mpi/advect" ]; then
+		printf '#!/bin/sh\necho "$*" >> "%s"\nexec srun -n 2 "$@"\n' "$T/launched" > "$T/launch"
+		chmod +x "$T/launch"
+		run timeout 300 make --no-print-directory -C "$ROOT/pipelines/smoke" \
+			BIN="$ROOT/${SLUICE_BIN:-bin}" SIZE=32x32 OUT="$T/m" FRAMES=1 CFL=1 \
+			wedge KNOB=RES VALUES="24" SLURM=1 SBATCH="-n 2" MPIRUN="$T/launch"
+		assert_success
+		run cat "$T/launched"
+		assert_line --index 0 --regexp "^$ROOT/bin-mpi/advect "
+		assert_line --index 1 --regexp "^$ROOT/bin-mpi/project "
+		mv "$T/m/wedge-RES-24" "$T/member"
+		bake OUT="$T/m/wedge-RES-24" FRAMES=1 CFL=1 RES=24 MPIBIN="$ROOT/${SLUICE_BIN:-bin}" \
+			MPIRUN=env "$T/m/wedge-RES-24/frame-0001.slc"
+		cmp "$T/m/wedge-RES-24/frame-0001.slc" "$T/member/frame-0001.slc"
+	fi
 	# a member whose frames fail: its pictures' task never runs, and make says so
-	run bake OUT="$T/f" FRAMES=1 wedge KNOB=RES VALUES="12 x" SLURM=1
+	run timeout 300 make --no-print-directory -C "$ROOT/pipelines/smoke" BIN="$ROOT/${SLUICE_BIN:-bin}" \
+		SIZE=32x32 OUT="$T/f" FRAMES=1 wedge KNOB=RES VALUES="12 x" SLURM=1
 	assert_failure
 	assert_output --partial "smoke: wedge: tasks of job"
 	assert_output --partial "JobState=CANCELLED"
