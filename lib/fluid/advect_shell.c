@@ -20,7 +20,6 @@ clear_of_shells(const field *q, const shell_set *s, const double x[3], const dou
 {
 	double off[3], lo[3], hi[3];
 	int dim[3] = {q->ni, q->nj, q->nk}, b[3], a;
-	shell_cand C;
 
 	/* the stencil's base sample, as field_sample places it */
 	field_offset(q, off);
@@ -35,7 +34,7 @@ clear_of_shells(const field *q, const shell_set *s, const double x[3], const dou
 		lo[a] = fmin(lo[a], fmin(x[a], xb[a]));
 		hi[a] = fmax(hi[a], fmax(x[a], xb[a]));
 	}
-	return shell_gather(s, lo, hi, &C) == 0;
+	return shell_box_clear(s, lo, hi);
 }
 
 double

@@ -107,6 +107,25 @@ shell_sweep_mark(const shell_track *t, double s0, double s1, const field *f,
 	return cnt;
 }
 
+/* Triangles remembered as tested by one shell_sweep_point (the rest are
+ * tested again: time only). */
+#define SWEEP_SEEN_MAX 128
+
+/* Was triangle q tested before (among the first SWEEP_SEEN_MAX)?  Else
+ * remember it. */
+static int
+seen_before(uint32_t *seen, int *ns, uint32_t q)
+{
+	int m;
+
+	for (m = 0; m < *ns; m++)
+		if (seen[m] == q)
+			return 1;
+	if (*ns < SWEEP_SEEN_MAX)
+		seen[(*ns)++] = q;
+	return 0;
+}
+
 /* Does the point moving p0 -> p1 meet triangle q of set `in` (its mesh
  * and index there) while it moves between s0 and s1? */
 static int
@@ -149,7 +168,8 @@ shell_sweep_point(const shell_track *t, const shell_set *at0, const shell_set *a
 		  double s0, double s1, const double p0[3], const double p1[3])
 {
 	const shell_set *in[2] = {at0, at1};
-	int w;
+	uint32_t seen[SWEEP_SEEN_MAX];
+	int w, ns = 0;
 
 	if (!shell_visible(at0, p0, p1) || !shell_visible(at1, p0, p1))
 		return 1;
@@ -157,6 +177,7 @@ shell_sweep_point(const shell_track *t, const shell_set *at0, const shell_set *a
 		return 0;
 	for (w = 0; w < 2; w++) {
 		const shell_set *s = in[w];
+
 		double mn[3], mx[3];
 		int lo[3], hi[3], a, i, j, k;
 
@@ -167,15 +188,29 @@ shell_sweep_point(const shell_track *t, const shell_set *at0, const shell_set *a
 			mx[a] = fmax(p0[a], p1[a]) + s->h;
 		}
 		shell_cube_range(s, mn, mx, lo, hi);
+		if (shell_range_empty(s, lo, hi))
+			continue;
 		for (k = lo[2]; k <= hi[2]; k++)
 			for (j = lo[1]; j <= hi[1]; j++)
 				for (i = lo[0]; i <= hi[0]; i++) {
 					size_t c = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
 					uint32_t q;
 
-					for (q = s->start[c]; q < s->start[c + 1]; q++)
-						if (point_tri(t, s, s->list[q], s0, s1, p0, p1))
+					for (q = s->start[c]; q < s->start[c + 1]; q++) {
+						uint32_t tq = s->list[q];
+						/* the same triangle of the track as
+						 * at0's tq (point_tri reads only that) */
+						int same = w == 0 || (tq < at0->ntri &&
+								      at0->tmesh[tq] == s->tmesh[tq] &&
+								      at0->tlocal[tq] == s->tlocal[tq]);
+
+						/* a triangle is listed in every cube it
+						 * comes near: tested once (the answer is
+						 * whether any meets the point) */
+						if ((!same || !seen_before(seen, &ns, tq)) &&
+						    point_tri(t, s, tq, s0, s1, p0, p1))
 							return 1;
+					}
 				}
 	}
 	return 0;

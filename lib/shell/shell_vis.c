@@ -56,6 +56,7 @@ shell_free(shell_set *s)
 	free(s->tbox);
 	free(s->pre);
 	free(s->cbox);
+	free(s->occ);
 	memset(s, 0, sizeof *s);
 }
 
@@ -315,6 +316,50 @@ pre_of(const float *t, shell_pre *P)
 	}
 }
 
+/* The prefix sums occ of the cubes that list a triangle (shell_vis.h),
+ * from the lists. */
+static int
+build_occ(shell_set *s, slc_err *err)
+{
+	size_t oi = (size_t)s->ci + 1, oj = (size_t)s->cj + 1, no;
+	int i, j, k;
+
+	if (slc_mul3(oi, oj, (size_t)s->ck + 1, &no))
+		return slc_fail(err, "shell lattice %dx%dx%d too large", s->ci, s->cj, s->ck);
+	if (!(s->occ = slc_calloc(no, sizeof *s->occ, err)))
+		return -1;
+	for (k = 0; k < s->ck; k++)
+		for (j = 0; j < s->cj; j++)
+			for (i = 0; i < s->ci; i++) {
+				size_t c = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
+				size_t o = (size_t)(i + 1) + oi * ((size_t)(j + 1) + oj * (size_t)(k + 1));
+
+				/* inclusion-exclusion over the seven lower
+				 * neighbours; counts stay below ci*cj*ck */
+				s->occ[o] = (uint32_t)(s->start[c] != s->start[c + 1]) +
+					    s->occ[o - 1] + s->occ[o - oi] + s->occ[o - oi * oj] -
+					    s->occ[o - 1 - oi] - s->occ[o - 1 - oi * oj] -
+					    s->occ[o - oi - oi * oj] + s->occ[o - 1 - oi - oi * oj];
+			}
+	return 0;
+}
+
+int
+shell_range_empty(const shell_set *s, const int lo[3], const int hi[3])
+{
+	size_t oi = (size_t)s->ci + 1, oj = (size_t)s->cj + 1;
+	size_t x0 = (size_t)lo[0], x1 = (size_t)hi[0] + 1;
+	size_t y0 = oi * (size_t)lo[1], y1 = oi * ((size_t)hi[1] + 1);
+	size_t z0 = oi * oj * (size_t)lo[2], z1 = oi * oj * ((size_t)hi[2] + 1);
+	const uint32_t *o = s->occ;
+
+	if (!o)
+		return 1;
+	/* unsigned wrap-around cancels in the sum */
+	return o[x1 + y1 + z1] - o[x0 + y1 + z1] - o[x1 + y0 + z1] - o[x1 + y1 + z0] +
+	       o[x0 + y0 + z1] + o[x0 + y1 + z0] + o[x1 + y0 + z0] - o[x0 + y0 + z0] == 0;
+}
+
 int
 shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
 	    int ck, slc_err *err)
@@ -327,6 +372,8 @@ shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
 	free(s->tbox);
 	free(s->pre);
 	free(s->cbox);
+	free(s->occ);
+	s->occ = NULL;
 	s->start = NULL;
 	s->list = NULL;
 	s->tbox = NULL;
@@ -348,9 +395,22 @@ shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
 	    !(s->cbox = slc_malloc(ncube, 6 * sizeof *s->cbox, err)) ||
 	    !(s->start = slc_calloc(ncube + 1, sizeof *s->start, err)))
 		return -1;
+	for (c = 0; c < 3; c++) {
+		s->gbox[c] = INFINITY;
+		s->gbox[3 + c] = -INFINITY;
+	}
 	for (q = 0; q < s->ntri; q++) {
+		const float *bx = s->tbox + 6 * q;
+
 		wedge_box(s->tv + 9 * q, 2 * s->eps, s->tbox + 6 * q);
 		pre_of(s->tv + 9 * q, &s->pre[q]);
+		/* as bin_tri: a degenerate triangle is listed nowhere */
+		if (!(s->pre[q].area2 > 0))
+			continue;
+		for (c = 0; c < 3; c++) {
+			s->gbox[c] = fminf(s->gbox[c], bx[c]);
+			s->gbox[3 + c] = fmaxf(s->gbox[3 + c], bx[3 + c]);
+		}
 	}
 	for (c = 0; c < ncube; c++) {
 		int a;
@@ -375,7 +435,7 @@ shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
 	for (q = 0; q < s->ntri; q++)
 		bin_tri(s, q, fill);
 	free(fill);
-	return 0;
+	return build_occ(s, err);
 }
 
 /* guendelman2005 §3, selle2008 Figure 4.1: the wedge of a triangle is the
@@ -549,7 +609,11 @@ shell_visible_eps(const shell_set *s, const double a[3], const double b[3],
 		mn[c] = dmin(a[c], b[c]);
 		mx[c] = dmax(a[c], b[c]);
 	}
+	if (boxed && box_misses(mn, mx, s->gbox))
+		return 1;
 	segment_cubes(s, a, b, lo, hi);
+	if (shell_range_empty(s, lo, hi))
+		return 1;
 	for (k = lo[2]; k <= hi[2]; k++)
 		for (j = lo[1]; j <= hi[1]; j++)
 			for (i = lo[0]; i <= hi[0]; i++) {
@@ -661,7 +725,11 @@ shell_segment_hit(const shell_set *s, const double a[3], const double b[3],
 		mn[c] = dmin(a[c], b[c]);
 		mx[c] = dmax(a[c], b[c]);
 	}
+	if (box_misses(mn, mx, s->gbox))
+		return 0;
 	segment_cubes(s, a, b, lo, hi);
+	if (shell_range_empty(s, lo, hi))
+		return 0;
 	for (k = lo[2]; k <= hi[2]; k++)
 		for (j = lo[1]; j <= hi[1]; j++)
 			for (i = lo[0]; i <= hi[0]; i++) {
@@ -694,9 +762,11 @@ shell_gather(const shell_set *s, const double mn[3], const double mx[3], shell_c
 		C->mn[a] = mn[a];
 		C->mx[a] = mx[a];
 	}
-	if (!s->start || s->ntri == 0)
+	if (!s->start || s->ntri == 0 || box_misses(mn, mx, s->gbox))
 		return 0;
 	shell_cube_range(s, mn, mx, lo, hi);
+	if (shell_range_empty(s, lo, hi))
+		return 0;
 	for (k = lo[2]; k <= hi[2]; k++)
 		for (j = lo[1]; j <= hi[1]; j++)
 			for (i = lo[0]; i <= hi[0]; i++) {
@@ -733,6 +803,32 @@ shell_gather(const shell_set *s, const double mn[3], const double mx[3], shell_c
 				}
 			}
 	return C->n;
+}
+
+int
+shell_box_clear(const shell_set *s, const double mn[3], const double mx[3])
+{
+	int lo[3], hi[3], i, j, k;
+
+	if (!s->start || s->ntri == 0 || box_misses(mn, mx, s->gbox))
+		return 1;
+	shell_cube_range(s, mn, mx, lo, hi);
+	if (shell_range_empty(s, lo, hi))
+		return 1;
+	/* the cubes and triangles shell_gather visits, in its order */
+	for (k = lo[2]; k <= hi[2]; k++)
+		for (j = lo[1]; j <= hi[1]; j++)
+			for (i = lo[0]; i <= hi[0]; i++) {
+				size_t cu = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
+				uint32_t q;
+
+				if (box_misses(mn, mx, s->cbox + 6 * cu))
+					continue;
+				for (q = s->start[cu]; q < s->start[cu + 1]; q++)
+					if (!box_misses(mn, mx, s->tbox + 6 * (size_t)s->list[q]))
+						return 0;
+			}
+	return 1;
 }
 
 int

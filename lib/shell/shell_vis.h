@@ -42,6 +42,14 @@ typedef struct shell_set {
 				 * wedge of a triangle listed in it (empty:
 				 * min > max); a segment whose box misses it
 				 * meets no wedge inside the cube */
+	float gbox[6];          /* a box holding every tbox of a triangle
+				 * that is binned (shell_build): a segment
+				 * whose box misses it meets no wedge at
+				 * most 2 eps thick */
+	uint32_t *occ;          /* (ci+1)*(cj+1)*(ck+1) prefix sums: occ at
+				 * (i,j,k) counts the cubes below i, j and k
+				 * that list a triangle, so that a range of
+				 * cubes with none is passed over in O(1) */
 } shell_set;
 
 /* A triangle's wedge test, prepared once (shell_build): the same numbers
@@ -131,6 +139,14 @@ int shell_visible_in(const shell_set *s, const shell_cand *c, const double a[3],
 /* shell_segment_hit for a segment inside the box of c: the same answer. */
 int shell_segment_hit_in(const shell_set *s, const shell_cand *c, const double a[3],
 			 const double b[3], double t0, shell_hit *hit);
+
+/* Do the cubes lo..hi (inclusive, within the lattice, as
+ * shell_cube_range gives them) list no triangle?  O(1). */
+int shell_range_empty(const shell_set *s, const int lo[3], const int hi[3]);
+
+/* shell_gather(s, mn, mx, c) == 0 without gathering: does no triangle's
+ * 2 eps wedge box meet the box [mn, mx]?  Stops at the first that does. */
+int shell_box_clear(const shell_set *s, const double mn[3], const double mx[3]);
 
 /* Does any triangle of the set come near the cube holding x?  Cheap:
  * callers take their plain path where this is 0. */
