@@ -37,19 +37,24 @@ typedef struct shell_set {
 				 * it cannot be blocked by the triangle */
 	struct shell_pre *pre;  /* per triangle: its plane and edges, made
 				 * by shell_build for the wedge tests */
-	float *cbox;            /* 6 floats per cube: a box holding every
+	float *cbox;            /* 6 floats per cube, set only where the
+				 * cube lists a triangle: a box holding every
 				 * point of the cube that lies in the 2 eps
-				 * wedge of a triangle listed in it (empty:
-				 * min > max); a segment whose box misses it
-				 * meets no wedge inside the cube */
+				 * wedge of a triangle listed in it; a
+				 * segment whose box misses it meets no wedge
+				 * inside the cube */
 	float gbox[6];          /* a box holding every tbox of a triangle
 				 * that is binned (shell_build): a segment
 				 * whose box misses it meets no wedge at
 				 * most 2 eps thick */
-	uint32_t *occ;          /* (ci+1)*(cj+1)*(ck+1) prefix sums: occ at
-				 * (i,j,k) counts the cubes below i, j and k
-				 * that list a triangle, so that a range of
-				 * cubes with none is passed over in O(1) */
+	int olo[3], ohi[3];     /* the cubes of gbox: none beyond lists a
+				 * triangle (olo > ohi: none lists one) */
+	uint32_t *occ;          /* prefix sums over the cubes olo..ohi, one
+				 * more on each axis: occ at (i,j,k) counts
+				 * the cubes below i, j and k (from olo) that
+				 * list a triangle, so that a range of cubes
+				 * with none is passed over in O(1); NULL
+				 * when none lists one */
 } shell_set;
 
 /* A triangle's wedge test, prepared once (shell_build): the same numbers
