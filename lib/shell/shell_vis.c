@@ -593,6 +593,19 @@ box_misses(const double mn[3], const double mx[3], const float *bx)
 	       mn[0] > bx[3] || mn[1] > bx[4] || mn[2] > bx[5];
 }
 
+int
+shell_tri_blocked_at(const shell_set *s, size_t q, const double a[3], const double b[3])
+{
+	double mn[3], mx[3];
+	int c;
+
+	for (c = 0; c < 3; c++) {
+		mn[c] = dmin(a[c], b[c]);
+		mx[c] = dmax(a[c], b[c]);
+	}
+	return !box_misses(mn, mx, s->tbox + 6 * q) && blocked_pre(a, b, &s->pre[q], s->eps);
+}
+
 /* Triangles already tested in one query (a triangle is listed in every
  * cube it comes near): the first SEEN_MAX are remembered, the rest are
  * tested again, which costs time only. */

@@ -118,6 +118,13 @@ void shell_free(shell_set *s);
 int shell_tri_blocked(const double a[3], const double b[3], const float *t,
 		      double eps);
 
+/* shell_tri_blocked(a, b, corners of triangle q, s->eps) for a triangle
+ * of a built set (shell_build): the same answer, from the numbers
+ * shell_build prepared, passing over a triangle whose wedge box misses
+ * the segment's box. */
+int shell_tri_blocked_at(const shell_set *s, size_t q, const double a[3],
+			 const double b[3]);
+
 /* Is b visible from a: no thickened triangle of the set blocks the
  * segment?  Tests the triangles listed in the cubes of the segment's
  * box.  Read-only: safe from many threads. */
