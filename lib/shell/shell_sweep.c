@@ -2,6 +2,7 @@
 #include "shell/shell_sweep.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "geom/ccd.h"
 #include "shell/shell_vis.h"
@@ -64,46 +65,98 @@ swept(const double p[3], const float t0[9], const float t1[9],
 	return 0;
 }
 
+/* Mark in sw (or in bad where sw is NULL) the samples of f that triangle
+ * q of mesh m sweeps over and that are not marked in bad or sw; with sw,
+ * many threads may run it at once (the marks only ever go from 0 to 1).
+ * Returns how many it marked. */
+static size_t
+sweep_tri(const shell_track *t, size_t m, size_t q, double s0, double s1,
+	  const field *f, unsigned char *bad, unsigned char *sw)
+{
+	double x0[3][3], x1[3][3], mn[3], mx[3];
+	float t0[9], t1[9];
+	int lo[3], hi[3], a, c, i, j, k;
+	size_t cnt = 0;
+
+	corners(t, m, q, s0, t0, x0);
+	corners(t, m, q, s1, t1, x1);
+	for (a = 0; a < 3; a++) {
+		mn[a] = INFINITY;
+		mx[a] = -INFINITY;
+		for (c = 0; c < 3; c++) {
+			mn[a] = fmin(mn[a], fmin(x0[c][a], x1[c][a]));
+			mx[a] = fmax(mx[a], fmax(x0[c][a], x1[c][a]));
+		}
+		/* the wedge reaches eps/2 beyond the triangle; a margin of
+		 * eps covers rounding */
+		sample_range(f, a, mn[a] - t->eps, mx[a] + t->eps, &lo[a], &hi[a]);
+	}
+	for (k = lo[2]; k <= hi[2]; k++)
+		for (j = lo[1]; j <= hi[1]; j++)
+			for (i = lo[0]; i <= hi[0]; i++) {
+				size_t s = FIELD_IDX(f, i, j, k);
+				unsigned char seen;
+				double p[3];
+
+				if (bad[s])
+					continue;
+				if (sw) {
+#pragma omp atomic read
+					seen = sw[s];
+				} else {
+					seen = 0;
+				}
+				if (seen)
+					continue;
+				field_pos(f, i, j, k, p);
+				if (!swept(p, t0, t1, x0, x1, t->eps))
+					continue;
+				if (sw) {
+#pragma omp atomic write
+					sw[s] = 1;
+				} else {
+					bad[s] = 1;
+				}
+				cnt++;
+			}
+	return cnt;
+}
+
+/* Below this many triangles shell_sweep_mark runs on one thread. */
+#define SWEEP_PAR_MIN 256
+
 size_t
 shell_sweep_mark(const shell_track *t, double s0, double s1, const field *f,
 		 unsigned char *bad)
 {
-	size_t m, q, cnt = 0;
+	size_t m, q, cnt = 0, ntri = 0, n = field_count(f);
+	unsigned char *sw;
 
 	for (m = 0; m < t->nmesh; m++)
-		for (q = 0; q < t->m[m].ntri; q++) {
-			double x0[3][3], x1[3][3], mn[3], mx[3];
-			float t0[9], t1[9];
-			int lo[3], hi[3], a, c, i, j, k;
+		ntri += t->m[m].ntri;
+	/* many threads mark a sample of their own array sw (without it,
+	 * one thread marks bad), then the marks that are new in bad are
+	 * counted: the same marks and count whatever the threads' order */
+	sw = ntri >= SWEEP_PAR_MIN ? calloc(n ? n : 1, 1) : NULL;
+	if (!sw) {
+		for (m = 0; m < t->nmesh; m++)
+			for (q = 0; q < t->m[m].ntri; q++)
+				cnt += sweep_tri(t, m, q, s0, s1, f, bad, NULL);
+		return cnt;
+	}
+	for (m = 0; m < t->nmesh; m++) {
+		long nq = (long)t->m[m].ntri, l;
 
-			corners(t, m, q, s0, t0, x0);
-			corners(t, m, q, s1, t1, x1);
-			for (a = 0; a < 3; a++) {
-				mn[a] = INFINITY;
-				mx[a] = -INFINITY;
-				for (c = 0; c < 3; c++) {
-					mn[a] = fmin(mn[a], fmin(x0[c][a], x1[c][a]));
-					mx[a] = fmax(mx[a], fmax(x0[c][a], x1[c][a]));
-				}
-				/* the wedge reaches eps/2 beyond the
-				 * triangle; a margin of eps covers rounding */
-				sample_range(f, a, mn[a] - t->eps, mx[a] + t->eps, &lo[a], &hi[a]);
-			}
-			for (k = lo[2]; k <= hi[2]; k++)
-				for (j = lo[1]; j <= hi[1]; j++)
-					for (i = lo[0]; i <= hi[0]; i++) {
-						size_t s = FIELD_IDX(f, i, j, k);
-						double p[3];
-
-						if (bad[s])
-							continue;
-						field_pos(f, i, j, k, p);
-						if (swept(p, t0, t1, x0, x1, t->eps)) {
-							bad[s] = 1;
-							cnt++;
-						}
-					}
+#pragma omp parallel for schedule(dynamic, 64)
+		for (l = 0; l < nq; l++)
+			sweep_tri(t, m, (size_t)l, s0, s1, f, bad, sw);
+	}
+	for (q = 0; q < n; q++)
+		if (sw[q] && !bad[q]) {
+			bad[q] = 1;
+			cnt++;
 		}
+	free(sw);
 	return cnt;
 }
 
