@@ -11,6 +11,11 @@
 #define CLIP_ITERS 12
 /* Below this many samples a loop runs on one thread. */
 #define SHELL_PAR_MIN 4096
+/* Rows of samples handed to a thread at a time: the few rows near a
+ * shell cost far more than the rest, so they are dealt out as threads
+ * come free (each sample's result is its own and the counts are integer
+ * sums: the bytes do not depend on the threads). */
+#define SHELL_ROW_CHUNK 4
 
 /* Does no wedge 2 eps thick of s meet the box of x, the foot xb and the
  * eight samples of q around xb?  Then the trace is not clipped and every
@@ -247,7 +252,7 @@ second_order_fix(const linmac *M, double dt, const field *q, field *out,
 	long row;
 
 	/* the one-sided first step, and where it differs from A(phi) */
-#pragma omp parallel for schedule(static) if (field_count(q) >= SHELL_PAR_MIN)
+#pragma omp parallel for schedule(dynamic, SHELL_ROW_CHUNK) if (field_count(q) >= SHELL_PAR_MIN)
 	for (row = 0; row < (long)q->nj * q->nk; row++) {
 		int j = (int)(row % q->nj), k = (int)(row / q->nj), i;
 
@@ -266,7 +271,7 @@ second_order_fix(const linmac *M, double dt, const field *q, field *out,
 				flag[id] |= SF_FIRST;
 		}
 	}
-#pragma omp parallel for schedule(static) if (field_count(q) >= SHELL_PAR_MIN)
+#pragma omp parallel for schedule(dynamic, SHELL_ROW_CHUNK) if (field_count(q) >= SHELL_PAR_MIN)
 	for (row = 0; row < (long)q->nj * q->nk; row++) {
 		int j = (int)(row % q->nj), k = (int)(row / q->nj), i;
 
@@ -282,7 +287,7 @@ second_order_fix(const linmac *M, double dt, const field *q, field *out,
 			back[id] = !back_step_clean(M, dt, q, s, flag, i, j, k, x);
 		}
 	}
-#pragma omp parallel for schedule(static) reduction(+ : count) \
+#pragma omp parallel for schedule(dynamic, SHELL_ROW_CHUNK) reduction(+ : count) \
 	if (field_count(q) >= SHELL_PAR_MIN)
 	for (row = 0; row < (long)q->nj * q->nk; row++) {
 		int j = (int)(row % q->nj), k = (int)(row / q->nj), i;
@@ -499,7 +504,7 @@ advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 			*sh.count += count;
 		return 0;
 	}
-#pragma omp parallel for schedule(static) reduction(+ : count) \
+#pragma omp parallel for schedule(dynamic, SHELL_ROW_CHUNK) reduction(+ : count) \
 	if (field_count(q) >= SHELL_PAR_MIN)
 	for (row = 0; row < (long)q->nj * q->nk; row++) {
 		int j = (int)(row % q->nj), k = (int)(row / q->nj), i;
