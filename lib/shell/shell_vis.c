@@ -287,7 +287,7 @@ bin_tri(shell_set *s, size_t q, uint32_t *fill)
 					s->start[c + 1]++;
 					continue;
 				}
-				cb = s->cbox + 6 * c;
+				cb = s->cbox + 6 * (size_t)s->start[c];
 				if (fill[c] == 0)
 					for (a = 0; a < 3; a++) {
 						cb[a] = INFINITY;
@@ -439,7 +439,6 @@ shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
 		return slc_fail(err, "shell lattice %dx%dx%d too large", ci, cj, ck);
 	if (!(s->tbox = slc_malloc(s->ntri ? 6 * s->ntri : 1, sizeof *s->tbox, err)) ||
 	    !(s->pre = slc_malloc(s->ntri ? s->ntri : 1, sizeof *s->pre, err)) ||
-	    !(s->cbox = slc_malloc(ncube, 6 * sizeof *s->cbox, err)) ||
 	    !(s->start = slc_calloc(ncube + 1, sizeof *s->start, err)))
 		return -1;
 	for (c = 0; c < 3; c++) {
@@ -468,7 +467,11 @@ shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
 	}
 	s->list = slc_calloc(s->start[ncube] ? s->start[ncube] : 1,
 			     sizeof *s->list, err);
-	fill = s->list ? slc_calloc(ncube, sizeof *fill, err) : NULL;
+	/* a box for each cube that lists a triangle, at its list's start:
+	 * as many as the lists' entries at most, not the lattice's cubes */
+	s->cbox = s->list ? slc_malloc(s->start[ncube] ? s->start[ncube] : 1,
+				       6 * sizeof *s->cbox, err) : NULL;
+	fill = s->cbox ? slc_calloc(ncube, sizeof *fill, err) : NULL;
 	if (!fill)
 		return -1;
 	for (q = 0; q < s->ntri; q++)
@@ -673,7 +676,7 @@ shell_visible_eps(const shell_set *s, const double a[3], const double b[3],
 				uint32_t q;
 
 				if (s->start[cu] == s->start[cu + 1] ||
-				    (boxed && box_misses(mn, mx, s->cbox + 6 * cu)))
+				    (boxed && box_misses(mn, mx, s->cbox + 6 * (size_t)s->start[cu])))
 					continue;
 				for (q = s->start[cu]; q < s->start[cu + 1]; q++) {
 					uint32_t tq = s->list[q];
@@ -790,7 +793,7 @@ shell_segment_hit(const shell_set *s, const double a[3], const double b[3],
 				uint32_t q;
 
 				if (s->start[cu] == s->start[cu + 1] ||
-				    box_misses(mn, mx, s->cbox + 6 * cu))
+				    box_misses(mn, mx, s->cbox + 6 * (size_t)s->start[cu]))
 					continue;
 				for (q = s->start[cu]; q < s->start[cu + 1]; q++) {
 					uint32_t tq = s->list[q];
@@ -828,7 +831,7 @@ shell_gather(const shell_set *s, const double mn[3], const double mx[3], shell_c
 				uint32_t q;
 
 				if (s->start[cu] == s->start[cu + 1] ||
-				    box_misses(mn, mx, s->cbox + 6 * cu))
+				    box_misses(mn, mx, s->cbox + 6 * (size_t)s->start[cu]))
 					continue;
 				for (q = s->start[cu]; q < s->start[cu + 1]; q++) {
 					uint32_t tq = s->list[q];
@@ -878,7 +881,7 @@ shell_box_clear(const shell_set *s, const double mn[3], const double mx[3])
 				uint32_t q;
 
 				if (s->start[cu] == s->start[cu + 1] ||
-				    box_misses(mn, mx, s->cbox + 6 * cu))
+				    box_misses(mn, mx, s->cbox + 6 * (size_t)s->start[cu]))
 					continue;
 				for (q = s->start[cu]; q < s->start[cu + 1]; q++)
 					if (!box_misses(mn, mx, s->tbox + 6 * (size_t)s->list[q]))

@@ -37,12 +37,12 @@ typedef struct shell_set {
 				 * it cannot be blocked by the triangle */
 	struct shell_pre *pre;  /* per triangle: its plane and edges, made
 				 * by shell_build for the wedge tests */
-	float *cbox;            /* 6 floats per cube, set only where the
-				 * cube lists a triangle: a box holding every
-				 * point of the cube that lies in the 2 eps
-				 * wedge of a triangle listed in it; a
-				 * segment whose box misses it meets no wedge
-				 * inside the cube */
+	float *cbox;            /* 6 floats for each cube c that lists a
+				 * triangle, at cbox + 6 * start[c]: a box
+				 * holding every point of the cube that lies
+				 * in the 2 eps wedge of a triangle listed in
+				 * it; a segment whose box misses it meets no
+				 * wedge inside the cube */
 	float gbox[6];          /* a box holding every tbox of a triangle
 				 * that is binned (shell_build): a segment
 				 * whose box misses it meets no wedge at
