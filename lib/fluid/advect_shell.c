@@ -11,6 +11,11 @@
 #define CLIP_ITERS 12
 /* Below this many samples a loop runs on one thread. */
 #define SHELL_PAR_MIN 4096
+/* Rows of samples handed to a thread at a time: the few rows near a
+ * shell cost far more than the rest, so they are dealt out as threads
+ * come free (each sample's result is its own and the counts are integer
+ * sums: the bytes do not depend on the threads). */
+#define SHELL_ROW_CHUNK 4
 
 /* Does no wedge 2 eps thick of s meet the box of x, the foot xb and the
  * eight samples of q around xb?  Then the trace is not clipped and every
@@ -20,7 +25,6 @@ clear_of_shells(const field *q, const shell_set *s, const double x[3], const dou
 {
 	double off[3], lo[3], hi[3];
 	int dim[3] = {q->ni, q->nj, q->nk}, b[3], a;
-	shell_cand C;
 
 	/* the stencil's base sample, as field_sample places it */
 	field_offset(q, off);
@@ -35,18 +39,19 @@ clear_of_shells(const field *q, const shell_set *s, const double x[3], const dou
 		lo[a] = fmin(lo[a], fmin(x[a], xb[a]));
 		hi[a] = fmax(hi[a], fmax(x[a], xb[a]));
 	}
-	return shell_gather(s, lo, hi, &C) == 0;
+	return shell_box_clear(s, lo, hi);
 }
 
-double
-advect_shell_value(const linmac *vel, double dt, const field *q,
-		   const advect_shell *sh, const double x[3], int *blocked)
+/* advect_shell_value with the characteristic's foot xb already traced
+ * from x (second_order_fix needs it again). */
+static double
+value_at(const field *q, const advect_shell *sh, const double x[3], const double xb[3],
+	 int *blocked)
 {
 	const shell_set *s = sh->set;
-	double xb[3], foot[3], v;
+	double foot[3], v;
 	int a, blk = 0, hidden;
 
-	linmac_trace(vel, x, dt, xb);
 	memcpy(foot, xb, sizeof foot);
 	if (clear_of_shells(q, s, x, xb)) {
 		/* what the clipping and shell_sample below would give */
@@ -81,30 +86,44 @@ advect_shell_value(const linmac *vel, double dt, const field *q,
 	return v;
 }
 
+double
+advect_shell_value(const linmac *vel, double dt, const field *q,
+		   const advect_shell *sh, const double x[3], int *blocked)
+{
+	double xb[3];
+
+	linmac_trace(vel, x, dt, xb);
+	return value_at(q, sh, x, xb, blocked);
+}
+
 /* Dilate the cube flags m (n[0]*n[1]*n[2]) by r cubes along axis a (a box
- * dilation when done on every axis): along each line of cubes, a running
- * count of the flags in the window [x - r, x + r]; tmp holds a line. */
+ * dilation when done on every axis) within the cubes lo..hi (inclusive),
+ * outside which every flag is 0 and stays 0 (the range holds every flag
+ * set and r cubes around them): along each line of cubes, a running count
+ * of the flags in the window [x - r, x + r]; tmp holds a line. */
 static void
-dilate_axis(unsigned char *m, unsigned char *tmp, const int n[3], int a, int r)
+dilate_axis(unsigned char *m, unsigned char *tmp, const int n[3], const int lo[3],
+	    const int hi[3], int a, int r)
 {
 	size_t stride = a == 0 ? 1 : a == 1 ? (size_t)n[0] : (size_t)n[0] * n[1];
-	int b = (a + 1) % 3, c = (a + 2) % 3, p, q, x;
+	int b = (a + 1) % 3, c = (a + 2) % 3, p, q, x, len = hi[a] - lo[a] + 1;
 	size_t sb = b == 0 ? 1 : b == 1 ? (size_t)n[0] : (size_t)n[0] * n[1];
 	size_t sc = c == 0 ? 1 : c == 1 ? (size_t)n[0] : (size_t)n[0] * n[1];
 
-	for (q = 0; q < n[c]; q++)
-		for (p = 0; p < n[b]; p++) {
-			unsigned char *line = m + (size_t)p * sb + (size_t)q * sc;
+	for (q = lo[c]; q <= hi[c]; q++)
+		for (p = lo[b]; p <= hi[b]; p++) {
+			unsigned char *line = m + (size_t)p * sb + (size_t)q * sc +
+					      (size_t)lo[a] * stride;
 			int cnt = 0;
 
-			for (x = 0; x < n[a]; x++)
+			for (x = 0; x < len; x++)
 				tmp[x] = line[(size_t)x * stride];
 			/* the window of x = 0 holds 0 .. r - 1 before the loop
 			 * adds x + r */
-			for (x = 0; x < r && x < n[a]; x++)
+			for (x = 0; x < r && x < len; x++)
 				cnt += tmp[x];
-			for (x = 0; x < n[a]; x++) {
-				if (x + r < n[a])
+			for (x = 0; x < len; x++) {
+				if (x + r < len)
 					cnt += tmp[x + r];
 				if (x - r - 1 >= 0)
 					cnt -= tmp[x - r - 1];
@@ -233,7 +252,7 @@ second_order_fix(const linmac *M, double dt, const field *q, field *out,
 	long row;
 
 	/* the one-sided first step, and where it differs from A(phi) */
-#pragma omp parallel for schedule(static) if (field_count(q) >= SHELL_PAR_MIN)
+#pragma omp parallel for schedule(dynamic, SHELL_ROW_CHUNK) if (field_count(q) >= SHELL_PAR_MIN)
 	for (row = 0; row < (long)q->nj * q->nk; row++) {
 		int j = (int)(row % q->nj), k = (int)(row / q->nj), i;
 
@@ -245,14 +264,14 @@ second_order_fix(const linmac *M, double dt, const field *q, field *out,
 			if (!(flag[id] & SF_NEAR))
 				continue;
 			field_pos(q, i, j, k, x);
-			first[id] = (float)advect_shell_value(M, dt, q, sh, x, &blk);
-			flag[id] |= SF_DONE;
 			linmac_trace(M, x, dt, xb);
+			first[id] = (float)value_at(q, sh, x, xb, &blk);
+			flag[id] |= SF_DONE;
 			if (blk || stencil_at(q, x, xb, b))
 				flag[id] |= SF_FIRST;
 		}
 	}
-#pragma omp parallel for schedule(static) if (field_count(q) >= SHELL_PAR_MIN)
+#pragma omp parallel for schedule(dynamic, SHELL_ROW_CHUNK) if (field_count(q) >= SHELL_PAR_MIN)
 	for (row = 0; row < (long)q->nj * q->nk; row++) {
 		int j = (int)(row % q->nj), k = (int)(row / q->nj), i;
 
@@ -268,7 +287,7 @@ second_order_fix(const linmac *M, double dt, const field *q, field *out,
 			back[id] = !back_step_clean(M, dt, q, s, flag, i, j, k, x);
 		}
 	}
-#pragma omp parallel for schedule(static) reduction(+ : count) \
+#pragma omp parallel for schedule(dynamic, SHELL_ROW_CHUNK) reduction(+ : count) \
 	if (field_count(q) >= SHELL_PAR_MIN)
 	for (row = 0; row < (long)q->nj * q->nk; row++) {
 		int j = (int)(row % q->nj), k = (int)(row / q->nj), i;
@@ -330,17 +349,40 @@ cube_band(const advect_shell *sh, int r, unsigned char **own, slc_err *err)
 		for (q = 0; q < ADVECT_SHELL_BANDS; q++)
 			if (B->b[q] && B->r[q] == r)
 				return B->b[q];
-	m = slc_malloc(ncube, 1, err);
+	m = slc_calloc(ncube, 1, err);
 	tmp = m ? slc_malloc((size_t)(n[0] > n[1] ? (n[0] > n[2] ? n[0] : n[2]) :
 				      (n[1] > n[2] ? n[1] : n[2])), 1, err) : NULL;
 	if (!tmp) {
 		free(m);
 		return NULL;
 	}
-	for (c = 0; c < ncube; c++)
-		m[c] = s->start[c] != s->start[c + 1];
-	for (a = 0; a < 3; a++)
-		dilate_axis(m, tmp, n, a, r);
+	/* every cube listing a triangle lies in the cubes of the box of
+	 * all wedges (gbox): the band is that range grown by r, and the
+	 * flags beyond it stay 0 */
+	{
+		double gmn[3], gmx[3];
+		int lo[3], hi[3], i, j, k;
+
+		for (a = 0; a < 3; a++) {
+			gmn[a] = s->gbox[a];
+			gmx[a] = s->gbox[3 + a];
+		}
+		if (gmn[0] <= gmx[0] && gmn[1] <= gmx[1] && gmn[2] <= gmx[2]) {
+			shell_cube_range(s, gmn, gmx, lo, hi);
+			for (k = lo[2]; k <= hi[2]; k++)
+				for (j = lo[1]; j <= hi[1]; j++)
+					for (i = lo[0]; i <= hi[0]; i++) {
+						c = (size_t)i + (size_t)n[0] * ((size_t)j + (size_t)n[1] * k);
+						m[c] = s->start[c] != s->start[c + 1];
+					}
+			for (a = 0; a < 3; a++) {
+				lo[a] = lo[a] - r > 0 ? lo[a] - r : 0;
+				hi[a] = hi[a] + r < n[a] - 1 ? hi[a] + r : n[a] - 1;
+			}
+			for (a = 0; a < 3; a++)
+				dilate_axis(m, tmp, n, lo, hi, a, r);
+		}
+	}
 	free(tmp);
 	if (!B) {
 		*own = m;
@@ -462,7 +504,7 @@ advect_shell_fix(const macgrid *vel, double dt, const field *q, field *out,
 			*sh.count += count;
 		return 0;
 	}
-#pragma omp parallel for schedule(static) reduction(+ : count) \
+#pragma omp parallel for schedule(dynamic, SHELL_ROW_CHUNK) reduction(+ : count) \
 	if (field_count(q) >= SHELL_PAR_MIN)
 	for (row = 0; row < (long)q->nj * q->nk; row++) {
 		int j = (int)(row % q->nj), k = (int)(row / q->nj), i;

@@ -133,9 +133,7 @@ oneside_phi(const oneside *os, const double x[3])
 		/* the cell's own list: every wedge that meets a segment
 		 * inside the cell is binned in it */
 		for (q = os->sh.start[c]; q < os->sh.start[c + 1]; q++)
-			if (shell_tri_blocked(x, pos[corner],
-					      os->sh.tv + 9 * (size_t)os->sh.list[q],
-					      os->sh.eps)) {
+			if (shell_tri_blocked_at(&os->sh, os->sh.list[q], x, pos[corner])) {
 				vis[corner] = 0;
 				break;
 			}

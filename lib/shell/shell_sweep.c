@@ -2,6 +2,7 @@
 #include "shell/shell_sweep.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "geom/ccd.h"
 #include "shell/shell_vis.h"
@@ -64,47 +65,118 @@ swept(const double p[3], const float t0[9], const float t1[9],
 	return 0;
 }
 
+/* Mark in sw (or in bad where sw is NULL) the samples of f that triangle
+ * q of mesh m sweeps over and that are not marked in bad or sw; with sw,
+ * many threads may run it at once (the marks only ever go from 0 to 1).
+ * Returns how many it marked. */
+static size_t
+sweep_tri(const shell_track *t, size_t m, size_t q, double s0, double s1,
+	  const field *f, unsigned char *bad, unsigned char *sw)
+{
+	double x0[3][3], x1[3][3], mn[3], mx[3];
+	float t0[9], t1[9];
+	int lo[3], hi[3], a, c, i, j, k;
+	size_t cnt = 0;
+
+	corners(t, m, q, s0, t0, x0);
+	corners(t, m, q, s1, t1, x1);
+	for (a = 0; a < 3; a++) {
+		mn[a] = INFINITY;
+		mx[a] = -INFINITY;
+		for (c = 0; c < 3; c++) {
+			mn[a] = fmin(mn[a], fmin(x0[c][a], x1[c][a]));
+			mx[a] = fmax(mx[a], fmax(x0[c][a], x1[c][a]));
+		}
+		/* the wedge reaches eps/2 beyond the triangle; a margin of
+		 * eps covers rounding */
+		sample_range(f, a, mn[a] - t->eps, mx[a] + t->eps, &lo[a], &hi[a]);
+	}
+	for (k = lo[2]; k <= hi[2]; k++)
+		for (j = lo[1]; j <= hi[1]; j++)
+			for (i = lo[0]; i <= hi[0]; i++) {
+				size_t s = FIELD_IDX(f, i, j, k);
+				unsigned char seen;
+				double p[3];
+
+				if (bad[s])
+					continue;
+				if (sw) {
+#pragma omp atomic read
+					seen = sw[s];
+				} else {
+					seen = 0;
+				}
+				if (seen)
+					continue;
+				field_pos(f, i, j, k, p);
+				if (!swept(p, t0, t1, x0, x1, t->eps))
+					continue;
+				if (sw) {
+#pragma omp atomic write
+					sw[s] = 1;
+				} else {
+					bad[s] = 1;
+				}
+				cnt++;
+			}
+	return cnt;
+}
+
+/* Below this many triangles shell_sweep_mark runs on one thread. */
+#define SWEEP_PAR_MIN 256
+
 size_t
 shell_sweep_mark(const shell_track *t, double s0, double s1, const field *f,
 		 unsigned char *bad)
 {
-	size_t m, q, cnt = 0;
+	size_t m, q, cnt = 0, ntri = 0, n = field_count(f);
+	unsigned char *sw;
 
 	for (m = 0; m < t->nmesh; m++)
-		for (q = 0; q < t->m[m].ntri; q++) {
-			double x0[3][3], x1[3][3], mn[3], mx[3];
-			float t0[9], t1[9];
-			int lo[3], hi[3], a, c, i, j, k;
+		ntri += t->m[m].ntri;
+	/* many threads mark a sample of their own array sw (without it,
+	 * one thread marks bad), then the marks that are new in bad are
+	 * counted: the same marks and count whatever the threads' order */
+	sw = ntri >= SWEEP_PAR_MIN ? calloc(n ? n : 1, 1) : NULL;
+	if (!sw) {
+		for (m = 0; m < t->nmesh; m++)
+			for (q = 0; q < t->m[m].ntri; q++)
+				cnt += sweep_tri(t, m, q, s0, s1, f, bad, NULL);
+		return cnt;
+	}
+	for (m = 0; m < t->nmesh; m++) {
+		long nq = (long)t->m[m].ntri, l;
 
-			corners(t, m, q, s0, t0, x0);
-			corners(t, m, q, s1, t1, x1);
-			for (a = 0; a < 3; a++) {
-				mn[a] = INFINITY;
-				mx[a] = -INFINITY;
-				for (c = 0; c < 3; c++) {
-					mn[a] = fmin(mn[a], fmin(x0[c][a], x1[c][a]));
-					mx[a] = fmax(mx[a], fmax(x0[c][a], x1[c][a]));
-				}
-				/* the wedge reaches eps/2 beyond the
-				 * triangle; a margin of eps covers rounding */
-				sample_range(f, a, mn[a] - t->eps, mx[a] + t->eps, &lo[a], &hi[a]);
-			}
-			for (k = lo[2]; k <= hi[2]; k++)
-				for (j = lo[1]; j <= hi[1]; j++)
-					for (i = lo[0]; i <= hi[0]; i++) {
-						size_t s = FIELD_IDX(f, i, j, k);
-						double p[3];
-
-						if (bad[s])
-							continue;
-						field_pos(f, i, j, k, p);
-						if (swept(p, t0, t1, x0, x1, t->eps)) {
-							bad[s] = 1;
-							cnt++;
-						}
-					}
+#pragma omp parallel for schedule(dynamic, 64)
+		for (l = 0; l < nq; l++)
+			sweep_tri(t, m, (size_t)l, s0, s1, f, bad, sw);
+	}
+	for (q = 0; q < n; q++)
+		if (sw[q] && !bad[q]) {
+			bad[q] = 1;
+			cnt++;
 		}
+	free(sw);
 	return cnt;
+}
+
+/* Triangles remembered as tested by one shell_sweep_point (the rest are
+ * tested again: time only). */
+#define SWEEP_SEEN_MAX 128
+
+/* Was triangle q tested before (among the first SWEEP_SEEN_MAX)?  Else
+ * remember it. */
+static int
+seen_before(uint32_t *seen, int *ns, uint32_t q)
+{
+	int m;
+
+	for (m = 0; m < *ns; m++)
+		if (seen[m] == q)
+			return 1;
+	if (*ns < SWEEP_SEEN_MAX)
+		seen[(*ns)++] = q;
+	return 0;
 }
 
 /* Does the point moving p0 -> p1 meet triangle q of set `in` (its mesh
@@ -149,7 +221,8 @@ shell_sweep_point(const shell_track *t, const shell_set *at0, const shell_set *a
 		  double s0, double s1, const double p0[3], const double p1[3])
 {
 	const shell_set *in[2] = {at0, at1};
-	int w;
+	uint32_t seen[SWEEP_SEEN_MAX];
+	int w, ns = 0;
 
 	if (!shell_visible(at0, p0, p1) || !shell_visible(at1, p0, p1))
 		return 1;
@@ -157,6 +230,7 @@ shell_sweep_point(const shell_track *t, const shell_set *at0, const shell_set *a
 		return 0;
 	for (w = 0; w < 2; w++) {
 		const shell_set *s = in[w];
+
 		double mn[3], mx[3];
 		int lo[3], hi[3], a, i, j, k;
 
@@ -167,15 +241,29 @@ shell_sweep_point(const shell_track *t, const shell_set *at0, const shell_set *a
 			mx[a] = fmax(p0[a], p1[a]) + s->h;
 		}
 		shell_cube_range(s, mn, mx, lo, hi);
+		if (shell_range_empty(s, lo, hi))
+			continue;
 		for (k = lo[2]; k <= hi[2]; k++)
 			for (j = lo[1]; j <= hi[1]; j++)
 				for (i = lo[0]; i <= hi[0]; i++) {
 					size_t c = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
 					uint32_t q;
 
-					for (q = s->start[c]; q < s->start[c + 1]; q++)
-						if (point_tri(t, s, s->list[q], s0, s1, p0, p1))
+					for (q = s->start[c]; q < s->start[c + 1]; q++) {
+						uint32_t tq = s->list[q];
+						/* the same triangle of the track as
+						 * at0's tq (point_tri reads only that) */
+						int same = w == 0 || (tq < at0->ntri &&
+								      at0->tmesh[tq] == s->tmesh[tq] &&
+								      at0->tlocal[tq] == s->tlocal[tq]);
+
+						/* a triangle is listed in every cube it
+						 * comes near: tested once (the answer is
+						 * whether any meets the point) */
+						if ((!same || !seen_before(seen, &ns, tq)) &&
+						    point_tri(t, s, tq, s0, s1, p0, p1))
 							return 1;
+					}
 				}
 	}
 	return 0;

@@ -56,6 +56,7 @@ shell_free(shell_set *s)
 	free(s->tbox);
 	free(s->pre);
 	free(s->cbox);
+	free(s->occ);
 	memset(s, 0, sizeof *s);
 }
 
@@ -185,23 +186,36 @@ shell_cube_range(const shell_set *s, const double mn[3], const double mx[3],
 	}
 }
 
-/* Does the triangle's thickened plane come near cube (i,j,k)?  The
- * cube's centre must be within half its diagonal plus eps of it. */
-static int
-near_cube(const shell_set *s, const float *t, int i, int j, int k)
+/* The unnormalised normal n of triangle t (9 floats) and its length ln,
+ * for near_cube. */
+static void
+near_normal(const float *t, double n[3], double *ln)
 {
-	double c[3], e1[3], e2[3], n[3], ln, d;
-	int a, ijk[3] = {i, j, k};
+	double e1[3], e2[3];
+	int a;
 
 	for (a = 0; a < 3; a++) {
-		c[a] = s->origin[a] + (ijk[a] + 0.5) * s->h;
 		e1[a] = (double)t[3 + a] - t[a];
 		e2[a] = (double)t[6 + a] - t[a];
 	}
 	n[0] = e1[1] * e2[2] - e1[2] * e2[1];
 	n[1] = e1[2] * e2[0] - e1[0] * e2[2];
 	n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-	ln = sqrt(dot3(n, n));
+	*ln = sqrt(dot3(n, n));
+}
+
+/* Does the thickened plane of triangle t (its normal n of length ln,
+ * near_normal) come near cube (i,j,k)?  The cube's centre must be within
+ * half its diagonal plus eps of it. */
+static int
+near_cube(const shell_set *s, const float *t, const double n[3], double ln,
+	  int i, int j, int k)
+{
+	double c[3], d;
+	int a, ijk[3] = {i, j, k};
+
+	for (a = 0; a < 3; a++)
+		c[a] = s->origin[a] + (ijk[a] + 0.5) * s->h;
 	if (!(ln > 0))
 		return 1;
 	d = ((c[0] - t[0]) * n[0] + (c[1] - t[1]) * n[1] + (c[2] - t[2]) * n[2]) / ln;
@@ -248,11 +262,12 @@ static void
 bin_tri(shell_set *s, size_t q, uint32_t *fill)
 {
 	const float *t = s->tv + 9 * q, *bx = s->tbox + 6 * q;
-	double mn[3], mx[3];
+	double mn[3], mx[3], n[3], ln;
 	int lo[3], hi[3], a, i, j, k;
 
 	if (!(s->pre[q].area2 > 0))
 		return;
+	near_normal(t, n, &ln);
 	for (a = 0; a < 3; a++) {
 		mn[a] = bx[a];
 		mx[a] = bx[3 + a];
@@ -266,16 +281,21 @@ bin_tri(shell_set *s, size_t q, uint32_t *fill)
 				double clo[3], chi[3];
 				float *cb;
 
-				if (!near_cube(s, t, i, j, k))
+				if (!near_cube(s, t, n, ln, i, j, k))
 					continue;
 				if (!fill) {
 					s->start[c + 1]++;
 					continue;
 				}
+				cb = s->cbox + 6 * (size_t)s->start[c];
+				if (fill[c] == 0)
+					for (a = 0; a < 3; a++) {
+						cb[a] = INFINITY;
+						cb[3 + a] = -INFINITY;
+					}
 				s->list[s->start[c] + fill[c]++] = (uint32_t)q;
 				/* the part of the wedge's box inside the cube */
 				cube_box(s, ijk, clo, chi);
-				cb = s->cbox + 6 * c;
 				for (a = 0; a < 3; a++) {
 					float l = float_down(fmax(bx[a], clo[a]));
 					float h = float_up(fmin(bx[3 + a], chi[a]));
@@ -315,6 +335,78 @@ pre_of(const float *t, shell_pre *P)
 	}
 }
 
+/* The prefix sums occ of the cubes that list a triangle (shell_vis.h),
+ * from the lists, over the cubes olo..ohi of the box of every wedge
+ * (gbox): no cube beyond them lists one. */
+static int
+build_occ(shell_set *s, slc_err *err)
+{
+	double mn[3], mx[3];
+	size_t oi, oj, no;
+	int i, j, k, a;
+
+	for (a = 0; a < 3; a++) {
+		mn[a] = s->gbox[a];
+		mx[a] = s->gbox[3 + a];
+		s->olo[a] = 1;
+		s->ohi[a] = 0;
+	}
+	if (!(mn[0] <= mx[0] && mn[1] <= mx[1] && mn[2] <= mx[2]))
+		return 0;       /* nothing binned: every range is empty */
+	shell_cube_range(s, mn, mx, s->olo, s->ohi);
+	oi = (size_t)(s->ohi[0] - s->olo[0]) + 2;
+	oj = (size_t)(s->ohi[1] - s->olo[1]) + 2;
+	if (slc_mul3(oi, oj, (size_t)(s->ohi[2] - s->olo[2]) + 2, &no))
+		return slc_fail(err, "shell lattice %dx%dx%d too large", s->ci, s->cj, s->ck);
+	if (!(s->occ = slc_calloc(no, sizeof *s->occ, err)))
+		return -1;
+	for (k = s->olo[2]; k <= s->ohi[2]; k++)
+		for (j = s->olo[1]; j <= s->ohi[1]; j++)
+			for (i = s->olo[0]; i <= s->ohi[0]; i++) {
+				size_t c = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
+				size_t o = (size_t)(i - s->olo[0] + 1) +
+					   oi * ((size_t)(j - s->olo[1] + 1) + oj * (size_t)(k - s->olo[2] + 1));
+
+				/* inclusion-exclusion over the seven lower
+				 * neighbours; counts stay below ci*cj*ck */
+				s->occ[o] = (uint32_t)(s->start[c] != s->start[c + 1]) +
+					    s->occ[o - 1] + s->occ[o - oi] + s->occ[o - oi * oj] -
+					    s->occ[o - 1 - oi] - s->occ[o - 1 - oi * oj] -
+					    s->occ[o - oi - oi * oj] + s->occ[o - 1 - oi - oi * oj];
+			}
+	return 0;
+}
+
+int
+shell_range_empty(const shell_set *s, const int lo[3], const int hi[3])
+{
+	size_t oi, oj, x0, x1, y0, y1, z0, z1;
+	const uint32_t *o = s->occ;
+	int l[3], h[3], a;
+
+	if (!o)
+		return 1;
+	/* the range clipped to olo..ohi, outside which no cube lists a
+	 * triangle */
+	for (a = 0; a < 3; a++) {
+		l[a] = (lo[a] > s->olo[a] ? lo[a] : s->olo[a]) - s->olo[a];
+		h[a] = (hi[a] < s->ohi[a] ? hi[a] : s->ohi[a]) - s->olo[a];
+		if (l[a] > h[a])
+			return 1;
+	}
+	oi = (size_t)(s->ohi[0] - s->olo[0]) + 2;
+	oj = (size_t)(s->ohi[1] - s->olo[1]) + 2;
+	x0 = (size_t)l[0];
+	x1 = (size_t)h[0] + 1;
+	y0 = oi * (size_t)l[1];
+	y1 = oi * ((size_t)h[1] + 1);
+	z0 = oi * oj * (size_t)l[2];
+	z1 = oi * oj * ((size_t)h[2] + 1);
+	/* unsigned wrap-around cancels in the sum */
+	return o[x1 + y1 + z1] - o[x0 + y1 + z1] - o[x1 + y0 + z1] - o[x1 + y1 + z0] +
+	       o[x0 + y0 + z1] + o[x0 + y1 + z0] + o[x1 + y0 + z0] - o[x0 + y0 + z0] == 0;
+}
+
 int
 shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
 	    int ck, slc_err *err)
@@ -327,6 +419,8 @@ shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
 	free(s->tbox);
 	free(s->pre);
 	free(s->cbox);
+	free(s->occ);
+	s->occ = NULL;
 	s->start = NULL;
 	s->list = NULL;
 	s->tbox = NULL;
@@ -345,19 +439,23 @@ shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
 		return slc_fail(err, "shell lattice %dx%dx%d too large", ci, cj, ck);
 	if (!(s->tbox = slc_malloc(s->ntri ? 6 * s->ntri : 1, sizeof *s->tbox, err)) ||
 	    !(s->pre = slc_malloc(s->ntri ? s->ntri : 1, sizeof *s->pre, err)) ||
-	    !(s->cbox = slc_malloc(ncube, 6 * sizeof *s->cbox, err)) ||
 	    !(s->start = slc_calloc(ncube + 1, sizeof *s->start, err)))
 		return -1;
+	for (c = 0; c < 3; c++) {
+		s->gbox[c] = INFINITY;
+		s->gbox[3 + c] = -INFINITY;
+	}
 	for (q = 0; q < s->ntri; q++) {
+		const float *bx = s->tbox + 6 * q;
+
 		wedge_box(s->tv + 9 * q, 2 * s->eps, s->tbox + 6 * q);
 		pre_of(s->tv + 9 * q, &s->pre[q]);
-	}
-	for (c = 0; c < ncube; c++) {
-		int a;
-
-		for (a = 0; a < 3; a++) {
-			s->cbox[6 * c + a] = INFINITY;
-			s->cbox[6 * c + 3 + a] = -INFINITY;
+		/* as bin_tri: a degenerate triangle is listed nowhere */
+		if (!(s->pre[q].area2 > 0))
+			continue;
+		for (c = 0; c < 3; c++) {
+			s->gbox[c] = fminf(s->gbox[c], bx[c]);
+			s->gbox[3 + c] = fmaxf(s->gbox[3 + c], bx[3 + c]);
 		}
 	}
 	for (q = 0; q < s->ntri; q++)
@@ -369,13 +467,17 @@ shell_build(shell_set *s, const double origin[3], double h, int ci, int cj,
 	}
 	s->list = slc_calloc(s->start[ncube] ? s->start[ncube] : 1,
 			     sizeof *s->list, err);
-	fill = s->list ? slc_calloc(ncube, sizeof *fill, err) : NULL;
+	/* a box for each cube that lists a triangle, at its list's start:
+	 * as many as the lists' entries at most, not the lattice's cubes */
+	s->cbox = s->list ? slc_malloc(s->start[ncube] ? s->start[ncube] : 1,
+				       6 * sizeof *s->cbox, err) : NULL;
+	fill = s->cbox ? slc_calloc(ncube, sizeof *fill, err) : NULL;
 	if (!fill)
 		return -1;
 	for (q = 0; q < s->ntri; q++)
 		bin_tri(s, q, fill);
 	free(fill);
-	return 0;
+	return build_occ(s, err);
 }
 
 /* guendelman2005 §3, selle2008 Figure 4.1: the wedge of a triangle is the
@@ -494,6 +596,19 @@ box_misses(const double mn[3], const double mx[3], const float *bx)
 	       mn[0] > bx[3] || mn[1] > bx[4] || mn[2] > bx[5];
 }
 
+int
+shell_tri_blocked_at(const shell_set *s, size_t q, const double a[3], const double b[3])
+{
+	double mn[3], mx[3];
+	int c;
+
+	for (c = 0; c < 3; c++) {
+		mn[c] = dmin(a[c], b[c]);
+		mx[c] = dmax(a[c], b[c]);
+	}
+	return !box_misses(mn, mx, s->tbox + 6 * q) && blocked_pre(a, b, &s->pre[q], s->eps);
+}
+
 /* Triangles already tested in one query (a triangle is listed in every
  * cube it comes near): the first SEEN_MAX are remembered, the rest are
  * tested again, which costs time only. */
@@ -549,14 +664,19 @@ shell_visible_eps(const shell_set *s, const double a[3], const double b[3],
 		mn[c] = dmin(a[c], b[c]);
 		mx[c] = dmax(a[c], b[c]);
 	}
+	if (boxed && box_misses(mn, mx, s->gbox))
+		return 1;
 	segment_cubes(s, a, b, lo, hi);
+	if (shell_range_empty(s, lo, hi))
+		return 1;
 	for (k = lo[2]; k <= hi[2]; k++)
 		for (j = lo[1]; j <= hi[1]; j++)
 			for (i = lo[0]; i <= hi[0]; i++) {
 				size_t cu = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
 				uint32_t q;
 
-				if (boxed && box_misses(mn, mx, s->cbox + 6 * cu))
+				if (s->start[cu] == s->start[cu + 1] ||
+				    (boxed && box_misses(mn, mx, s->cbox + 6 * (size_t)s->start[cu])))
 					continue;
 				for (q = s->start[cu]; q < s->start[cu + 1]; q++) {
 					uint32_t tq = s->list[q];
@@ -661,14 +781,19 @@ shell_segment_hit(const shell_set *s, const double a[3], const double b[3],
 		mn[c] = dmin(a[c], b[c]);
 		mx[c] = dmax(a[c], b[c]);
 	}
+	if (box_misses(mn, mx, s->gbox))
+		return 0;
 	segment_cubes(s, a, b, lo, hi);
+	if (shell_range_empty(s, lo, hi))
+		return 0;
 	for (k = lo[2]; k <= hi[2]; k++)
 		for (j = lo[1]; j <= hi[1]; j++)
 			for (i = lo[0]; i <= hi[0]; i++) {
 				size_t cu = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
 				uint32_t q;
 
-				if (box_misses(mn, mx, s->cbox + 6 * cu))
+				if (s->start[cu] == s->start[cu + 1] ||
+				    box_misses(mn, mx, s->cbox + 6 * (size_t)s->start[cu]))
 					continue;
 				for (q = s->start[cu]; q < s->start[cu + 1]; q++) {
 					uint32_t tq = s->list[q];
@@ -694,16 +819,19 @@ shell_gather(const shell_set *s, const double mn[3], const double mx[3], shell_c
 		C->mn[a] = mn[a];
 		C->mx[a] = mx[a];
 	}
-	if (!s->start || s->ntri == 0)
+	if (!s->start || s->ntri == 0 || box_misses(mn, mx, s->gbox))
 		return 0;
 	shell_cube_range(s, mn, mx, lo, hi);
+	if (shell_range_empty(s, lo, hi))
+		return 0;
 	for (k = lo[2]; k <= hi[2]; k++)
 		for (j = lo[1]; j <= hi[1]; j++)
 			for (i = lo[0]; i <= hi[0]; i++) {
 				size_t cu = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
 				uint32_t q;
 
-				if (box_misses(mn, mx, s->cbox + 6 * cu))
+				if (s->start[cu] == s->start[cu + 1] ||
+				    box_misses(mn, mx, s->cbox + 6 * (size_t)s->start[cu]))
 					continue;
 				for (q = s->start[cu]; q < s->start[cu + 1]; q++) {
 					uint32_t tq = s->list[q];
@@ -733,6 +861,33 @@ shell_gather(const shell_set *s, const double mn[3], const double mx[3], shell_c
 				}
 			}
 	return C->n;
+}
+
+int
+shell_box_clear(const shell_set *s, const double mn[3], const double mx[3])
+{
+	int lo[3], hi[3], i, j, k;
+
+	if (!s->start || s->ntri == 0 || box_misses(mn, mx, s->gbox))
+		return 1;
+	shell_cube_range(s, mn, mx, lo, hi);
+	if (shell_range_empty(s, lo, hi))
+		return 1;
+	/* the cubes and triangles shell_gather visits, in its order */
+	for (k = lo[2]; k <= hi[2]; k++)
+		for (j = lo[1]; j <= hi[1]; j++)
+			for (i = lo[0]; i <= hi[0]; i++) {
+				size_t cu = (size_t)i + (size_t)s->ci * ((size_t)j + (size_t)s->cj * k);
+				uint32_t q;
+
+				if (s->start[cu] == s->start[cu + 1] ||
+				    box_misses(mn, mx, s->cbox + 6 * (size_t)s->start[cu]))
+					continue;
+				for (q = s->start[cu]; q < s->start[cu + 1]; q++)
+					if (!box_misses(mn, mx, s->tbox + 6 * (size_t)s->list[q]))
+						return 0;
+			}
+	return 1;
 }
 
 int

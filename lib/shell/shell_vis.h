@@ -37,11 +37,24 @@ typedef struct shell_set {
 				 * it cannot be blocked by the triangle */
 	struct shell_pre *pre;  /* per triangle: its plane and edges, made
 				 * by shell_build for the wedge tests */
-	float *cbox;            /* 6 floats per cube: a box holding every
-				 * point of the cube that lies in the 2 eps
-				 * wedge of a triangle listed in it (empty:
-				 * min > max); a segment whose box misses it
-				 * meets no wedge inside the cube */
+	float *cbox;            /* 6 floats for each cube c that lists a
+				 * triangle, at cbox + 6 * start[c]: a box
+				 * holding every point of the cube that lies
+				 * in the 2 eps wedge of a triangle listed in
+				 * it; a segment whose box misses it meets no
+				 * wedge inside the cube */
+	float gbox[6];          /* a box holding every tbox of a triangle
+				 * that is binned (shell_build): a segment
+				 * whose box misses it meets no wedge at
+				 * most 2 eps thick */
+	int olo[3], ohi[3];     /* the cubes of gbox: none beyond lists a
+				 * triangle (olo > ohi: none lists one) */
+	uint32_t *occ;          /* prefix sums over the cubes olo..ohi, one
+				 * more on each axis: occ at (i,j,k) counts
+				 * the cubes below i, j and k (from olo) that
+				 * list a triangle, so that a range of cubes
+				 * with none is passed over in O(1); NULL
+				 * when none lists one */
 } shell_set;
 
 /* A triangle's wedge test, prepared once (shell_build): the same numbers
@@ -105,6 +118,13 @@ void shell_free(shell_set *s);
 int shell_tri_blocked(const double a[3], const double b[3], const float *t,
 		      double eps);
 
+/* shell_tri_blocked(a, b, corners of triangle q, s->eps) for a triangle
+ * of a built set (shell_build): the same answer, from the numbers
+ * shell_build prepared, passing over a triangle whose wedge box misses
+ * the segment's box. */
+int shell_tri_blocked_at(const shell_set *s, size_t q, const double a[3],
+			 const double b[3]);
+
 /* Is b visible from a: no thickened triangle of the set blocks the
  * segment?  Tests the triangles listed in the cubes of the segment's
  * box.  Read-only: safe from many threads. */
@@ -131,6 +151,14 @@ int shell_visible_in(const shell_set *s, const shell_cand *c, const double a[3],
 /* shell_segment_hit for a segment inside the box of c: the same answer. */
 int shell_segment_hit_in(const shell_set *s, const shell_cand *c, const double a[3],
 			 const double b[3], double t0, shell_hit *hit);
+
+/* Do the cubes lo..hi (inclusive, within the lattice, as
+ * shell_cube_range gives them) list no triangle?  O(1). */
+int shell_range_empty(const shell_set *s, const int lo[3], const int hi[3]);
+
+/* shell_gather(s, mn, mx, c) == 0 without gathering: does no triangle's
+ * 2 eps wedge box meet the box [mn, mx]?  Stops at the first that does. */
+int shell_box_clear(const shell_set *s, const double mn[3], const double mx[3]);
 
 /* Does any triangle of the set come near the cube holding x?  Cheap:
  * callers take their plain path where this is 0. */
