@@ -552,6 +552,97 @@ test_redistance(void)
 	shell_track_free(&t);
 }
 
+/* Still water on both sides of a still sheet through (or within its
+ * wedge of) a plane of samples: the samples inside the wedge see none of
+ * their neighbours through it, and must stay liquid through one-sided
+ * advection (SL, MacCormack), the refill of samples in a wedge (as the
+ * sweep marks them) and the redistancing: the water keeps its volume and
+ * no air appears.  A wall between water below and air above, the row of
+ * samples in its wedge refilled: each sample takes its own side. */
+static void
+test_still_wall(void)
+{
+	const double org[3] = {0, 0, 0};
+	const double off[3] = {0, 0.02, -0.03};        /* cells */
+	shell_track t;
+	shell_set s;
+	macgrid vel;
+	field phi, out;
+	advect_opts o;
+	advect_shell sh;
+	shell_fallback fb = {SHELL_FILL_PHI, 0, 0, NULL};
+	slc_err err;
+	unsigned char *bad;
+	size_t n, q, lost = 0, side = 0;
+	int i, j, k, c, scheme;
+
+	mac_alloc(&vel, N, N, N, org, 1.0 / N, &err);
+	field_alloc(&phi, N, N, N, SLC_CELL, org, 1.0 / N, &err);
+	field_alloc(&out, N, N, N, SLC_CELL, org, 1.0 / N, &err);
+	n = field_count(&phi);
+	bad = calloc(n, 1);
+	for (c = 0; c < 3; c++)
+		for (scheme = 0; scheme < 2; scheme++) {
+			double y = (N / 2 + 0.5 + off[c]) / N;
+
+			track_sheet(&t, y, y);
+			memset(&s, 0, sizeof s);
+			shell_track_set(&t, 0, &s, &err);
+			/* water up to 0.8 m, at rest */
+			for (k = 0; k < N; k++)
+				for (j = 0; j < N; j++)
+					for (i = 0; i < N; i++)
+						phi.a[FIELD_IDX(&phi, i, j, k)] = (float)((j + 0.5) / N - 0.8);
+			memset(&sh, 0, sizeof sh);
+			sh.set = &s;
+			sh.fb = fb;
+			advect_opts_default(&o);
+			o.scheme = scheme ? ADVECT_MACCORMACK : ADVECT_SL;
+			o.shell = &sh;
+			advect_field(&vel, 1.0 / 60, &phi, &out, &o, NULL, &err);
+			memcpy(phi.a, out.a, n * sizeof *phi.a);
+			for (i = 0; i < N; i++)
+				for (k = 0; k < N; k++)
+					bad[FIELD_IDX(&phi, i, N / 2, k)] = 1;
+			shell_fill(&phi, bad, &s, &fb, NULL, &err);
+			pls_redistance_shell(&phi, 8.0 / N, &s, &err);
+			for (k = 0; k < N; k++)
+				for (j = 0; j < N; j++)
+					for (i = 0; i < N; i++)
+						lost += ((j + 0.5) / N < 0.8) != (phi.a[FIELD_IDX(&phi, i, j, k)] < 0);
+			shell_free(&s);
+			shell_track_free(&t);
+		}
+	CHECK(lost == 0, "still wall: water on both sides of a still sheet in a plane of "
+	      "samples stays water (%zu samples turned to air)", lost);
+	/* water below the wall, air above; the row in its wedge refilled:
+	 * below the sheet (off 0.02) it is water, above it (-0.03) air */
+	for (c = 1; c < 3; c++) {
+		double y = (N / 2 + 0.5 + off[c]) / N;
+
+		track_sheet(&t, y, y);
+		memset(&s, 0, sizeof s);
+		shell_track_set(&t, 0, &s, &err);
+		for (q = 0; q < n; q++) {
+			j = (int)(q / N % N);
+			phi.a[q] = (float)((j + 0.5) / N - y);
+			bad[q] = j == N / 2;
+		}
+		shell_fill(&phi, bad, &s, &fb, NULL, &err);
+		for (i = 0; i < N; i++)
+			for (k = 0; k < N; k++)
+				side += (phi.a[FIELD_IDX(&phi, i, N / 2, k)] < 0) != (c == 1);
+		shell_free(&s);
+		shell_track_free(&t);
+	}
+	CHECK(side == 0, "still wall: a sample in the wedge is refilled from its side of the sheet "
+	      "(%zu on the wrong side)", side);
+	free(bad);
+	field_free(&phi);
+	field_free(&out);
+	mac_free(&vel);
+}
+
 int
 main(void)
 {
@@ -565,5 +656,6 @@ main(void)
 	test_points();
 	test_confinement();
 	test_redistance();
+	test_still_wall();
 	return ctest_done();
 }
