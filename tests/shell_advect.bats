@@ -10,6 +10,10 @@
 #  - an open box filled wall to wall, swept sideways at 2 cells a frame
 #    (P_prev -> P), 48 frames without gravity: no such cell either, and
 #    the water goes along with it (the swept refill carries it);
+#  - still water on both sides of a still plate through a plane of cell
+#    centres (or with them inside its wedge): 6 frames of advect | project
+#    keep every cell liquid (the samples in the wedge see nothing through
+#    it and used to turn into air, draining the water above them);
 #  - a moving shell's frame is the same on one thread and two, and far
 #    from a shell the values are those without it.
 # project does not know the shells yet (the pressure side of shells): its
@@ -163,6 +167,38 @@ stillcup() {
 	assert_success
 	echo "$output" | tail -1
 	[ "$(echo "$output" | tail -1 | cut -d' ' -f2)" -gt 0 ]
+}
+
+# stillwall OFF: a pool 0.8 deep (16^3 cells) with a still plate spanning
+# the box through the plane of cell centres at y = 0.53125 (moved up by
+# OFF cells: 0.02 keeps the samples inside its wedge), 6 frames of advect
+# --shell | project; prints per frame the liquid cells and the cells of
+# phi >= 0 below the surface (air in the water)
+stillwall() {
+	local f="$T/wall.slc" i
+	mkprim pool --res 16 --box 1,1,1 --fps 60 --depth 0.8 -o "$T/pool.slc"
+	mkprim cloth --size 1.2,1.2 --res 6 --name plate -o "$T/p.slc" \
+		--center "0.5,$(awk -v o="$1" 'BEGIN { printf "%.9g", (8.5 + o) / 16 }'),0.5"
+	cat "$T/pool.slc" "$T/p.slc" >"$f"
+	for ((i = 1; i <= 6; i++)); do
+		advect --shell plate "$f" | project >"$T/next.slc" || return 1
+		mv "$T/next.slc" "$f"
+		python3 -c "$PYLIB"'
+rec = ns["grids"](sys.argv[2])["phi"]; n = air = 0
+for q, x, y, z in ns["cells"](rec):
+    n += rec[4][q] < 0
+    air += rec[4][q] >= 0 and y < 0.7
+print(n, air)' "$ROOT" "$f"
+	done
+}
+
+@test "shell: still water on both sides of a still plate through a plane of samples keeps its volume, no air appears" {
+	for off in 0 0.02; do
+		run stillwall "$off"
+		assert_success
+		echo "$off: $output" | tr '\n' ' '
+		[ "$(echo "$output" | sort -u)" = "3328 0" ]    # 13 of 16 layers, all frames
+	done
 }
 
 # boxout FILE CX Y0 CZ HX HZ: cells of phi < 0 more than a cell outside the

@@ -9,6 +9,8 @@
 #  2. an open box swept sideways at 2 cells a frame under gravity, its
 #     path written one frame ahead (P_prev, P): no liquid cell a cell
 #     outside it; without swept invalidation there are;
+#     in its first frame no marker is judged escaped, pruned or made spray
+#     (the markers the walls sweep go with them, phi read on their side);
 #  5. a sheet pinned at its edges under water h deep, air below, through
 #     advect | force | clothstep | project: the load the pressure puts on
 #     it (eq 4) and the load the sheet receives (f_fluid, split and
@@ -108,6 +110,20 @@ sweptcup() {
 	assert_success
 	echo "$output" | tr '\n' ';'
 	[ "$(echo "$output" | awk '$2 != 0' | wc -l)" -gt 0 ]
+}
+
+# guendelman2005 §4.4.2 in the swept box's first frame (the water at
+# rest, the walls sweeping 2 cells): the markers the walls pass go along
+# with them, and phi at a marker is read on its side of the walls, so no
+# marker is judged escaped, none is pruned, none turns into spray (phi
+# read across the walls made 480 escaped, 309 removed and 297 spray)
+@test "2: the swept box's first frame: no marker escaped, pruned or turned to spray" {
+	$SCENE sweep "$T" 1 0.0833333333 n=24 x0=0.375 >/dev/null
+	$SCENE boxcup n=24 x0=0.375 | slccat --drop cup | cat - "$T/cup-0.slc" >"$T/f.slc"
+	run advect -v --shell cup "$T/f.slc" -o "$T/g.slc"
+	assert_success
+	echo "$output" | grep "escaped"
+	echo "$output" | grep -q " 0 escaped particles corrected phi, 0 removed, 0 became spray"
 }
 
 # ---- 5: the loaded sheet ------------------------------------------------

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shell/shell_fill.h"
+
 /* Enright et al. 2002 §3.1-3.2 values (in cells). */
 #define PLS_BAND 3.0
 #define PLS_RMIN 0.1
@@ -283,15 +285,27 @@ pls_advect(pls_set *s, const macgrid *vel, double dt)
 	}
 }
 
+/* phi at x: trilinear, or next to thin shells sh one-sided as at the
+ * base of a semi-Lagrangian ray (guendelman2005 §4.4.2: escaped
+ * particles and radii are judged "in the same fashion"), so that a
+ * particle beside a shell does not read the other side's phi. */
+static double
+phi_at(const field *phi, const shell_set *sh, const double x[3])
+{
+	const shell_fallback fb = { SHELL_FILL_PHI, 0, 0, NULL };
+
+	return sh ? shell_sample(phi, sh, &fb, x, NULL) : field_sample(phi, x);
+}
+
 /* Is particle q escaped: across the interface by more than its radius?
- * Sets *phi_p to phi at the particle. */
+ * Sets *phi_p to phi at the particle (one-sided with shells sh). */
 static int
-escaped(const pls_set *s, size_t q, const field *phi, double *phi_p)
+escaped(const pls_set *s, size_t q, const field *phi, const shell_set *sh, double *phi_p)
 {
 	double x[3];
 
 	get_x(s, q, x);
-	*phi_p = field_sample(phi, x);
+	*phi_p = phi_at(phi, sh, x);
 	return s->sign * *phi_p < 0 && fabs(*phi_p) > s->r[q];
 }
 
@@ -311,7 +325,7 @@ apply_spheres(const pls_set *s, const field *phi, float *ext, const shell_set *s
 		double x[3], v;
 		int base[3], a, di, dj, dk;
 
-		if (!escaped(s, q, phi, &v))
+		if (!escaped(s, q, phi, sh, &v))
 			continue;
 		used++;
 		get_x(s, q, x);
@@ -378,6 +392,12 @@ pls_correct_shell(field *phi, const pls_set *pos, const pls_set *neg, const shel
 void
 pls_adjust_radii(pls_set *s, const field *phi, const pls_params *p)
 {
+	pls_adjust_radii_shell(s, phi, p, NULL);
+}
+
+void
+pls_adjust_radii_shell(pls_set *s, const field *phi, const pls_params *p, const shell_set *sh)
+{
 	double rmin = p->rmin * phi->dx, rmax = p->rmax * phi->dx;
 	long long q;
 
@@ -386,7 +406,7 @@ pls_adjust_radii(pls_set *s, const field *phi, const pls_params *p)
 		double x[3], v;
 
 		get_x(s, (size_t)q, x);
-		v = s->sign * field_sample(phi, x);
+		v = s->sign * phi_at(phi, sh, x);
 		s->r[q] = (float)(v > rmax ? rmax : v < rmin ? rmin : v);
 	}
 }
@@ -395,6 +415,13 @@ size_t
 pls_prune(pls_set *s, const field *phi, const pls_params *p, pls_set *esc,
 	  slc_err *err)
 {
+	return pls_prune_shell(s, phi, p, esc, NULL, err);
+}
+
+size_t
+pls_prune_shell(pls_set *s, const field *phi, const pls_params *p, pls_set *esc,
+		const shell_set *sh, slc_err *err)
+{
 	double band = p->band * phi->dx;
 	size_t q = 0, removed = 0;
 
@@ -402,7 +429,7 @@ pls_prune(pls_set *s, const field *phi, const pls_params *p, pls_set *esc,
 		double x[3], v;
 
 		get_x(s, q, x);
-		v = s->sign * field_sample(phi, x);
+		v = s->sign * phi_at(phi, sh, x);
 		if (v < -p->escape_remove * s->r[q] || v > band + s->r[q] ||
 		    !in_box(phi, x)) {
 			if (esc && v < 0 && in_box(phi, x) &&

@@ -78,8 +78,9 @@ void pls_advect(pls_set *s, const macgrid *vel, double dt);
 int pls_correct(field *phi, const pls_set *pos, const pls_set *neg,
 		size_t *used, slc_err *err);
 
-/* pls_correct next to thin shells sh (may be NULL): a particle corrects
- * only the samples it can see (shell_visible). */
+/* pls_correct next to thin shells sh (may be NULL): a particle is judged
+ * escaped by phi one-sided at it (shell_sample) and corrects only the
+ * samples it can see (shell_visible; guendelman2005 §4.4.2). */
 int pls_correct_shell(field *phi, const pls_set *pos, const pls_set *neg,
 		      const shell_set *sh, size_t *used, slc_err *err);
 
@@ -87,12 +88,23 @@ int pls_correct_shell(field *phi, const pls_set *pos, const pls_set *neg,
  * 2002 §3.2). */
 void pls_adjust_radii(pls_set *s, const field *phi, const pls_params *p);
 
+/* pls_adjust_radii next to thin shells sh (may be NULL): phi at each
+ * particle one-sided (shell_sample), guendelman2005 §4.4.2. */
+void pls_adjust_radii_shell(pls_set *s, const field *phi, const pls_params *p,
+			    const shell_set *sh);
+
 /* Remove particles that escaped by more than escape_remove radii, and
  * those farther than band cells inside their own side.  Escaped ones are
  * appended to `escaped` when it is not NULL (the liquid's become spray).
  * Returns the number removed. */
 size_t pls_prune(pls_set *s, const field *phi, const pls_params *p,
 		 pls_set *escaped, slc_err *err);
+
+/* pls_prune next to thin shells sh (may be NULL): phi at each particle
+ * one-sided (shell_sample), so that a marker beside a shell is not
+ * judged escaped by the other side's phi (guendelman2005 §4.4.2). */
+size_t pls_prune_shell(pls_set *s, const field *phi, const pls_params *p, pls_set *esc,
+		       const shell_set *sh, slc_err *err);
 
 /* Reseed: in every band cell, top each sign up to per_cell particles
  * (seeded as pls_seed does) and trim cells holding more than twice that;

@@ -1,6 +1,7 @@
 /* pls_redist.c: redistancing that keeps the zero crossing (pls_redist.h). */
 #include "liquid/pls_redist.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -80,8 +81,11 @@ near_distance(const field *phi, const shell_set *sh, int i, int j, int k)
 		if (h > 0)
 			g2 += (hi - lo) * (hi - lo) / (h * h);
 	}
+	/* a sample inside a wedge meets its shell at t = 0: the distance 0
+	 * would give phi = -0, which is not liquid; the least positive
+	 * float keeps the sign, the surface against the shell */
 	if (axis == INFINITY && in && wall < INFINITY)
-		return fmin(wall, fabs(p));
+		return fmax(fmin(wall, fabs(p)), FLT_MIN);
 	if (axis == INFINITY)
 		return -1;
 	/* near a distance already: keep the value, so the crossing stays

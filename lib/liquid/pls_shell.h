@@ -24,11 +24,15 @@ typedef struct pls_shell {
 	size_t swept, fallback;         /* counts of pls_shell_sweep */
 } pls_shell;
 
-/* Remove the particles of s whose move over the substep, from x0 (3 n
- * floats, their places before it, in s's order) to where they are now,
- * meets a shell (shell_sweep_point): guendelman2005 §4.4.2 deletes a
- * particle that hits an object rather than let it correct the level set
- * on the wrong side.  Returns how many were removed. */
+/* The particles of s whose move over the substep, from x0 (3 n floats,
+ * their places before it, in s's order) to where they are now, meets a
+ * shell (shell_sweep_point), after guendelman2005 §4.4.2: a positive one
+ * is removed; a negative one is put back on the side of the triangle it
+ * started on, its radius (the collision distance) off the triangle's
+ * plane at the substep's end, moved along the triangle's normal (a
+ * sheet pushes the water's markers ahead of it), and removed only if
+ * that place is not clear (a shell sweeps over it or the segment to it
+ * crosses one).  Returns how many were removed. */
 size_t pls_shell_cull(pls_set *s, const float *x0, const pls_shell *sh);
 
 /* Remove the particles of s on the wrong side of the one-sided level

@@ -456,11 +456,14 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 		return -1;
 	w->st.corrected += used;
 	w->st.dv_correct += pls_liquid_volume(phi) - v0;
-	pls_adjust_radii(&w->pos, phi, &w->o.p);
-	pls_adjust_radii(&w->neg, phi, &w->o.p);
+	/* guendelman2005 §4.4.2: radii and escapes from phi one-sided at the
+	 * particles */
+	pls_adjust_radii_shell(&w->pos, phi, &w->o.p, w->shell ? w->shell->at1 : NULL);
+	pls_adjust_radii_shell(&w->neg, phi, &w->o.p, w->shell ? w->shell->at1 : NULL);
 	pls_set_init(&esc, -1);
-	r0 = pls_prune(&w->pos, phi, &w->o.p, NULL, err);
-	r1 = r0 == (size_t)-1 ? r0 : pls_prune(&w->neg, phi, &w->o.p, &esc, err);
+	r0 = pls_prune_shell(&w->pos, phi, &w->o.p, NULL, w->shell ? w->shell->at1 : NULL, err);
+	r1 = r0 == (size_t)-1 ? r0 :
+	     pls_prune_shell(&w->neg, phi, &w->o.p, &esc, w->shell ? w->shell->at1 : NULL, err);
 	if (r1 != (size_t)-1 && !to_spray(w, &esc, vel, err)) {
 		w->st.removed += r0 + r1;
 		rc = 0;

@@ -8,6 +8,12 @@
 
 /* Below this many samples a loop runs on one thread. */
 #define FILL_PAR_MIN 4096
+/* A level set's sample inside a wedge sees nothing through the wedges
+ * (guendelman2005 §3 counts it "inside the object"); it takes its values
+ * from its side of wedges this fraction of eps thick: with advect's eps
+ * of 0.1 cell that is shellcouple's 0.001 cell, so the side a sample takes
+ * is the side the pressure solve joins it to (its faces uncut there). */
+#define SHELL_FILL_THIN 0.01
 
 /* shell_fallback_value with the segment's triangles gathered in C (or
  * C NULL: the lattice walked). */
@@ -99,6 +105,20 @@ locate(double s, int n, int *i0, double *w)
 	}
 }
 
+/* The ring rule (shell_ring_rule) of the corners pos[8] (values v) that a
+ * point x inside a wedge sees through wedges SHELL_FILL_THIN of the set's
+ * eps thick (nearly the bare triangles): the corners on x's side of them.
+ * Returns the number of corners seen (0: v unchanged). */
+static int
+wedge_side(const shell_set *s, const double x[3], double pos[8][3], double v[8], int vis[8])
+{
+	int c;
+
+	for (c = 0; c < 8; c++)
+		vis[c] = shell_visible_eps(s, x, pos[c], SHELL_FILL_THIN * s->eps);
+	return shell_ring_rule(v, vis);
+}
+
 double
 shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 	     const double x[3], int *blocked)
@@ -157,11 +177,20 @@ shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 		*blocked = nvis < 8;
 	if (nvis < 8) {
 		if (fb->kind == SHELL_FILL_PHI || fb->kind == SHELL_FILL_RING) {
-			/* §4.4.1: the one, two, three ring; else the last
-			 * resort of the fallback */
-			if (shell_ring_rule(v, vis) == 0)
+			/* §4.4.1: the one, two, three ring; with no corner
+			 * visible, x lies inside a wedge (every ray from it is
+			 * blocked): the corners on its side of the bare
+			 * triangles instead.  With none there either, x is on
+			 * the shell itself: a level set takes the plain
+			 * trilinear value (no side to prefer), not a positive
+			 * distance that turns still water on a wall into air;
+			 * other fields the constant */
+			if (shell_ring_rule(v, vis) == 0 && !wedge_side(s, x, pos, v, vis)) {
+				if (fb->kind == SHELL_FILL_PHI)
+					return field_sample(q, x);
 				for (c = 0; c < 8; c++)
 					v[c] = fallback_in(fb, s, &C, x, pos[c]);
+			}
 		} else {
 			for (c = 0; c < 8; c++)
 				if (!vis[c])
@@ -216,15 +245,34 @@ sweep(const field *f, const unsigned char *bad, const size_t *list, size_t n,
 		unindex(f, list[q], &i, &j, &k);
 		field_pos(f, i, j, k, p);
 		/* the neighbours' visibility, found in the first sweep:
-		 * bit nb set when hidden, bit 6 once known */
+		 * bit nb set when hidden, bit 6 once known, bit 7 when the
+		 * sample lies on the shell itself */
 		if (!(hid[q] & 64)) {
-			unsigned char h = 64;
+			unsigned char h = 64, there = 0;
 
 			for (nb = 0; nb < 6; nb++) {
 				size_t id;
 
-				if (neighbour(f, i, j, k, nb, &id, x) && !shell_visible(s, p, x))
+				if (!neighbour(f, i, j, k, nb, &id, x))
+					continue;
+				there |= (unsigned char)(1u << nb);
+				if (!shell_visible(s, p, x))
 					h |= (unsigned char)(1u << nb);
+			}
+			if ((h & there) == there && there &&
+			    (fb->kind == SHELL_FILL_PHI || fb->kind == SHELL_FILL_RING)) {
+				/* inside a wedge: the neighbours on its side
+				 * of the bare triangles (as shell_sample) */
+				h = 64;
+				for (nb = 0; nb < 6; nb++) {
+					size_t id;
+
+					if (neighbour(f, i, j, k, nb, &id, x) &&
+					    !shell_visible_eps(s, p, x, SHELL_FILL_THIN * s->eps))
+						h |= (unsigned char)(1u << nb);
+				}
+				if ((h & there) == there)
+					h |= 128;
 			}
 			hid[q] = h;
 		}
@@ -238,7 +286,7 @@ sweep(const field *f, const unsigned char *bad, const size_t *list, size_t n,
 					sum += f->a[id];
 					cnt++;
 				}
-			} else if (last) {
+			} else if (last && !(hid[q] & 128)) {
 				double v = shell_fallback_value(fb, s, p, x);
 
 				sum += v;
@@ -252,6 +300,9 @@ sweep(const field *f, const unsigned char *bad, const size_t *list, size_t n,
 		ok[q] = cnt > 0 || last;
 		if (cnt)
 			val[q] = sum / cnt;
+		else if (last && (hid[q] & 128) && fb->kind == SHELL_FILL_PHI)
+			val[q] = f->a[list[q]];   /* on the shell: no side to
+						     take from, phi kept */
 		else if (last)
 			val[q] = fb->kind == SHELL_FILL_PHI ? f->dx :
 				 fb->kind == SHELL_FILL_VEL ? own : fb->value;

@@ -21,10 +21,12 @@ enum shell_fill_kind {
 	SHELL_FILL_VALUE = 0,   /* a constant: density 0, ambient temperature */
 	SHELL_FILL_VEL = 1,     /* component comp of the shell's velocity at
 				   the ray's hit */
-	SHELL_FILL_PHI = 2,     /* the ring rule; with no visible sample the
-				   positive distance (air beyond the shell) */
-	SHELL_FILL_RING = 3     /* the ring rule; with no visible sample the
-				   constant value */
+	SHELL_FILL_PHI = 2,     /* the ring rule; from inside a wedge the
+				   samples on the point's side of the bare
+				   triangles, and on a triangle's plane the
+				   plain value (no side to prefer) */
+	SHELL_FILL_RING = 3     /* the ring rule, inside a wedge as for phi;
+				   with no visible sample the constant value */
 };
 
 typedef struct shell_fallback {
@@ -45,9 +47,15 @@ double shell_fallback_value(const shell_fallback *fb, const shell_set *s,
 /* The one-sided trilinear value of q at x (guendelman2005 §4.1, §4.4.1):
  * the eight samples around x (clamped as field_sample clamps) that x
  * cannot see in s are replaced: by the ring rule for SHELL_FILL_PHI and
- * SHELL_FILL_RING (with no visible sample, every one by the fallback),
- * else each by the fallback.  *blocked (may be NULL) is set to 1 when a
- * sample was hidden.  Read-only: safe from many threads. */
+ * SHELL_FILL_RING, else each by the fallback.  With no sample visible, x
+ * lies inside a wedge (§3's "inside" points, which see nothing): for the
+ * ring rule's kinds the samples on x's side of the bare triangles count
+ * as visible (wedges 0.01 eps thick, which is the side the pressure
+ * solve's cut faces give it); with none on its side either, x lies on a
+ * triangle: a level set takes the plain trilinear value (still water on
+ * a still wall stays water, not air), SHELL_FILL_RING the constant.
+ * *blocked (may be NULL) is set to 1 when a sample was hidden.
+ * Read-only: safe from many threads. */
 double shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 		    const double x[3], int *blocked);
 
@@ -61,14 +69,17 @@ int shell_ring_rule(double v[8], const int vis[8]);
 /* Gauss-Jacobi revalidation (guendelman2005 §3, M3 of the reading notes):
  * every sample of f marked in bad (one byte a sample) takes the mean of
  * its valid axis neighbours visible from it in s, and becomes valid; the
- * sweep is repeated until none is left or none changes.  Samples left
- * (no valid visible neighbour on any side) get one last Jacobi sweep in
- * which a blocked neighbour contributes the fallback value (fb) and
- * invalid visible ones nothing; a sample with no contribution at all
- * takes the fallback at its own place (the constant, the velocity of the
- * nearest shell hit, or dx for a level set).  bad is all 0 after.  The
- * number of samples that needed the fallback goes to *nfall (may be
- * NULL).  0, or -1 with err (memory). */
+ * sweep is repeated until none is left or none changes.  A sample inside
+ * a wedge (every neighbour hidden) of a level set or a SHELL_FILL_RING
+ * field sees the neighbours on its side of the bare triangles, as in
+ * shell_sample.  Samples left (no valid visible neighbour on any side)
+ * get one last Jacobi sweep in which a blocked neighbour contributes the
+ * fallback value (fb) and invalid visible ones nothing; a sample with no
+ * contribution at all takes the fallback at its own place (the constant,
+ * the velocity of the nearest shell hit, or dx for a level set); a level
+ * set's sample on a triangle's plane (no side) keeps its value.  bad is
+ * all 0 after.  The number of samples that needed the fallback goes to
+ * *nfall (may be NULL).  0, or -1 with err (memory). */
 int shell_fill(field *f, unsigned char *bad, const shell_set *s,
 	       const shell_fallback *fb, size_t *nfall, slc_err *err);
 

@@ -430,21 +430,122 @@ test_points(void)
 	CHECK(shell_sweep_point(&t, &s0, &s1, 0, 1, a, a) == 1 &&
 	      shell_sweep_point(&t, &s0, &s1, 0, 1, c, c) == 0,
 	      "points: a sheet sweeping over a point at rest caught, one below it not");
-	/* pls_shell_cull removes the first of two markers */
-	pls_set_init(&ps, -1);
-	pls_set_push(&ps, a, 0.01, &err);
-	pls_set_push(&ps, c, 0.01, &err);
-	memcpy(x0, ps.x, sizeof x0);
+	/* guendelman2005 §4.4.2: of two positive markers the swept one is
+	 * removed; of two negative ones the swept one goes along with the
+	 * sheet, its radius below the sheet's end */
 	sh.trk = &t;
 	sh.at0 = &s0;
 	sh.at1 = &s1;
 	sh.s0 = 0;
 	sh.s1 = 1;
-	gone = pls_shell_cull(&ps, x0, &sh);
-	CHECK(gone == 1 && ps.n == 1 && ps.x[1] == (float)c[1], "points: the swept marker removed");
-	pls_set_free(&ps);
+	for (int sign = 1; sign >= -1; sign -= 2) {
+		pls_set_init(&ps, sign);
+		pls_set_push(&ps, a, 0.01, &err);
+		pls_set_push(&ps, c, 0.01, &err);
+		memcpy(x0, ps.x, sizeof x0);
+		gone = pls_shell_cull(&ps, x0, &sh);
+		if (sign > 0)
+			CHECK(gone == 1 && ps.n == 1 && ps.x[1] == (float)c[1],
+			      "points: the swept positive marker removed");
+		else
+			CHECK(gone == 0 && ps.n == 2 && fabs(ps.x[1] - 0.39) < 1e-6 &&
+			      ps.x[4] == (float)c[1],
+			      "points: the swept negative marker pushed ahead of the sheet to 0.39 (%g)",
+			      ps.x[1]);
+		pls_set_free(&ps);
+	}
+	/* a still sheet at 0.395 under the falling one: the push would
+	 * cross it, so the negative marker is removed */
+	shell_track_free(&t);
+	{
+		const double o0[3] = {0, 0, 0};
+		double P0[12], P1[12], Q[12];
+		uint32_t tri[6];
+
+		shell_track_init(&t, 1, 0.1 / N, o0, 1.0 / N, N, N, N, &err);
+		sheet_y(P0, tri, 0.5);
+		sheet_y(P1, tri, 0.4);
+		sheet_y(Q, tri, 0.395);
+		shell_track_add(&t, P0, P1, 4, tri, 2, &err);
+		shell_track_add(&t, NULL, Q, 4, tri, 2, &err);
+		shell_track_set(&t, 0, &s0, &err);
+		shell_track_set(&t, 1, &s1, &err);
+		pls_set_init(&ps, -1);
+		pls_set_push(&ps, a, 0.01, &err);
+		memcpy(x0, ps.x, 3 * sizeof *x0);
+		gone = pls_shell_cull(&ps, x0, &sh);
+		CHECK(gone == 1 && ps.n == 0,
+		      "points: a negative marker whose push would cross another sheet removed");
+		pls_set_free(&ps);
+	}
 	shell_free(&s0);
 	shell_free(&s1);
+	shell_track_free(&t);
+}
+
+/* Water a little deep below a wall at y = 0.5, air above; negative
+ * markers just below the wall: phi read across the wall (plain trilinear)
+ * calls them escaped and prunes them into spray; one-sided
+ * (guendelman2005 §4.4.2, "in the same fashion as ... at the base of a
+ * semi-Lagrangian ray") they stay, with their radius from the water's
+ * phi.  The control reads phi across the wall. */
+static void
+test_marker_phi(void)
+{
+	const double org[3] = {0, 0, 0};
+	shell_track t;
+	shell_set s;
+	field phi;
+	pls_params p;
+	pls_set neg, esc, none;
+	slc_err err;
+	size_t q, kept[2], used[2];
+	int on;
+
+	track_sheet(&t, 0.5, 0.5);
+	memset(&s, 0, sizeof s);
+	shell_track_set(&t, 0, &s, &err);
+	field_alloc(&phi, N, N, N, SLC_CELL, org, 1.0 / N, &err);
+	for (q = 0; q < field_count(&phi); q++)
+		phi.a[q] = (float)(q / N % N < N / 2 ? -0.05 : 0.2);
+	pls_default(&p);
+	for (on = 0; on < 2; on++) {
+		pls_set_init(&neg, -1);
+		pls_set_init(&esc, -1);
+		for (int i = 0; i < 8; i++) {
+			double x[3] = {0.1 + 0.1 * i, 0.495, 0.5};
+
+			pls_set_push(&neg, x, 0.1 / N, &err);
+		}
+		pls_set_init(&none, 1);
+		/* escaped: they would correct phi (on a copy) */
+		{
+			field tmp;
+
+			field_alloc_like(&tmp, &phi, &err);
+			memcpy(tmp.a, phi.a, field_count(&phi) * sizeof *phi.a);
+			pls_correct_shell(&tmp, &none, &neg, on ? &s : NULL, &used[on], &err);
+			field_free(&tmp);
+		}
+		pls_prune_shell(&neg, &phi, &p, &esc, on ? &s : NULL, &err);
+		kept[on] = neg.n;
+		pls_adjust_radii_shell(&neg, &phi, &p, on ? &s : NULL);
+		if (on)
+			CHECK(neg.n && fabs(neg.r[0] - p.rmax / N) < 1e-6,
+			      "markers: beside a wall the radius from the water's |phi| 0.05, "
+			      "clamped to rmax (%g)", neg.n ? neg.r[0] : -1);
+		pls_set_free(&neg);
+		pls_set_free(&esc);
+		pls_set_free(&none);
+	}
+	CHECK(kept[1] == 8 && used[1] == 0,
+	      "markers: beside a wall, phi one-sided: none escaped, none pruned (%zu kept, %zu used)",
+	      kept[1], used[1]);
+	CHECK(kept[0] == 0 && used[0] == 8,
+	      "markers: control: phi read across the wall calls them escaped and prunes them "
+	      "(%zu kept, %zu used)", kept[0], used[0]);
+	field_free(&phi);
+	shell_free(&s);
 	shell_track_free(&t);
 }
 
@@ -552,6 +653,97 @@ test_redistance(void)
 	shell_track_free(&t);
 }
 
+/* Still water on both sides of a still sheet through (or within its
+ * wedge of) a plane of samples: the samples inside the wedge see none of
+ * their neighbours through it, and must stay liquid through one-sided
+ * advection (SL, MacCormack), the refill of samples in a wedge (as the
+ * sweep marks them) and the redistancing: the water keeps its volume and
+ * no air appears.  A wall between water below and air above, the row of
+ * samples in its wedge refilled: each sample takes its own side. */
+static void
+test_still_wall(void)
+{
+	const double org[3] = {0, 0, 0};
+	const double off[3] = {0, 0.02, -0.03};        /* cells */
+	shell_track t;
+	shell_set s;
+	macgrid vel;
+	field phi, out;
+	advect_opts o;
+	advect_shell sh;
+	shell_fallback fb = {SHELL_FILL_PHI, 0, 0, NULL};
+	slc_err err;
+	unsigned char *bad;
+	size_t n, q, lost = 0, side = 0;
+	int i, j, k, c, scheme;
+
+	mac_alloc(&vel, N, N, N, org, 1.0 / N, &err);
+	field_alloc(&phi, N, N, N, SLC_CELL, org, 1.0 / N, &err);
+	field_alloc(&out, N, N, N, SLC_CELL, org, 1.0 / N, &err);
+	n = field_count(&phi);
+	bad = calloc(n, 1);
+	for (c = 0; c < 3; c++)
+		for (scheme = 0; scheme < 2; scheme++) {
+			double y = (N / 2 + 0.5 + off[c]) / N;
+
+			track_sheet(&t, y, y);
+			memset(&s, 0, sizeof s);
+			shell_track_set(&t, 0, &s, &err);
+			/* water up to 0.8 m, at rest */
+			for (k = 0; k < N; k++)
+				for (j = 0; j < N; j++)
+					for (i = 0; i < N; i++)
+						phi.a[FIELD_IDX(&phi, i, j, k)] = (float)((j + 0.5) / N - 0.8);
+			memset(&sh, 0, sizeof sh);
+			sh.set = &s;
+			sh.fb = fb;
+			advect_opts_default(&o);
+			o.scheme = scheme ? ADVECT_MACCORMACK : ADVECT_SL;
+			o.shell = &sh;
+			advect_field(&vel, 1.0 / 60, &phi, &out, &o, NULL, &err);
+			memcpy(phi.a, out.a, n * sizeof *phi.a);
+			for (i = 0; i < N; i++)
+				for (k = 0; k < N; k++)
+					bad[FIELD_IDX(&phi, i, N / 2, k)] = 1;
+			shell_fill(&phi, bad, &s, &fb, NULL, &err);
+			pls_redistance_shell(&phi, 8.0 / N, &s, &err);
+			for (k = 0; k < N; k++)
+				for (j = 0; j < N; j++)
+					for (i = 0; i < N; i++)
+						lost += ((j + 0.5) / N < 0.8) != (phi.a[FIELD_IDX(&phi, i, j, k)] < 0);
+			shell_free(&s);
+			shell_track_free(&t);
+		}
+	CHECK(lost == 0, "still wall: water on both sides of a still sheet in a plane of "
+	      "samples stays water (%zu samples turned to air)", lost);
+	/* water below the wall, air above; the row in its wedge refilled:
+	 * below the sheet (off 0.02) it is water, above it (-0.03) air */
+	for (c = 1; c < 3; c++) {
+		double y = (N / 2 + 0.5 + off[c]) / N;
+
+		track_sheet(&t, y, y);
+		memset(&s, 0, sizeof s);
+		shell_track_set(&t, 0, &s, &err);
+		for (q = 0; q < n; q++) {
+			j = (int)(q / N % N);
+			phi.a[q] = (float)((j + 0.5) / N - y);
+			bad[q] = j == N / 2;
+		}
+		shell_fill(&phi, bad, &s, &fb, NULL, &err);
+		for (i = 0; i < N; i++)
+			for (k = 0; k < N; k++)
+				side += (phi.a[FIELD_IDX(&phi, i, N / 2, k)] < 0) != (c == 1);
+		shell_free(&s);
+		shell_track_free(&t);
+	}
+	CHECK(side == 0, "still wall: a sample in the wedge is refilled from its side of the sheet "
+	      "(%zu on the wrong side)", side);
+	free(bad);
+	field_free(&phi);
+	field_free(&out);
+	mac_free(&vel);
+}
+
 int
 main(void)
 {
@@ -565,5 +757,7 @@ main(void)
 	test_points();
 	test_confinement();
 	test_redistance();
+	test_still_wall();
+	test_marker_phi();
 	return ctest_done();
 }
