@@ -11,7 +11,12 @@
 #include "grid/extrapolate.h"
 
 #ifdef SLC_MPI
+#include <stdlib.h>
+
 #include "comm/halo.h"
+#include "comm/migrate.h"
+#include "liquid/pls_redist.h"
+#include "liquid/pls_solid.h"
 #endif
 
 /* A rest of the frame this close (relative) to the substep length is one
@@ -209,6 +214,638 @@ whole_vel(advect_stage *S)
 {
 	return S->comm ? &S->velw : &S->AF.vel;
 }
+
+/* --- marker particles owned by slabs --------------------------------- */
+
+/* Over MPI ranks the marker particles are divided (mpi.md §3.5): each
+ * rank holds those in its cell planes, with their ids, their places in
+ * the serial arrays (comm/migrate.h).  Everything a substep does to one
+ * marker depends on that marker and the whole grids alone (its move,
+ * collision, radius, pruning), or is a maximum or minimum over markers
+ * (the corrections' spheres): each rank does it to its own, and the
+ * removals are renumbered as the serial swap-remove loops would have
+ * placed the survivors.  Spray stays whole on every rank: a landing
+ * changes phi and the velocity that the next landing reads, in the
+ * serial loop's order. */
+
+/* A marker between ranks: its id, position (m) and radius (m). */
+typedef struct mk_item {
+	uint64_t id;
+	float x[3], r;
+} mk_item;
+
+/* A removed marker: its id, where it was, escaped (2) or not (1). */
+typedef struct mk_gone {
+	uint64_t id;
+	float x[3], r;
+	uint32_t how, pad;
+} mk_gone;
+
+/* The markers of sign index a: 0 positive, 1 negative. */
+static pls_set *
+mk_set(advect_stage *S, int a)
+{
+	return a ? &S->water.neg : &S->water.pos;
+}
+
+/* The rank owning the cell plane of height z (m) of the liquid's grid. */
+static int
+mk_owner(const advect_stage *S, double z)
+{
+	double k = floor((z - S->phiw.origin[2]) / S->phiw.dx);
+
+	return slc_comm_owner(S->comm, k < 0 ? -1 : k >= S->comm->nk ? S->comm->nk : (int)k);
+}
+
+/* Set a from n items (its ids with them).  0, or -1 with err. */
+static int
+mk_from_items(advect_stage *S, int a, const mk_item *it, size_t n, slc_err *err)
+{
+	pls_set *s = mk_set(S, a);
+	uint64_t *id = slc_malloc(n ? n : 1, sizeof *id, err);
+	size_t q;
+
+	if (!id)
+		return -1;
+	s->n = 0;
+	for (q = 0; q < n; q++) {
+		double x[3] = { it[q].x[0], it[q].x[1], it[q].x[2] };
+
+		if (pls_set_push(s, x, it[q].r, err)) {
+			free(id);
+			return -1;
+		}
+		id[q] = it[q].id;
+	}
+	free(S->mid[a]);
+	S->mid[a] = id;
+	return 0;
+}
+
+/* The markers of set a as items (malloc'd), or NULL with err. */
+static mk_item *
+mk_items(advect_stage *S, int a, slc_err *err)
+{
+	const pls_set *s = mk_set(S, a);
+	mk_item *it = slc_malloc(s->n ? s->n : 1, sizeof *it, err);
+	size_t q;
+
+	for (q = 0; it && q < s->n; q++) {
+		it[q].id = S->mid[a][q];
+		memcpy(it[q].x, &s->x[3 * q], sizeof it[q].x);
+		it[q].r = s->r[q];
+	}
+	return it;
+}
+
+/* The markers that moved into another rank's planes sent there, those
+ * that moved into this rank's received (after every move).  Collective.
+ * 0, or -1 with err. */
+static int
+mk_migrate(advect_stage *S, slc_err *err)
+{
+	for (int a = 0; a < 2; a++) {
+		const pls_set *s = mk_set(S, a);
+		mk_item *it = mk_items(S, a, err), *got = NULL;
+		int *dest = it ? slc_malloc(s->n ? s->n : 1, sizeof *dest, err) : NULL;
+		size_t q, n = 0, sent = 0;
+		int rc;
+
+		for (q = 0; dest && q < s->n; q++)
+			dest[q] = mk_owner(S, s->x[3 * q + 2]);
+		rc = !dest || slc_migrate(S->comm, it, s->n, sizeof *it, dest, (void **)&got, &n,
+					  &sent, err) ||
+		     mk_from_items(S, a, got, n, err);
+		free(got);
+		free(dest);
+		free(it);
+		if (rc)
+			return -1;
+		S->migrated += sent;
+	}
+	return 0;
+}
+
+static int
+gone_cmp(const void *pa, const void *pb)
+{
+	const mk_gone *a = pa, *b = pb;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* The markers of set a with flag[q] nonzero removed, the survivors'
+ * ids their places after the serial loop r replays. */
+static void
+mk_compact(advect_stage *S, int a, const unsigned char *flag, const slc_swap_replay *r)
+{
+	pls_set *s = mk_set(S, a);
+	uint64_t *id = S->mid[a];
+	size_t q, keep = 0;
+
+	for (q = 0; q < s->n; q++)
+		if (!flag[q]) {
+			memmove(&s->x[3 * keep], &s->x[3 * q], 3 * sizeof *s->x);
+			s->r[keep] = s->r[q];
+			id[keep++] = slc_swap_replay_place(r, id[q]);
+		}
+	s->n = keep;
+	S->mall[a] = r->n;
+}
+
+/* A removal pass over set a as the serial swap-remove loop makes it over
+ * the whole set: flag[q] 1 for a marker of this rank going, 2 for one
+ * going as escaped (appended to esc, when not NULL, in the order the
+ * serial loop removes them).  The survivors' ids become their places
+ * after that loop (slc_swap_replay).  *gone: the number removed over
+ * every rank.  Collective.  0, or -1 with err. */
+static int
+mk_remove(advect_stage *S, int a, const unsigned char *flag, pls_set *esc, size_t *gone,
+	  slc_err *err)
+{
+	pls_set *s = mk_set(S, a);
+	uint64_t *id = S->mid[a], *cand = NULL;
+	size_t q, n = 0, nall = 0, m;
+	mk_gone *mine, *all = NULL;
+	slc_swap_replay r = { 0 };
+	int rc = -1;
+
+	for (q = 0; q < s->n; q++)
+		n += flag[q] != 0;
+	if (!(mine = slc_malloc(n ? n : 1, sizeof *mine, err)))
+		return -1;
+	for (q = 0, n = 0; q < s->n; q++)
+		if (flag[q]) {
+			mine[n].id = id[q];
+			memcpy(mine[n].x, &s->x[3 * q], sizeof mine[n].x);
+			mine[n].r = s->r[q];
+			mine[n].how = flag[q];
+			mine[n++].pad = 0;
+		}
+	if (slc_allgather_items(S->comm, mine, n, sizeof *mine, (void **)&all, &nall, err))
+		goto out;
+	qsort(all, nall, sizeof *all, gone_cmp);
+	if (!(cand = slc_malloc(nall ? nall : 1, sizeof *cand, err)))
+		goto out;
+	for (m = 0; m < nall; m++)
+		cand[m] = all[m].id;
+	if (slc_swap_replay_run(S->mall[a], cand, nall, NULL, NULL, &r, err))
+		goto out;
+	for (m = 0; esc && m < r.nremoved; m++) {
+		const mk_gone *g = &all[r.order[m]];
+		double x[3] = { g->x[0], g->x[1], g->x[2] };
+
+		if (g->how == 2 && pls_set_push(esc, x, g->r, err))
+			goto out;
+	}
+	mk_compact(S, a, flag, &r);
+	*gone = r.nremoved;
+	rc = 0;
+out:
+	slc_swap_replay_free(&r);
+	free(cand);
+	free(all);
+	free(mine);
+	return rc;
+}
+
+/* The removal passes of pls_step over the markers of this rank. */
+enum mk_pass_kind {
+	MK_INSIDE,      /* a fresh seeding's markers inside the solid
+			   (pls_drop_inside) */
+	MK_COLLIDE,     /* pls_collide */
+	MK_PRUNE        /* pls_prune, the negative escaped ones into esc */
+};
+
+/* One removal pass over both sets, positive then negative as pls_step
+ * makes them; *gone: the number removed over every rank.  Collective.
+ * 0, or -1 with err. */
+static int
+mk_pass(advect_stage *S, enum mk_pass_kind kind, pls_set *esc, size_t *gone, slc_err *err)
+{
+	const pls_water *w = &S->water;
+
+	*gone = 0;
+	for (int a = 0; a < 2; a++) {
+		pls_set *s = mk_set(S, a);
+		unsigned char *flag = slc_malloc(s->n ? s->n : 1, 1, err);
+		size_t q, g = 0;
+		int rc;
+
+		if (!flag)
+			return -1;
+		for (q = 0; q < s->n; q++) {
+			double x[3] = { s->x[3 * q], s->x[3 * q + 1], s->x[3 * q + 2] };
+			int t = 0;
+
+			if (kind == MK_INSIDE)
+				t = field_sample(w->solid, x) < 0;
+			else if (kind == MK_COLLIDE)
+				t = pls_collide_one(s, q, w->solid);
+			else if ((t = pls_prune_test(s, q, &S->phiw, &w->o.p)) && !a)
+				t = 1;  /* pls_step keeps no escaped positive one */
+			flag[q] = (unsigned char)t;
+		}
+		rc = mk_remove(S, a, flag, a ? esc : NULL, &g, err);
+		free(flag);
+		if (rc)
+			return -1;
+		*gone += g;
+	}
+	return 0;
+}
+
+/* pls_correct_shell over the ranks: each applies its markers' spheres,
+ * the maxima and minima folded over every rank (exact in any order),
+ * then every rank picks alike. */
+static int
+mk_correct(advect_stage *S, slc_err *err)
+{
+	field *phi = &S->phiw;
+	size_t n = field_count(phi);
+	float *plus = slc_malloc(n, sizeof *plus, err);
+	float *minus = plus ? slc_malloc(n, sizeof *minus, err) : NULL;
+	int rc = -1;
+
+	if (minus) {
+		memcpy(plus, phi->a, n * sizeof *plus);
+		memcpy(minus, phi->a, n * sizeof *minus);
+		S->mused += pls_correct_spheres(phi, &S->water.pos, &S->water.neg, NULL, plus, minus);
+		if (!slc_comm_fold_max(S->comm, plus, n, err) &&
+		    !slc_comm_fold_min(S->comm, minus, n, err)) {
+			pls_correct_pick(phi, plus, minus);
+			rc = 0;
+		}
+	}
+	free(plus);
+	free(minus);
+	return rc;
+}
+
+/* pls_step with the markers divided over ranks, in pls_step's order
+ * (guendelman2005 §4.4.2; thin shells are refused over ranks): the level
+ * set and spray on the whole grids, the same on every rank; the markers
+ * of each rank moved, collided, migrated to the ranks of their planes,
+ * corrected with, their radii adjusted, pruned.  0, or -1 with err. */
+static int
+mpi_pls_step(advect_stage *S, double dt, const double g[3], slc_err *err)
+{
+	pls_water *w = &S->water;
+	field *phi = &S->phiw, next;
+	const macgrid *vel = &w->u0;
+	advect_opts ao = w->o.ao;
+	double v0 = pls_liquid_volume(phi), v1;
+	size_t gone, q;
+	pls_set esc;
+	int rc;
+
+	ao.scheme = ADVECT_SL;  /* thesis §2.9: first order SL phi */
+	ao.limiter = ADVECT_LIMIT_NONE;
+	if (field_alloc_like(&next, phi, err))
+		return -1;
+	if (advect_field(vel, dt, phi, &next, &ao, NULL, err)) {
+		field_free(&next);
+		return -1;
+	}
+	memcpy(phi->a, next.a, field_count(phi) * sizeof *phi->a);
+	field_free(&next);
+	if (w->fresh && w->solid) {
+		if (mk_pass(S, MK_INSIDE, NULL, &gone, err))
+			return -1;
+		w->st.collided += gone;
+		w->fresh = 0;
+	}
+	pls_advect(&w->pos, vel, dt);
+	pls_advect(&w->neg, vel, dt);
+	if (w->solid) {
+		if (mk_pass(S, MK_COLLIDE, NULL, &gone, err))
+			return -1;
+		w->st.collided += gone;
+	}
+	if (mk_migrate(S, err))
+		return -1;
+	v1 = pls_liquid_volume(phi);
+	w->st.dv_advect += v1 - v0;
+	w->st.landed += spray_step(&w->spr, phi, w->solid, w->live, g, dt);
+	v0 = pls_liquid_volume(phi);
+	w->st.dv_spray += v0 - v1;
+	if (mk_correct(S, err))
+		return -1;
+	v1 = pls_liquid_volume(phi);
+	w->st.dv_correct += v1 - v0;
+	if (pls_redistance(phi, w->o.redist_band * phi->dx, err))
+		return -1;
+	v0 = pls_liquid_volume(phi);
+	w->st.dv_redist += v0 - v1;
+	if (mk_correct(S, err))
+		return -1;
+	w->st.dv_correct += pls_liquid_volume(phi) - v0;
+	pls_adjust_radii(&w->pos, phi, &w->o.p);
+	pls_adjust_radii(&w->neg, phi, &w->o.p);
+	pls_set_init(&esc, -1);
+	rc = mk_pass(S, MK_PRUNE, &esc, &gone, err);
+	/* escaped negative markers become spray moving with the grid
+	 * velocity at their place (pls_step's to_spray) */
+	for (q = 0; !rc && q < esc.n; q++) {
+		double x[3] = { esc.x[3 * q], esc.x[3 * q + 1], esc.x[3 * q + 2] }, v[3];
+
+		mac_velocity(vel, x, v);
+		rc = spray_push(&w->spr, x, v, esc.r[q], err);
+	}
+	if (!rc) {
+		w->st.sprayed += esc.n;
+		w->st.removed += gone;
+	}
+	pls_set_free(&esc);
+	return rc;
+}
+
+/* After pls_water_load read the marker records whole (every rank holds
+ * them whole): each rank keeps the markers in its planes, their ids
+ * their indices.  0, or -1 with err. */
+static int
+mk_load(advect_stage *S, slc_err *err)
+{
+	if (!S->comm || !S->water.o.particles)
+		return 0;
+	for (int a = 0; a < 2; a++) {
+		pls_set *s = mk_set(S, a);
+		uint64_t *id = slc_malloc(s->n ? s->n : 1, sizeof *id, err);
+		size_t q, keep = 0;
+
+		if (!id)
+			return -1;
+		for (q = 0; q < s->n; q++)
+			if (mk_owner(S, s->x[3 * q + 2]) == S->comm->rank) {
+				memmove(&s->x[3 * keep], &s->x[3 * q], 3 * sizeof *s->x);
+				s->r[keep] = s->r[q];
+				id[keep++] = q;
+			}
+		S->mall[a] = s->n;
+		s->n = keep;
+		S->mid[a] = id;
+	}
+	return 0;
+}
+
+/* New markers appended to set a of this rank since it held n0: their
+ * ids after the serial array and after those of the ranks below (the
+ * serial seeding appends box by box in grid order, the ranks' planes in
+ * rank order).  Collective.  0, or -1 with err. */
+static int
+mk_append_ids(advect_stage *S, int a, size_t n0, slc_err *err)
+{
+	const pls_set *s = mk_set(S, a);
+	uint64_t mine = s->n - n0, below = 0, total = 0, *all = NULL, *id;
+	size_t nall = 0, q;
+
+	if (slc_allgather_items(S->comm, &mine, 1, sizeof mine, (void **)&all, &nall, err))
+		return -1;
+	for (q = 0; q < nall; q++) {
+		below += (int)q < S->comm->rank ? all[q] : 0;
+		total += all[q];
+	}
+	free(all);
+	if (!(id = realloc(S->mid[a], (s->n ? s->n : 1) * sizeof *id)))
+		return slc_fail(err, "out of memory for %zu particle ids", s->n);
+	S->mid[a] = id;
+	for (q = n0; q < s->n; q++)
+		id[q] = S->mall[a] + below + (q - n0);
+	S->mall[a] += total;
+	return 0;
+}
+
+/* pls_seed's or pls_reseed's seeding (counts cp, cn; NULL: none) of the
+ * boxes in this rank's planes, from the per-box streams of g; the new
+ * markers then migrate to the ranks of the planes attraction took them
+ * to.  Collective.  0, or -1 with err. */
+static int
+mk_fill(advect_stage *S, const rng *g, const uint16_t *cp, const uint16_t *cn, slc_err *err)
+{
+	pls_water *w = &S->water;
+	size_t n0[2] = { w->pos.n, w->neg.n };
+	int k0, k1;
+
+	slc_comm_owned(S->comm, &k0, &k1);
+	if (pls_fill_planes(&w->pos, &w->neg, &S->phiw, &w->o.p, cp, cn, g, k0, k1, err) ||
+	    mk_append_ids(S, 0, n0[0], err) || mk_append_ids(S, 1, n0[1], err))
+		return -1;
+	return mk_migrate(S, err);
+}
+
+/* A marker of a crowded box: its id and box. */
+typedef struct mk_crowd {
+	uint64_t id;
+	int64_t box;
+} mk_crowd;
+
+static int
+crowd_cmp(const void *pa, const void *pb)
+{
+	const mk_crowd *a = pa, *b = pb;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* The boxes of a trimming replay and how many markers it met in each. */
+typedef struct mk_trim_ctx {
+	const mk_crowd *c;
+	uint32_t *met;
+	uint32_t limit;
+} mk_trim_ctx;
+
+static int
+mk_trim_visit(void *ctx, size_t q)
+{
+	mk_trim_ctx *t = ctx;
+	uint32_t *m = &t->met[t->c[q].box];
+
+	if (*m >= t->limit)
+		return 1;
+	++*m;
+	return 0;
+}
+
+static int
+u64_cmp(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* pls_reseed's trimming of set a: a box keeps the first
+ * pls_trim_limit markers the serial loop meets in it.  The markers of a
+ * box are all on its owner, but the order the loop meets them in
+ * depends on the removals before, in every box: the markers of the
+ * crowded boxes (more than the limit) are gathered with their boxes and
+ * every rank replays the loop over them.  count (phi's samples, zeroed)
+ * gets the markers each of this rank's boxes keeps.  Collective.  0, or
+ * -1 with err. */
+static int
+mk_trim(advect_stage *S, int a, uint16_t *count, slc_err *err)
+{
+	pls_set *s = mk_set(S, a);
+	size_t nbox = field_count(&S->phiw), q, n = 0, nall = 0, m;
+	uint32_t limit = (uint32_t)pls_trim_limit(&S->water.o.p);
+	uint32_t *tot = slc_calloc(nbox, sizeof *tot, err);
+	int64_t *box = tot ? slc_malloc(s->n ? s->n : 1, sizeof *box, err) : NULL;
+	mk_crowd *mine = box ? slc_malloc(s->n ? s->n : 1, sizeof *mine, err) : NULL, *all = NULL;
+	uint64_t *cand = NULL, *gone = NULL;
+	unsigned char *flag = NULL;
+	slc_swap_replay r = { 0 };
+	mk_trim_ctx t = { NULL, tot, limit };
+	int rc = -1;
+
+	if (!mine)
+		goto out;
+	for (q = 0; q < s->n; q++) {
+		double x[3] = { s->x[3 * q], s->x[3 * q + 1], s->x[3 * q + 2] };
+
+		box[q] = pls_box_of(&S->phiw, x);
+		if (box[q] >= 0)
+			tot[box[q]]++;
+	}
+	for (q = 0; q < s->n; q++)
+		if (box[q] >= 0 && tot[box[q]] > limit) {
+			mine[n].id = S->mid[a][q];
+			mine[n++].box = box[q];
+		}
+	for (q = 0; q < s->n; q++)
+		if (box[q] >= 0)
+			count[box[q]] = (uint16_t)(tot[box[q]] < limit ? tot[box[q]] : limit);
+	if (slc_allgather_items(S->comm, mine, n, sizeof *mine, (void **)&all, &nall, err))
+		goto out;
+	qsort(all, nall, sizeof *all, crowd_cmp);
+	memset(tot, 0, nbox * sizeof *tot);     /* now: met in the replay */
+	t.c = all;
+	if (!(cand = slc_malloc(nall ? nall : 1, sizeof *cand, err)) ||
+	    !(flag = slc_calloc(s->n ? s->n : 1, 1, err)))
+		goto out;
+	for (m = 0; m < nall; m++)
+		cand[m] = all[m].id;
+	if (slc_swap_replay_run(S->mall[a], cand, nall, mk_trim_visit, &t, &r, err) ||
+	    !(gone = slc_malloc(r.nremoved ? r.nremoved : 1, sizeof *gone, err)))
+		goto out;
+	for (m = 0; m < r.nremoved; m++)
+		gone[m] = cand[r.order[m]];
+	qsort(gone, r.nremoved, sizeof *gone, u64_cmp);
+	for (q = 0; q < s->n; q++)
+		flag[q] = bsearch(&S->mid[a][q], gone, r.nremoved, sizeof *gone, u64_cmp) != NULL;
+	mk_compact(S, a, flag, &r);
+	rc = 0;
+out:
+	slc_swap_replay_free(&r);
+	free(gone);
+	free(flag);
+	free(cand);
+	free(all);
+	free(mine);
+	free(box);
+	free(tot);
+	return rc;
+}
+
+/* pls_reseed over the ranks: markers pruned, crowded boxes trimmed,
+ * every rank's boxes topped up.  Collective.  0, or -1 with err. */
+static int
+mk_reseed(advect_stage *S, const rng *g, slc_err *err)
+{
+	size_t n = field_count(&S->phiw), gone;
+	uint16_t *cp = slc_calloc(n, sizeof *cp, err);
+	uint16_t *cn = cp ? slc_calloc(n, sizeof *cn, err) : NULL;
+	int rc = -1;
+
+	if (cn && !mk_pass(S, MK_PRUNE, NULL, &gone, err) && !mk_trim(S, 0, cp, err) &&
+	    !mk_trim(S, 1, cn, err))
+		rc = mk_fill(S, g, cp, cn, err);
+	free(cp);
+	free(cn);
+	return rc;
+}
+
+/* pls_water_load over the ranks: spray read whole on every rank; the
+ * markers read from their records (which every rank holds whole), each
+ * rank keeping those in its planes (mk_load), or seeded, and reseeded
+ * when due, box by box in each rank's planes.  Collective.  0, or -1
+ * with err. */
+static int
+mk_water_load(advect_stage *S, uint64_t seed, long frame, int reseed, slc_err *err)
+{
+	pls_water *w = &S->water;
+	slc_rec *rp, *rn;
+	int fresh, rc;
+	rng g;
+
+	if (slc_frame_get(S->F, PLS_REC_POS, SLC_PARTICLES, &rp, err) ||
+	    slc_frame_get(S->F, PLS_REC_NEG, SLC_PARTICLES, &rn, err))
+		return -1;
+	fresh = !rp || !rn;
+	w->o.particles = !fresh;        /* no seeding there */
+	rc = pls_water_load(w, S->F, &S->phiw, seed, frame, 0, err);
+	w->o.particles = 1;
+	if (rc || mk_load(S, err))
+		return -1;
+	pls_water_rng(&g, seed, frame);
+	if (fresh) {
+		w->fresh = 1;
+		return mk_fill(S, &g, NULL, NULL, err);
+	}
+	/* guendelman2005 §4.4.2: reseed every 10-20 frames */
+	if (reseed > 0 && frame > 0 && frame % reseed == 0) {
+		w->fresh = 1;
+		return mk_reseed(S, &g, err);
+	}
+	return 0;
+}
+
+/* The counts of every rank summed; rank 0 writes the markers of every
+ * rank in id order (the serial arrays), the spray it holds.  0, or -1
+ * with err. */
+static int
+mk_store(advect_stage *S, double time, slc_err *err)
+{
+	pls_water w = S->water;
+	pls_set whole[2];
+	uint64_t sum[2] = { S->mused, S->migrated };
+	int rc = 0, a;
+
+	if (slc_comm_count_sum(S->comm, sum, 2, err))
+		return -1;
+	S->water.st.corrected += sum[0];
+	S->mused = 0;
+	S->migrated = sum[1];
+	pls_set_init(&whole[0], 1);
+	pls_set_init(&whole[1], -1);
+	for (a = 0; a < 2 && !rc; a++) {
+		mk_item *it = mk_items(S, a, err), *all = NULL;
+		size_t q;
+
+		if (!it)
+			return -1;
+		if (S->comm->rank == 0 &&
+		    !(all = slc_malloc(S->mall[a] ? S->mall[a] : 1, sizeof *all, err)))
+			rc = -1;
+		/* every rank takes part: rank 0 fails it on its own */
+		if (slc_gather_by_id(S->comm, it, mk_set(S, a)->n, sizeof *it, S->mall[a], all, err))
+			rc = -1;
+		for (q = 0; !rc && all && q < S->mall[a]; q++) {
+			double x[3] = { all[q].x[0], all[q].x[1], all[q].x[2] };
+
+			rc = pls_set_push(&whole[a], x, all[q].r, err);
+		}
+		free(all);
+		free(it);
+	}
+	if (!rc && S->comm->rank == 0) {
+		w.pos = whole[0];
+		w.neg = whole[1];
+		rc = pls_water_store(&w, S->F, time, err);
+	}
+	pls_set_free(&whole[0]);
+	pls_set_free(&whole[1]);
+	return rc;
+}
 #else
 static int
 mpi_whole_in(advect_stage *S, int solid, slc_err *err)
@@ -287,8 +924,15 @@ load_liquid(advect_stage *S, slc_err *err)
 	w->o.ao.scheme = o->scheme;
 	w->o.ao.limiter = o->limiter;
 	w->o.ao.walls = !o->open;
-	if (field_from_rec(&S->phi, rphi, NULL, err) || mpi_liquid_load(S, err) ||
-	    pls_water_load(w, S->F, liquid_phi(S), (uint64_t)o->seed, (long)S->frame,
+	if (field_from_rec(&S->phi, rphi, NULL, err) || mpi_liquid_load(S, err))
+		return -1;
+#ifdef SLC_MPI
+	if (S->comm && w->o.particles) {
+		if (mk_water_load(S, (uint64_t)o->seed, (long)S->frame, (int)o->reseed, err))
+			return -1;
+	} else
+#endif
+	if (pls_water_load(w, S->F, liquid_phi(S), (uint64_t)o->seed, (long)S->frame,
 			   (int)o->reseed, err))
 		return -1;
 	w->solid = S->sol;      /* particles stay out, spray momentum to vel */
@@ -622,9 +1266,19 @@ liquid_step(advect_stage *S, double dt, slc_err *err)
 {
 	if (!S->liquid)
 		return 0;
-	if (mpi_whole_in(S, 1, err) ||
-	    pls_step(&S->water, liquid_phi(S), &S->water.u0, dt, S->have_g > 0 ? S->gravity : no_g,
-		     err))
+	const double *g = S->have_g > 0 ? S->gravity : no_g;
+
+	if (mpi_whole_in(S, 1, err))
+		return -1;
+#ifdef SLC_MPI
+	if (S->comm && S->water.o.particles) {
+		if (mpi_pls_step(S, dt, g, err))
+			return -1;
+		mpi_whole_out(S, 1);
+		return 0;
+	}
+#endif
+	if (pls_step(&S->water, liquid_phi(S), &S->water.u0, dt, g, err))
 		return -1;
 	mpi_whole_out(S, 1);
 	return 0;
@@ -847,8 +1501,15 @@ advect_stage_store(advect_stage *S, slc_err *err)
 
 	if (mac_check_finite(&S->AF.vel, err))
 		return in_frame(S, err);
-	if ((S->liquid && pls_water_store(&S->water, S->F, time, err)) ||
-	    rigid_set_store(&S->rs, S->F, time, err))
+#ifdef SLC_MPI
+	if (S->liquid && S->comm && S->water.o.particles) {
+		if (mk_store(S, time, err))
+			return -1;
+	} else
+#endif
+	if (S->liquid && pls_water_store(&S->water, S->F, time, err))
+		return -1;
+	if (rigid_set_store(&S->rs, S->F, time, err))
 		return -1;
 	for (i = 0; i < S->F->n; i++)
 		if (S->F->r[i] != S->scene && advect_stage_changed(S, S->F->r[i]))
@@ -879,6 +1540,13 @@ advect_stage_stats_get(const advect_stage *S, advect_stage_stats *st)
 	st->pos = S->water.pos.n;
 	st->neg = S->water.neg.n;
 	st->water = S->water.st;
+	st->migrated = S->migrated;
+#ifdef SLC_MPI
+	if (S->comm && S->water.o.particles) {
+		st->pos = S->mall[0];
+		st->neg = S->mall[1];
+	}
+#endif
 }
 
 long
@@ -898,6 +1566,8 @@ advect_stage_free(advect_stage *S)
 	field_free(&S->phiw);
 	field_free(&S->solw);
 	field_free(&S->srcw);
+	free(S->mid[0]);
+	free(S->mid[1]);
 	for (int a = 0; a < 3; a++)
 		field_free(mac_comp(&S->velw, a));
 #endif
