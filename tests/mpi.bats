@@ -104,6 +104,26 @@ smoke3() {
 	done
 }
 
+@test "mpi: vortex particles seeded, culled by a moving ball, migrated and forcing across the slab faces at 2-4 ranks identical to serial" {
+	# the source's particles (z 0.42 .. 0.58: across the face of 2
+	# ranks) rise into a ball moving along -z through k planes 14-24
+	{ mkprim smoke --res 32 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 &&
+		mkprim ball --res 32 --box 1,1,1 --radius 0.15 --center 0.45,0.3,0.55 --density 500 \
+			--spin 0,0,3 --velocity 0.3,0,-0.5 --motion dynamic; } | slccat -o "$T/f0.slc"
+	STEP+=(--vortex-seed 300 --seed 3)
+	smoke3 serial maccormack
+	run slcinfo "$T/serial/a3.slc"
+	assert_output --partial "particles 'vortex'"
+	for np in 2 3 4; do
+		run smoke3 "mpi$np" maccormack "$np"
+		assert_success
+		for f in 1 2 3; do
+			cmp "$T/serial/a$f.slc" "$T/mpi$np/a$f.slc"
+			cmp "$T/serial/f$f.slc" "$T/mpi$np/f$f.slc"
+		done
+	done
+}
+
 # three frames of a liquid frame f0.slc in $T: advect --seed 1 (or
 # $ADV) then project, serial or over NP ranks (liquid3 DIR NP), as
 # pipelines/drop

@@ -114,13 +114,36 @@ load_vortex(advect_stage *S, slc_err *err)
 }
 
 #ifdef SLC_MPI
-/* A liquid and vortex particles over MPI ranks: their phases (velocity
- * extrapolation, the level set, marker particles and spray, the walls;
- * vortex particles moved, culled, seeded and their force) run on the
- * whole grids, gathered to every rank from the owned planes of each,
- * with the serial code: the same bits on every rank and as one process,
- * every particle on every rank.  Not yet distributed: the grids are
- * gathered per phase and the particles stepped on each rank. */
+/* A liquid over MPI ranks: its marker particles are divided among the
+ * ranks (mk_*, below), the grid phases (velocity extrapolation, the
+ * level set, spray, the walls) run on the whole grids, gathered to every
+ * rank from the owned planes of each, with the serial code: the same
+ * bits on every rank and as one process.  Vortex particles are divided
+ * too (vx_*), their force summed on the whole velocity.
+ *
+ * Why the level set's redistancing and the velocity extrapolation are
+ * not computed per slab with ghost planes: owned values would equal the
+ * serial ones only if no owned value depended on a sample beyond the
+ * ghosts, and that does not hold for any width.
+ *  - Fast marching (pls_redistance, grid/fmm.c): a sample's value
+ *    depends on its accepted neighbours, all smaller, but only the
+ *    smallest is smaller by dx/sqrt(3) or more; the update sum_a (d -
+ *    m_a)^2 = dx^2 also takes neighbours only a little smaller, with a
+ *    weight (d - m_a) / sum_b (d - m_b) <= (d - m_a) / dx.  Along a
+ *    surface nearly parallel to the slab face the chain of such
+ *    neighbours runs across any number of planes; a ghost plane that
+ *    lacks its outer neighbour reaches an owned sample B sqrt(3) + 1 =
+ *    15 planes away (band B = 8) through a product of weights that can
+ *    be (8/15)^15 ~ 1e-4: far above a float's rounding.
+ *  - Extrapolation (pls_step.c, extrapolate_comp): faces are visited in
+ *    order of (phi, index); a flat surface gives a whole layer equal
+ *    phi, and each face then averages its neighbour of lower index,
+ *    already set: a chain along k through every plane.  Its
+ *    divergence-free band (divfree_band) is lexicographic SOR with a
+ *    stopping test over the whole band: one sweep carries a change
+ *    across every plane.
+ * Either would need a change of the serial algorithm (red-black sweeps,
+ * an order that does not chain along k), and with it a new baseline. */
 
 /* The whole grid of slab field s into w on every rank (w allocated on
  * first use: s's placement over its nk_all planes).  Collective. */
@@ -560,30 +583,46 @@ mpi_pls_step(advect_stage *S, double dt, const double g[3], slc_err *err)
 	return rc;
 }
 
-/* After pls_water_load read the marker records whole (every rank holds
- * them whole): each rank keeps the markers in its planes, their ids
- * their indices.  0, or -1 with err. */
+/* The markers of records rp (positive) and rn (negative), which every
+ * rank holds whole: each rank keeps those in its planes, their ids their
+ * indices, checked as pls_from_rec checks them; then the records are
+ * emptied (rank 0 writes them anew at store), so that a rank holds its
+ * own markers only.  0, or -1 with err. */
 static int
-mk_load(advect_stage *S, slc_err *err)
+mk_load(advect_stage *S, slc_rec *rp, slc_rec *rn, slc_err *err)
 {
-	if (!S->comm || !S->water.o.particles)
-		return 0;
+	slc_rec *rec[2] = { rp, rn };
+
 	for (int a = 0; a < 2; a++) {
 		pls_set *s = mk_set(S, a);
-		uint64_t *id = slc_malloc(s->n ? s->n : 1, sizeof *id, err);
-		size_t q, keep = 0;
+		const float *x = slc_rec_get(rec[a], "P", SLC_F32, 3, 0, err), *rad;
+		uint64_t q, n;
+		slc_rec empty;
 
-		if (!id)
+		if (!x)
 			return -1;
-		for (q = 0; q < s->n; q++)
-			if (mk_owner(S, s->x[3 * q + 2]) == S->comm->rank) {
-				memmove(&s->x[3 * keep], &s->x[3 * q], 3 * sizeof *s->x);
-				s->r[keep] = s->r[q];
-				id[keep++] = q;
-			}
-		S->mall[a] = s->n;
-		s->n = keep;
-		S->mid[a] = id;
+		n = slc_rec_find(rec[a], "P")->count;
+		if (!(rad = slc_rec_get(rec[a], "radius", SLC_F32, 1, n, err)) ||
+		    !(S->mid[a] = slc_malloc(n ? n : 1, sizeof *S->mid[a], err)))
+			return -1;
+		for (q = 0; q < n; q++) {
+			double y[3] = { x[3 * q], x[3 * q + 1], x[3 * q + 2] };
+
+			if (!isfinite(y[0]) || !isfinite(y[1]) || !isfinite(y[2]) || !(rad[q] > 0))
+				return slc_fail(err, "particles '%s': particle %llu has a bad "
+						"position or radius", rec[a]->name,
+						(unsigned long long)q);
+			if (mk_owner(S, y[2]) != S->comm->rank)
+				continue;
+			S->mid[a][s->n] = q;
+			if (pls_set_push(s, y, rad[q], err))
+				return -1;
+		}
+		S->mall[a] = n;
+		if (pls_to_rec(&(pls_set){ 0 }, &empty, rec[a]->name, rec[a]->time, err))
+			return -1;
+		slc_rec_free(rec[a]);
+		*rec[a] = empty;
 	}
 	return 0;
 }
@@ -765,9 +804,9 @@ mk_reseed(advect_stage *S, const rng *g, slc_err *err)
 }
 
 /* pls_water_load over the ranks: spray read whole on every rank; the
- * markers read from their records (which every rank holds whole), each
- * rank keeping those in its planes (mk_load), or seeded, and reseeded
- * when due, box by box in each rank's planes.  Collective.  0, or -1
+ * markers read from their records, each rank keeping those in its
+ * planes (mk_load), or seeded, and reseeded when due, box by box in each
+ * rank's planes.  Collective.  0, or -1
  * with err. */
 static int
 mk_water_load(advect_stage *S, uint64_t seed, long frame, int reseed, slc_err *err)
@@ -781,10 +820,10 @@ mk_water_load(advect_stage *S, uint64_t seed, long frame, int reseed, slc_err *e
 	    slc_frame_get(S->F, PLS_REC_NEG, SLC_PARTICLES, &rn, err))
 		return -1;
 	fresh = !rp || !rn;
-	w->o.particles = !fresh;        /* no seeding there */
+	w->o.particles = 0;     /* the spray alone */
 	rc = pls_water_load(w, S->F, &S->phiw, seed, frame, 0, err);
 	w->o.particles = 1;
-	if (rc || mk_load(S, err))
+	if (rc || (!fresh && mk_load(S, rp, rn, err)))
 		return -1;
 	pls_water_rng(&g, seed, frame);
 	if (fresh) {
@@ -845,6 +884,348 @@ mk_store(advect_stage *S, double time, slc_err *err)
 	pls_set_free(&whole[0]);
 	pls_set_free(&whole[1]);
 	return rc;
+}
+
+/* --- vortex particles owned by slabs --------------------------------- */
+
+/* Over MPI ranks each rank holds the vortex particles in its cell planes
+ * (thesis §3.4), in the order of their ids, their places in the record
+ * one process holds: moved and stretched on their rank, then migrated;
+ * culling keeps the order of the survivors (a stable compaction: a
+ * survivor's new place is its id less the removed ids below it); seeding
+ * draws the same particles on every rank from the whole source, each
+ * keeping those in its planes; the force on a face sums the particles
+ * within the kernel's reach in record order, so that each rank sums its
+ * own and copies of its neighbours' within that reach, in id order. */
+
+/* The rank owning the cell plane of height z (m) of the velocity's
+ * cells. */
+static int
+vx_owner(const advect_stage *S, double z)
+{
+	const field *u = &S->AF.vel.u;
+	double k = floor((z - u->origin[2]) / u->dx);
+
+	return slc_comm_owner(S->comm, k < 0 ? -1 : k >= S->comm->nk ? S->comm->nk : (int)k);
+}
+
+/* Bytes of one particle of r between ranks: its id, then its samples of
+ * each point channel in the record's order. */
+static size_t
+vx_size(const slc_rec *r)
+{
+	size_t b = sizeof(uint64_t);
+
+	for (uint32_t c = 0; c < r->nchan; c++)
+		if (r->chan[c].domain == SLC_POINT)
+			b += slc_type_size(r->chan[c].type) * r->chan[c].ncomp;
+	return b;
+}
+
+/* The particles of vort (ids vid) as items (malloc'd), or NULL. */
+static unsigned char *
+vx_pack(const advect_stage *S, slc_err *err)
+{
+	const slc_rec *r = S->vort;
+	size_t n = (size_t)slc_rec_find(r, "P")->count, sz = vx_size(r), q;
+	unsigned char *it = slc_malloc(n ? n : 1, sz, err);
+
+	for (q = 0; it && q < n; q++) {
+		size_t off = sizeof(uint64_t);
+
+		memcpy(it + q * sz, &S->vid[q], sizeof(uint64_t));
+		for (uint32_t c = 0; c < r->nchan; c++) {
+			const slc_chan *o = &r->chan[c];
+			size_t e = slc_type_size(o->type) * o->ncomp;
+
+			if (o->domain != SLC_POINT)
+				continue;
+			memcpy(it + q * sz + off, (const unsigned char *)o->data + q * e, e);
+			off += e;
+		}
+	}
+	return it;
+}
+
+static int
+vx_cmp(const void *pa, const void *pb)
+{
+	uint64_t a, b;
+
+	memcpy(&a, pa, sizeof a);
+	memcpy(&b, pb, sizeof b);
+	return a < b ? -1 : a > b;
+}
+
+/* Rebuild r (the layout of vort) from n items, their ids into *id
+ * (malloc'd, the old freed): its point channels from the items, the
+ * others as they were.  0, or -1 with err. */
+static int
+vx_unpack(slc_rec *r, uint64_t **id, const unsigned char *it, size_t n, slc_err *err)
+{
+	size_t sz = vx_size(r), off = sizeof(uint64_t), q;
+	uint64_t *ni = slc_malloc(n ? n : 1, sizeof *ni, err);
+	slc_rec nr;
+
+	if (!ni)
+		return -1;
+	slc_rec_init(&nr, r->kind, r->name);
+	nr.time = r->time;
+	for (uint32_t c = 0; c < r->nchan; c++) {
+		const slc_chan *o = &r->chan[c];
+		size_t e = slc_type_size(o->type) * o->ncomp;
+		uint64_t cnt = o->domain == SLC_POINT ? n : o->count;
+		unsigned char *d = slc_rec_add(&nr, o->name, o->type, o->ncomp, o->domain, cnt, err);
+
+		if (!d) {
+			slc_rec_free(&nr);
+			free(ni);
+			return -1;
+		}
+		if (o->domain != SLC_POINT) {
+			if (cnt)
+				memcpy(d, o->data, (size_t)cnt * e);
+			continue;
+		}
+		for (q = 0; q < n; q++)
+			memcpy(d + q * e, it + q * sz + off, e);
+		off += e;
+	}
+	for (q = 0; q < n; q++)
+		memcpy(&ni[q], it + q * sz, sizeof *ni);
+	slc_rec_free(r);
+	*r = nr;
+	free(*id);
+	*id = ni;
+	return 0;
+}
+
+/* Keep the particles of vort with keep[q], in their order (ids kept). */
+static int
+vx_keep(advect_stage *S, const unsigned char *keep, slc_err *err)
+{
+	size_t n = (size_t)slc_rec_find(S->vort, "P")->count, sz = vx_size(S->vort), q, m = 0;
+	unsigned char *it = vx_pack(S, err);
+	int rc;
+
+	if (!it)
+		return -1;
+	for (q = 0; q < n; q++)
+		if (keep[q])
+			memmove(it + m++ * sz, it + q * sz, sz);
+	rc = vx_unpack(S->vort, &S->vid, it, m, err);
+	free(it);
+	return rc;
+}
+
+/* At load: each rank keeps the particles in its planes, their ids their
+ * indices.  0, or -1 with err. */
+static int
+vx_load(advect_stage *S, slc_err *err)
+{
+	size_t n, q;
+	unsigned char *keep;
+	const float *x;
+	int rc;
+
+	if (!S->comm || !S->vort)
+		return 0;
+	n = (size_t)slc_rec_find(S->vort, "P")->count;
+	x = slc_rec_find(S->vort, "P")->data;
+	if (!(S->vid = slc_malloc(n ? n : 1, sizeof *S->vid, err)) ||
+	    !(keep = slc_malloc(n ? n : 1, 1, err)))
+		return -1;
+	for (q = 0; q < n; q++) {
+		S->vid[q] = q;
+		keep[q] = vx_owner(S, x[3 * q + 2]) == S->comm->rank;
+	}
+	S->vall = n;
+	rc = vx_keep(S, keep, err);
+	free(keep);
+	return rc;
+}
+
+/* The particles that moved into another rank's planes sent there, the
+ * rank's own in id order again.  Collective.  0, or -1 with err. */
+static int
+vx_migrate(advect_stage *S, slc_err *err)
+{
+	size_t n = (size_t)slc_rec_find(S->vort, "P")->count, sz = vx_size(S->vort), q, nget = 0,
+	       sent = 0;
+	const float *x = slc_rec_find(S->vort, "P")->data;
+	unsigned char *it = vx_pack(S, err), *got = NULL;
+	int *dest = it ? slc_malloc(n ? n : 1, sizeof *dest, err) : NULL, rc = -1;
+
+	for (q = 0; dest && q < n; q++)
+		dest[q] = vx_owner(S, x[3 * q + 2]);
+	if (dest && !slc_migrate(S->comm, it, n, sz, dest, (void **)&got, &nget, &sent, err)) {
+		qsort(got, nget, sz, vx_cmp);
+		rc = vx_unpack(S->vort, &S->vid, got, nget, err);
+	}
+	free(got);
+	free(dest);
+	free(it);
+	return rc;
+}
+
+/* vortex_cull over the ranks: a stable compaction, each survivor's id
+ * less the removed ids below it.  Collective.  0, or -1 with err. */
+static int
+vx_cull(advect_stage *S, const field *solid, slc_err *err)
+{
+	size_t n = (size_t)slc_rec_find(S->vort, "P")->count, q, ng = 0, nall = 0;
+	const float *x = slc_rec_find(S->vort, "P")->data;
+	unsigned char *keep = slc_malloc(n ? n : 1, 1, err);
+	uint64_t *gone = keep ? slc_malloc(n ? n : 1, sizeof *gone, err) : NULL, *all = NULL;
+	int rc = -1;
+
+	if (!gone)
+		goto out;
+	for (q = 0; q < n; q++) {
+		double xp[3] = { x[3 * q], x[3 * q + 1], x[3 * q + 2] };
+
+		keep[q] = !(field_sample(solid, xp) < 0);
+		if (!keep[q])
+			gone[ng++] = S->vid[q];
+	}
+	if (slc_allgather_items(S->comm, gone, ng, sizeof *gone, (void **)&all, &nall, err))
+		goto out;
+	qsort(all, nall, sizeof *all, u64_cmp);
+	for (q = 0; q < n; q++) {
+		size_t lo = 0, hi = nall;
+
+		while (lo < hi) {       /* removed ids below this one */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (all[mid] < S->vid[q])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		S->vid[q] -= lo;
+	}
+	S->vall -= nall;
+	rc = nall ? vx_keep(S, keep, err) : 0;
+out:
+	free(all);
+	free(gone);
+	free(keep);
+	return rc;
+}
+
+/* vortex_seed over the ranks: every rank draws the same new particles
+ * (appended after its own by vortex_seed), their ids after the whole
+ * record's; each keeps those in its planes.  0, or -1 with err. */
+static int
+vx_seed(advect_stage *S, const field *src, uint64_t call, double dt, slc_err *err)
+{
+	size_t n0 = (size_t)slc_rec_find(S->vort, "P")->count, n, q;
+	const float *x;
+	unsigned char *keep;
+	uint64_t *id;
+	int rc;
+
+	if (vortex_seed(S->vort, src, &S->o.vortex, dt, (uint64_t)S->o.seed, call, err))
+		return -1;
+	n = (size_t)slc_rec_find(S->vort, "P")->count;
+	if (n == n0)
+		return 0;
+	x = slc_rec_find(S->vort, "P")->data;
+	if (!(id = realloc(S->vid, n * sizeof *id)))
+		return slc_fail(err, "out of memory for %zu particle ids", n);
+	S->vid = id;
+	if (!(keep = slc_malloc(n, 1, err)))
+		return -1;
+	for (q = 0; q < n; q++) {
+		keep[q] = q < n0 || vx_owner(S, x[3 * q + 2]) == S->comm->rank;
+		if (q >= n0)
+			id[q] = S->vall + (q - n0);
+	}
+	S->vall += n - n0;
+	rc = vx_keep(S, keep, err);
+	free(keep);
+	return rc;
+}
+
+/* vortex_force over the ranks: the particles within the kernel's reach
+ * of a rank's planes (its own, and copies of its neighbours' sent to
+ * it) in id order, so that every face of its planes sums the serial
+ * terms in the serial order.  Collective.  0, or -1 with err. */
+static int
+vx_force(advect_stage *S, double dt, slc_err *err)
+{
+	const slc_rec *r = S->vort;
+	size_t n = (size_t)slc_rec_find(r, "P")->count, sz = vx_size(r), q, m = 0, nget = 0, sent;
+	const float *x = slc_rec_find(r, "P")->data;
+	/* a particle in cell plane kp reaches the samples of planes within
+	 * radius of its place: kp - radius - 1 .. kp + radius + 1 */
+	int reach = (int)ceil(S->o.vortex.radius) + 2, P = S->comm->size, d, rc = -1;
+	unsigned char *it = vx_pack(S, err), *out = NULL, *got = NULL, *both = NULL;
+	int *dest = it ? slc_malloc(n * (size_t)P + 1, sizeof *dest, err) : NULL;
+	slc_rec tmp;
+	uint64_t *tid = NULL;
+
+	if (!dest || !(out = slc_malloc(n * (size_t)P + 1, sz, err)))
+		goto done;
+	for (q = 0; q < n; q++) {
+		double k = floor((x[3 * q + 2] - S->AF.vel.u.origin[2]) / S->AF.vel.u.dx);
+
+		for (d = 0; d < P; d++)
+			if (d != S->comm->rank && k >= S->comm->k0[d] - reach &&
+			    k < S->comm->k0[d + 1] + reach) {
+				memcpy(out + m * sz, it + q * sz, sz);
+				dest[m++] = d;
+			}
+	}
+	if (slc_migrate(S->comm, out, m, sz, dest, (void **)&got, &nget, &sent, err) ||
+	    !(both = slc_malloc(n + nget + 1, sz, err)))
+		goto done;
+	memcpy(both, it, n * sz);
+	memcpy(both + n * sz, got, nget * sz);
+	qsort(both, n + nget, sz, vx_cmp);
+	slc_rec_init(&tmp, r->kind, r->name);
+	for (uint32_t c = 0; c < r->nchan; c++)
+		if (r->chan[c].domain == SLC_POINT &&
+		    !slc_rec_add(&tmp, r->chan[c].name, r->chan[c].type, r->chan[c].ncomp,
+				 SLC_POINT, 0, err)) {
+			slc_rec_free(&tmp);
+			goto done;
+		}
+	if (!vx_unpack(&tmp, &tid, both, n + nget, err)) {
+		vortex_force(&tmp, whole_vel(S), &S->o.vortex, dt);
+		rc = 0;
+	}
+	slc_rec_free(&tmp);
+done:
+	free(tid);
+	free(both);
+	free(got);
+	free(out);
+	free(dest);
+	free(it);
+	return rc;
+}
+
+/* Rank 0: the whole record in id order (the serial one) in vort.
+ * Collective.  0, or -1 with err. */
+static int
+vx_store(advect_stage *S, slc_err *err)
+{
+	size_t n = (size_t)slc_rec_find(S->vort, "P")->count, sz = vx_size(S->vort);
+	unsigned char *it = vx_pack(S, err), *all = NULL;
+	uint64_t *id = NULL;
+	int rc = -1;
+
+	if (!it)
+		return -1;
+	if (S->comm->rank == 0 && !(all = slc_malloc(S->vall ? S->vall : 1, sz, err)))
+		rc = -2;
+	if (!slc_gather_by_id(S->comm, it, n, sz, S->vall, all, err) && rc != -2)
+		rc = S->comm->rank ? 0 : vx_unpack(S->vort, &id, all, S->vall, err);
+	free(id);
+	free(all);
+	free(it);
+	return rc < 0 ? -1 : 0;
 }
 #else
 static int
@@ -1112,6 +1493,10 @@ advect_stage_load(advect_stage *S, slc_frame *F, const advect_stage_opts *o,
 	S->ao.walls = !o->open;
 	S->ao.pool = &S->AF.pool;       /* temporaries kept across records and substeps */
 	S->T = sc.dt;
+#ifdef SLC_MPI
+	if (vx_load(S, err))
+		return -1;
+#endif
 	return mpi_load(S, err);
 }
 
@@ -1250,6 +1635,10 @@ advect_records(advect_stage *S, double dt, slc_err *err)
 			if (mpi_whole_in(S, 0, err))
 				return -1;
 			vortex_step(r, whole_vel(S), dt);
+#ifdef SLC_MPI
+			if (S->comm && vx_migrate(S, err))
+				return -1;
+#endif
 		} else if (r->kind == SLC_PARTICLES && !rigid_set_owns(r) &&
 			   (slc_frame_decode(S->F, r, err) ||
 			    advect_frame_particles(r, &S->AF.vel, dt, err))) {
@@ -1419,6 +1808,17 @@ vortex_particles(advect_stage *S, double dt, slc_err *err)
 		return 0;
 	if (mpi_whole_in(S, 1, err) || (o->vortex.rate > 0 && mpi_whole_src(S, err)))
 		return -1;
+#ifdef SLC_MPI
+	if (S->comm) {
+		if ((S->sol && vx_cull(S, whole_sol(S), err)) ||
+		    (o->vortex.rate > 0 &&
+		     vx_seed(S, whole_src(S), vortex_stream_key(S->frame, S->nsub), dt, err)) ||
+		    vx_force(S, dt, err))
+			return -1;
+		mpi_whole_out(S, 0);
+		return 0;
+	}
+#endif
 	if ((S->sol && vortex_cull(S->vort, whole_sol(S), err)) ||
 	    (o->vortex.rate > 0 && vortex_seed(S->vort, whole_src(S), &o->vortex, dt, (uint64_t)o->seed,
 					       vortex_stream_key(S->frame, S->nsub), err)))
@@ -1511,6 +1911,10 @@ advect_stage_store(advect_stage *S, slc_err *err)
 		return -1;
 	if (rigid_set_store(&S->rs, S->F, time, err))
 		return -1;
+#ifdef SLC_MPI
+	if (S->comm && S->vort && vx_store(S, err))
+		return -1;
+#endif
 	for (i = 0; i < S->F->n; i++)
 		if (S->F->r[i] != S->scene && advect_stage_changed(S, S->F->r[i]))
 			S->F->r[i]->time = time;
@@ -1568,6 +1972,7 @@ advect_stage_free(advect_stage *S)
 	field_free(&S->srcw);
 	free(S->mid[0]);
 	free(S->mid[1]);
+	free(S->vid);
 	for (int a = 0; a < 3; a++)
 		field_free(mac_comp(&S->velw, a));
 #endif

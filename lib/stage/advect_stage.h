@@ -133,6 +133,11 @@ typedef struct advect_stage {
 	uint64_t *mid[2];
 	uint64_t mall[2];
 	size_t mused, migrated;
+	/* MPI with vortex particles: vort holds those in this rank's cell
+	 * planes, in the order of vid, their places in the serial record;
+	 * vall its length */
+	uint64_t *vid;
+	uint64_t vall;
 } advect_stage;
 
 /* The ghost planes a k slab needs each side under MPI (comm/halo.h) for
