@@ -165,71 +165,79 @@ fail:
 	return -1;
 }
 
+/* Put the nall items of a (size bytes each, a uint64_t id first) at
+ * their ids' places in place, following each cycle of the permutation
+ * (tmp: size bytes).  0, or -1 with err (an id out of range or twice). */
+static int
+place_by_id(char *a, uint64_t nall, size_t size, char *tmp, slc_err *err)
+{
+	uint64_t q, id, at;
+
+	for (q = 0; q < nall; q++)
+		for (;;) {
+			memcpy(&id, a + q * size, sizeof id);
+			if (id == q)
+				break;
+			if (id >= nall)
+				return slc_fail(err, "gather: particle id %llu of %llu out of range",
+						(unsigned long long)id, (unsigned long long)nall);
+			memcpy(&at, a + id * size, sizeof at);
+			if (at == id)
+				return slc_fail(err, "gather: particle id %llu repeated",
+						(unsigned long long)id);
+			memcpy(tmp, a + id * size, size);
+			memcpy(a + id * size, a + q * size, size);
+			memcpy(a + q * size, tmp, size);
+		}
+	return 0;
+}
+
 int
 slc_gather_by_id(slc_comm *c, const void *items, size_t n, size_t size, uint64_t nall, void *out,
 		 slc_err *err)
 {
 	int P = c->size, rc, bad = 0;
-	size_t *nr = c->rank == 0 ? slc_calloc((size_t)P, sizeof *nr, err) : NULL, tot = 0, q;
+	size_t *nr = c->rank == 0 ? slc_calloc((size_t)P, sizeof *nr, err) : NULL, tot = 0;
 	int *cnt = NULL;
-	char *buf = NULL;
+	char *tmp = NULL;
 
 	if (c->rank == 0 && !nr)
 		bad = 1;
 	rc = MPI_Gather(&n, (int)sizeof n, MPI_BYTE, nr, (int)sizeof n, MPI_BYTE, 0, c->c);
-	if (rc != MPI_SUCCESS)
+	if (rc != MPI_SUCCESS) {
+		free(nr);
 		return mpi_err(rc, "gather of counts", err);
+	}
+	/* rank 0 receives straight into out, then puts each item in its
+	 * place: no second copy of the whole set */
 	if (c->rank == 0 && !bad) {
 		if (!(cnt = slc_calloc((size_t)P * 2, sizeof *cnt, err)) ||
 		    byte_counts(nr, P, size, cnt, cnt + P, &tot, err) ||
-		    !(buf = slc_malloc(tot ? tot * size : 1, 1, err)))
+		    !(tmp = slc_malloc(size ? size : 1, 1, err)))
 			bad = 1;
+		else if (tot != nall) {
+			slc_fail(err, "gather: %zu particles, expected %llu", tot,
+				 (unsigned long long)nall);
+			bad = 1;
+		}
 	}
 	/* every rank learns whether rank 0 can take them */
 	rc = MPI_Bcast(&bad, 1, MPI_INT, 0, c->c);
-	if (rc != MPI_SUCCESS || bad) {
-		free(buf);
-		free(cnt);
-		free(nr);
-		return rc != MPI_SUCCESS ? mpi_err(rc, "gather", err) :
-		       c->rank ? slc_fail(err, "gather of particles: failed on rank 0") : -1;
-	}
-	/* every count fits an int: rank 0's byte_counts checked them */
-	rc = MPI_Gatherv(items, (int)(n * size), MPI_BYTE, buf, cnt, cnt ? cnt + P : NULL, MPI_BYTE,
-			 0, c->c);
+	if (rc == MPI_SUCCESS && !bad)
+		/* every count fits an int: rank 0's byte_counts checked them */
+		rc = MPI_Gatherv(items, (int)(n * size), MPI_BYTE, out, cnt, cnt ? cnt + P : NULL,
+				 MPI_BYTE, 0, c->c);
 	if (rc != MPI_SUCCESS) {
-		free(buf);
-		free(cnt);
-		free(nr);
-		return mpi_err(rc, "gather of particles", err);
-	}
-	if (c->rank == 0) {
-		unsigned char *seen = tot == nall ? slc_calloc(nall ? nall : 1, 1, err) : NULL;
-
-		if (tot != nall)
-			rc = slc_fail(err, "gather: %zu particles, expected %llu", tot,
-				      (unsigned long long)nall);
-		else if (!seen)
-			rc = -1;
-		for (q = 0; seen && q < tot; q++) {
-			uint64_t id;
-
-			memcpy(&id, buf + q * size, sizeof id);
-			if (id >= nall || seen[id]) {
-				rc = slc_fail(err, "gather: particle id %llu of %llu repeated or out "
-					      "of range", (unsigned long long)id,
-					      (unsigned long long)nall);
-				break;
-			}
-			seen[id] = 1;
-			memcpy((char *)out + id * size, buf + q * size, size);
-		}
-		free(seen);
-	}
-	free(buf);
+		mpi_err(rc, "gather of particles", err);
+		bad = 1;
+	} else if (bad && c->rank)
+		slc_fail(err, "gather of particles: failed on rank 0");
+	if (!bad && c->rank == 0 && place_by_id(out, nall, size, tmp, err))
+		bad = 1;
+	free(tmp);
 	free(cnt);
 	free(nr);
-	return rc ? -1 : 0;
+	return bad ? -1 : 0;
 }
 
 int
