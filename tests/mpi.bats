@@ -22,7 +22,7 @@ STEP=(--source source --buoyancy 0.1,4 --confinement 0.3 --dt 0.04)
 		run mpi "$np" "$ROOT/build-mpi/tests/test_comm"
 		assert_success
 		refute_output --partial "not ok"
-		assert_output --partial "1..36"
+		assert_output --partial "1..38"
 	done
 }
 

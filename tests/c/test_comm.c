@@ -614,6 +614,27 @@ test_migrate(int nk)
 	free(dest);
 }
 
+/* slc_gather_by_id refuses a count that is not nall (on every rank) and,
+ * on rank 0, an id given twice. */
+static void
+test_gather_bad(void)
+{
+	mig_item it[2] = { { 2 * (uint64_t)C->rank, 0, 0 }, { 2 * (uint64_t)C->rank + 1, 0, 0 } };
+	mig_item *all_ = C->rank == 0 ? calloc(2 * (size_t)C->size + 1, sizeof *all_) : NULL;
+	slc_err err;
+	int rc;
+
+	rc = slc_gather_by_id(C, it, 2, sizeof *it, 2 * (uint64_t)C->size + 1, all_, &err);
+	ALL(rc < 0, "a gather of %d particles, %d expected, refused on every rank: %s",
+	    2 * C->size, 2 * C->size + 1, err.msg);
+	if (C->rank == 0)
+		it[1].id = 0;
+	rc = slc_gather_by_id(C, it, 2, sizeof *it, 2 * (uint64_t)C->size, all_, &err);
+	ALL(C->rank ? rc == 0 : rc < 0 && strstr(err.msg, "id 0 repeated"),
+	    "a particle id given twice refused on rank 0");
+	free(all_);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -644,6 +665,7 @@ main(int argc, char **argv)
 	test_replay();
 	test_migrate(37);
 	test_migrate(7);
+	test_gather_bad();
 	rc = slc_comm_slabs(C, 4 * C->size, 4, &err);
 	ALL(rc < 0 && strstr(err.msg, "thinner than 4 ghost planes"),
 	    "slabs of 4 planes with 4 ghost planes refused: %s", err.msg);
