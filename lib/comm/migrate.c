@@ -210,6 +210,11 @@ slc_gather_by_id(slc_comm *c, const void *items, size_t n, size_t size, uint64_t
 	}
 	/* rank 0 receives straight into out, then puts each item in its
 	 * place: no second copy of the whole set */
+	if (c->rank == 0 && !out) {
+		slc_fail(err, "gather: no room for %llu particles on rank 0",
+			 (unsigned long long)nall);
+		bad = 1;
+	}
 	if (c->rank == 0 && !bad) {
 		if (!(cnt = slc_calloc((size_t)P * 2, sizeof *cnt, err)) ||
 		    byte_counts(nr, P, size, cnt, cnt + P, &tot, err) ||

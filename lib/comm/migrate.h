@@ -45,7 +45,8 @@ int slc_allgather_items(slc_comm *c, const void *items, size_t n, size_t size, v
 
 /* Rank 0: the items of every rank placed by their id, the uint64_t at
  * the start of each item (ids 0 .. nall-1, each once over the ranks),
- * into out (nall items; rank 0 only, may be NULL elsewhere).
+ * into out (nall items; rank 0 only, may be NULL elsewhere; NULL on
+ * rank 0 fails the gather on every rank).
  * Collective.  0, or -1 with err (memory, MPI, an id out of range or
  * the count not nall). */
 int slc_gather_by_id(slc_comm *c, const void *items, size_t n, size_t size, uint64_t nall,
