@@ -104,8 +104,31 @@ smoke3() {
 	done
 }
 
-# three frames of a liquid frame f0.slc in $T: advect --seed 1 then
-# project, serial or over NP ranks (liquid3 DIR NP), as pipelines/drop
+@test "mpi: vortex particles seeded, culled by a moving ball, migrated and forcing across the slab faces at 2-4 ranks identical to serial" {
+	# the source's particles (z 0.42 .. 0.58: across the face of 2
+	# ranks), pushed along +z by the source's velocity across the faces
+	# at z = 0.5, rise into a ball moving along -z through k planes
+	# 14-24 (a few culled in every frame)
+	{ mkprim smoke --res 32 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 &&
+		mkprim ball --res 32 --box 1,1,1 --radius 0.15 --center 0.45,0.3,0.55 --density 500 \
+			--spin 0,0,3 --velocity 0.3,0,-0.5 --motion dynamic; } | slccat -o "$T/f0.slc"
+	STEP+=(--vortex-seed 300 --seed 3 --source-velocity 0,0,1.5)
+	smoke3 serial maccormack
+	run slcinfo "$T/serial/a3.slc"
+	assert_output --partial "particles 'vortex'"
+	for np in 2 3 4; do
+		run smoke3 "mpi$np" maccormack "$np"
+		assert_success
+		for f in 1 2 3; do
+			cmp "$T/serial/a$f.slc" "$T/mpi$np/a$f.slc"
+			cmp "$T/serial/f$f.slc" "$T/mpi$np/f$f.slc"
+		done
+	done
+}
+
+# three frames of a liquid frame f0.slc in $T: advect --seed 1 (or
+# $ADV) then project, serial or over NP ranks (liquid3 DIR NP), as
+# pipelines/drop
 liquid3() {
 	local dir=$1 np=${2:-0} adv=(advect) proj=(project)
 	if [ "$np" -gt 0 ]; then
@@ -115,7 +138,7 @@ liquid3() {
 	mkdir -p "$T/$dir" && cd "$T/$dir" || return 1
 	cp "$T/f0.slc" f0.slc
 	for f in 1 2 3; do
-		"${adv[@]}" --seed 1 "f$((f - 1)).slc" -o "a$f.slc" || return 1
+		"${adv[@]}" ${ADV:---seed 1} "f$((f - 1)).slc" -o "a$f.slc" || return 1
 		"${proj[@]}" "a$f.slc" -o "f$f.slc" || return 1
 	done
 }
@@ -153,6 +176,42 @@ liquid3() {
 			cmp "$T/serial/a$f.slc" "$T/mpi$np/a$f.slc"
 			cmp "$T/serial/f$f.slc" "$T/mpi$np/f$f.slc"
 		done
+	done
+}
+
+@test "mpi: markers seeded, reseeded and trimmed per rank (--reseed 1, 2 per cell) at 2-4 ranks identical to serial" {
+	# frame 0 seeds, frames 1 and 2 reseed: 2 markers a box, trimmed
+	# past 4 (hundreds of them in the boxes the surface crowds)
+	mkprim pool --res 32 -o "$T/f0.slc"
+	ADV="--seed 2 --reseed 1 --pls-per-cell 2"
+	liquid3 serial
+	for np in 2 3 4; do
+		run liquid3 "mpi$np" "$np"
+		assert_success
+		for f in 1 2 3; do
+			cmp "$T/serial/a$f.slc" "$T/mpi$np/a$f.slc"
+		done
+	done
+}
+
+@test "mpi: marker particles crossing the slab faces migrate to their new owners, the frame identical to serial" {
+	# gravity tilted along k sloshes the pool's surface over the slab
+	# faces (z = 0.5 at 2 ranks, 0.25, 0.5, 0.75 at 4)
+	G=(--seed 1 --gravity 0,-9.81,8)
+	mkprim pool --res 32 -o "$T/p0.slc"
+	for f in 1 2; do
+		advect "${G[@]}" "$T/p$((f - 1)).slc" | project -o "$T/p$f.slc"
+	done
+	mkdir -p "$T/s" && (cd "$T/s" && advect -v "${G[@]}" ../p2.slc -o a.slc 2> log)
+	for np in 2 3 4; do
+		mkdir -p "$T/m$np"
+		(cd "$T/m$np" && mpi "$np" "$MPI_BIN/advect" -v "${G[@]}" ../p2.slc -o a.slc 2> log)
+		cmp "$T/s/a.slc" "$T/m$np/a.slc"
+		n=$(sed -n "s/^advect: \([0-9]*\) marker particles moved into another rank's slab$/\1/p" \
+			"$T/m$np/log")
+		[ "$n" -gt 1000 ]
+		# the same counts as one process
+		diff <(grep "marker particles," "$T/s/log") <(grep "marker particles," "$T/m$np/log")
 	done
 }
 

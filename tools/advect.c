@@ -183,6 +183,10 @@ main(int argc, char **argv)
 		     "%zu escaped particles corrected phi, %zu removed, %zu became spray",
 		     st.water.dv_advect, st.water.dv_spray, st.water.dv_correct, st.water.dv_redist,
 		     st.water.corrected, st.water.removed, st.water.sprayed);
+#ifdef SLC_MPI
+	if (comm && st.liquid)
+		info("%zu marker particles moved into another rank's slab", st.migrated);
+#endif
 	scene = slc_frame_find(G, "scene", SLC_META);
 #ifdef SLC_MPI
 	if (comm) {

@@ -224,17 +224,14 @@ box_stream(rng *out, const rng *g, uint64_t cell, int s)
 	rng_init(out, mix64(g->s ^ mix64(2 * cell + (s > 0))));
 }
 
-/* Top up every band sample box to per_cell particles of each sign,
- * given the present counts (NULL: none), each box from its own stream
- * (box_stream).  g is not advanced. */
-static int
-fill_band(pls_set *pos, pls_set *neg, const field *phi, const pls_params *p,
-	  const uint16_t *count_pos, const uint16_t *count_neg, const rng *g,
-	  slc_err *err)
+int
+pls_fill_planes(pls_set *pos, pls_set *neg, const field *phi, const pls_params *p,
+		const uint16_t *count_pos, const uint16_t *count_neg, const rng *g, int klo,
+		int khi, slc_err *err)
 {
 	int i, j, k;
 
-	for (k = 0; k < phi->nk; k++)
+	for (k = klo < 0 ? 0 : klo; k < khi && k < phi->nk; k++)
 		for (j = 0; j < phi->nj; j++)
 			for (i = 0; i < phi->ni; i++) {
 				size_t s = FIELD_IDX(phi, i, j, k);
@@ -254,6 +251,17 @@ fill_band(pls_set *pos, pls_set *neg, const field *phi, const pls_params *p,
 					return -1;
 			}
 	return 0;
+}
+
+/* Top up every band sample box to per_cell particles of each sign,
+ * given the present counts (NULL: none), each box from its own stream
+ * (box_stream).  g is not advanced. */
+static int
+fill_band(pls_set *pos, pls_set *neg, const field *phi, const pls_params *p,
+	  const uint16_t *count_pos, const uint16_t *count_neg, const rng *g,
+	  slc_err *err)
+{
+	return pls_fill_planes(pos, neg, phi, p, count_pos, count_neg, g, 0, phi->nk, err);
 }
 
 int
@@ -365,11 +373,27 @@ pls_correct(field *phi, const pls_set *pos, const pls_set *neg, size_t *used,
 	return pls_correct_shell(phi, pos, neg, NULL, used, err);
 }
 
+size_t
+pls_correct_spheres(const field *phi, const pls_set *pos, const pls_set *neg, const shell_set *sh,
+		    float *plus, float *minus)
+{
+	return apply_spheres(pos, phi, plus, sh) + apply_spheres(neg, phi, minus, sh);
+}
+
+void
+pls_correct_pick(field *phi, const float *plus, const float *minus)
+{
+	size_t n = field_count(phi), q;
+
+	for (q = 0; q < n; q++)
+		phi->a[q] = fabsf(plus[q]) <= fabsf(minus[q]) ? plus[q] : minus[q];
+}
+
 int
 pls_correct_shell(field *phi, const pls_set *pos, const pls_set *neg, const shell_set *sh,
 		  size_t *used, slc_err *err)
 {
-	size_t n = field_count(phi), q, u;
+	size_t n = field_count(phi), u;
 	float *plus = slc_malloc(n, sizeof *plus, err);
 	float *minus = plus ? slc_malloc(n, sizeof *minus, err) : NULL;
 
@@ -379,9 +403,8 @@ pls_correct_shell(field *phi, const pls_set *pos, const pls_set *neg, const shel
 	}
 	memcpy(plus, phi->a, n * sizeof *plus);
 	memcpy(minus, phi->a, n * sizeof *minus);
-	u = apply_spheres(pos, phi, plus, sh) + apply_spheres(neg, phi, minus, sh);
-	for (q = 0; q < n; q++)
-		phi->a[q] = fabsf(plus[q]) <= fabsf(minus[q]) ? plus[q] : minus[q];
+	u = pls_correct_spheres(phi, pos, neg, sh, plus, minus);
+	pls_correct_pick(phi, plus, minus);
 	free(plus);
 	free(minus);
 	if (used)
@@ -411,6 +434,26 @@ pls_adjust_radii_shell(pls_set *s, const field *phi, const pls_params *p, const 
 	}
 }
 
+/* pls_prune_test with phi one-sided next to the shells sh (may be NULL). */
+static int
+prune_test(const pls_set *s, size_t q, const field *phi, const shell_set *sh,
+	   const pls_params *p)
+{
+	double band = p->band * phi->dx, x[3], v;
+
+	get_x(s, q, x);
+	v = s->sign * phi_at(phi, sh, x);
+	if (v < -p->escape_remove * s->r[q] || v > band + s->r[q] || !in_box(phi, x))
+		return v < 0 && in_box(phi, x) ? 2 : 1;
+	return 0;
+}
+
+int
+pls_prune_test(const pls_set *s, size_t q, const field *phi, const pls_params *p)
+{
+	return prune_test(s, q, phi, NULL, p);
+}
+
 size_t
 pls_prune(pls_set *s, const field *phi, const pls_params *p, pls_set *esc,
 	  slc_err *err)
@@ -422,18 +465,16 @@ size_t
 pls_prune_shell(pls_set *s, const field *phi, const pls_params *p, pls_set *esc,
 		const shell_set *sh, slc_err *err)
 {
-	double band = p->band * phi->dx;
 	size_t q = 0, removed = 0;
 
 	while (q < s->n) {
-		double x[3], v;
+		int t = prune_test(s, q, phi, sh, p);
 
-		get_x(s, q, x);
-		v = s->sign * phi_at(phi, sh, x);
-		if (v < -p->escape_remove * s->r[q] || v > band + s->r[q] ||
-		    !in_box(phi, x)) {
-			if (esc && v < 0 && in_box(phi, x) &&
-			    pls_set_push(esc, x, s->r[q], err))
+		if (t) {
+			double x[3];
+
+			get_x(s, q, x);
+			if (esc && t == 2 && pls_set_push(esc, x, s->r[q], err))
 				return (size_t)-1;
 			pls_set_swap_remove(s, q);
 			removed++;
@@ -444,6 +485,18 @@ pls_prune_shell(pls_set *s, const field *phi, const pls_params *p, pls_set *esc,
 	return removed;
 }
 
+long long
+pls_box_of(const field *phi, const double x[3])
+{
+	return sample_of(phi, x);
+}
+
+int
+pls_trim_limit(const pls_params *p)
+{
+	return TRIM_FACTOR * p->per_cell;
+}
+
 /* Count particles per sample box (saturating), and remove those beyond
  * TRIM_FACTOR x per_cell in a box. */
 static int
@@ -451,7 +504,7 @@ count_and_trim(pls_set *s, const field *phi, const pls_params *p,
 	       uint16_t *count)
 {
 	size_t q = 0;
-	int limit = TRIM_FACTOR * p->per_cell;
+	int limit = pls_trim_limit(p);
 
 	while (q < s->n) {
 		double x[3];

@@ -63,6 +63,24 @@ void pls_set_swap_remove(pls_set *s, size_t q);
 int pls_seed(pls_set *pos, pls_set *neg, const field *phi,
 	     const pls_params *p, rng *g, slc_err *err);
 
+/* The seeding of pls_seed and pls_reseed in the sample boxes of planes
+ * klo .. khi-1 of phi only, appended to the sets (in grid order, as
+ * those two append them): count_pos, count_neg (NULL: none) the
+ * particles each box holds, indexed like phi's samples.  Each box draws
+ * from its own stream, so that a rank of an MPI build seeds its planes
+ * as one process seeds them.  0, or -1 with err. */
+int pls_fill_planes(pls_set *pos, pls_set *neg, const field *phi, const pls_params *p,
+		    const uint16_t *count_pos, const uint16_t *count_neg, const rng *g, int klo,
+		    int khi, slc_err *err);
+
+/* The flat index of phi's sample whose box holds x, or -1 outside the
+ * samples (the boxes pls_reseed counts particles in). */
+long long pls_box_of(const field *phi, const double x[3]);
+
+/* The most particles of one sign a box keeps when pls_reseed trims:
+ * those met past it in the set's order are removed. */
+int pls_trim_limit(const pls_params *p);
+
 /* Move every particle through the MAC velocity for dt seconds with the
  * second-order scheme of guendelman2005 §4.4.2 (evolve, interpolate the
  * new velocity, average with the old one, move from the start again). */
@@ -83,6 +101,17 @@ int pls_correct(field *phi, const pls_set *pos, const pls_set *neg,
  * samples it can see (shell_visible; guendelman2005 §4.4.2). */
 int pls_correct_shell(field *phi, const pls_set *pos, const pls_set *neg,
 		      const shell_set *sh, size_t *used, slc_err *err);
+
+/* The two halves of pls_correct_shell, for a caller that combines the
+ * spheres of particles held in several places (the ranks of an MPI
+ * build: maxima and minima are exact in any order): the spheres of the
+ * escaped particles of pos into plus (max) and of neg into minus (min),
+ * both arrays of phi's samples starting as copies of phi; returns the
+ * number of escaped particles applied.  Then pls_correct_pick sets each
+ * sample of phi to whichever of plus and minus is smaller in magnitude. */
+size_t pls_correct_spheres(const field *phi, const pls_set *pos, const pls_set *neg,
+			   const shell_set *sh, float *plus, float *minus);
+void pls_correct_pick(field *phi, const float *plus, const float *minus);
 
 /* Set each radius to s*phi(x) clamped to [rmin, rmax]*dx (Enright et al.
  * 2002 §3.2). */
@@ -105,6 +134,11 @@ size_t pls_prune(pls_set *s, const field *phi, const pls_params *p,
  * judged escaped by the other side's phi (guendelman2005 §4.4.2). */
 size_t pls_prune_shell(pls_set *s, const field *phi, const pls_params *p, pls_set *esc,
 		       const shell_set *sh, slc_err *err);
+
+/* What pls_prune does with particle q of s, from that particle alone: 0
+ * keeps it, 1 removes it, 2 removes it as escaped (it goes to
+ * `escaped`). */
+int pls_prune_test(const pls_set *s, size_t q, const field *phi, const pls_params *p);
 
 /* Reseed: in every band cell, top each sign up to per_cell particles
  * (seeded as pls_seed does) and trim cells holding more than twice that;

@@ -37,25 +37,34 @@ pls_solid_push(const field *solid, double x[3], double dist, double n[3])
 	return 1;
 }
 
+int
+pls_collide_one(pls_set *s, size_t q, const field *solid)
+{
+	double x[3] = { s->x[3 * q], s->x[3 * q + 1], s->x[3 * q + 2] }, n[3];
+
+	if (s->sign > 0)        /* guendelman2005 §4.4.2: deleted */
+		return field_sample(solid, x) < 0;
+	if (pls_solid_push(solid, x, s->r[q], n) < 0)
+		return 1;
+	s->x[3 * q] = (float)x[0];
+	s->x[3 * q + 1] = (float)x[1];
+	s->x[3 * q + 2] = (float)x[2];
+	return 0;
+}
+
 size_t
 pls_collide(pls_set *s, const field *solid)
 {
 	size_t q = 0, removed = 0;
 
-	if (s->sign > 0)        /* guendelman2005 §4.4.2: deleted */
+	if (s->sign > 0)
 		return pls_drop_inside(s, solid);
 	while (q < s->n) {
-		double x[3] = { s->x[3 * q], s->x[3 * q + 1], s->x[3 * q + 2] }, n[3];
-		int rc = pls_solid_push(solid, x, s->r[q], n);
-
-		if (rc < 0) {
+		if (pls_collide_one(s, q, solid)) {
 			pls_set_swap_remove(s, q);
 			removed++;
 			continue;
 		}
-		s->x[3 * q] = (float)x[0];
-		s->x[3 * q + 1] = (float)x[1];
-		s->x[3 * q + 2] = (float)x[2];
 		q++;
 	}
 	return removed;

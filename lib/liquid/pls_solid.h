@@ -33,6 +33,11 @@ int pls_solid_push(const field *solid, double x[3], double dist, double n[3]);
  * out, and removed when that fails.  Returns the number removed. */
 size_t pls_collide(pls_set *s, const field *solid);
 
+/* What pls_collide does to particle q of s, from that particle alone:
+ * 1 removes it; 0 keeps it, pushed out of the solid when it was too
+ * close (its position changed in s). */
+int pls_collide_one(pls_set *s, size_t q, const field *solid);
+
 /* Remove the marker particles of a fresh seeding whose centres lie inside
  * the solid (solid < 0), of either sign.  guendelman2005 §4.4.2 seeds
  * "disregarding the object altogether", then deletes the particles that

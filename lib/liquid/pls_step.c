@@ -474,6 +474,12 @@ pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 
 /* --- frame records -------------------------------------------------- */
 
+void
+pls_water_rng(rng *g, uint64_t seed, long frame)
+{
+	rng_init(g, seed ^ (uint64_t)(frame + 1) * SEED_MIX);
+}
+
 int
 pls_water_load(pls_water *w, const slc_frame *F, const field *phi, uint64_t seed,
 	       long frame, int reseed, slc_err *err)
@@ -489,7 +495,7 @@ pls_water_load(pls_water *w, const slc_frame *F, const field *phi, uint64_t seed
 	w->fresh = 0;
 	w->solid = NULL;
 	w->live = NULL;
-	rng_init(&g, seed ^ (uint64_t)(frame + 1) * SEED_MIX);
+	pls_water_rng(&g, seed, frame);
 	if (slc_frame_get(F, PLS_REC_POS, SLC_PARTICLES, &rp, err) ||
 	    slc_frame_get(F, PLS_REC_NEG, SLC_PARTICLES, &rn, err) ||
 	    slc_frame_get(F, PLS_REC_SPRAY, SLC_PARTICLES, &rs, err))

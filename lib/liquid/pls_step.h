@@ -139,6 +139,10 @@ int pls_step(pls_water *w, field *phi, const macgrid *vel, double dt,
 int pls_water_load(pls_water *w, const slc_frame *F, const field *phi,
 		   uint64_t seed, long frame, int reseed, slc_err *err);
 
+/* The random key pls_water_load seeds and reseeds the markers of frame
+ * `frame` with (pls_seed's g). */
+void pls_water_rng(rng *g, uint64_t seed, long frame);
+
 /* Write the sets back into frame F at stream time `time`: the contents
  * of the particle records of those names are replaced where they are,
  * missing ones appended (pos, neg, spray in that order).  Level set

@@ -19,6 +19,7 @@
 #define SLC_ADVECT_STAGE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/comm.h"
 #include "core/err.h"
@@ -90,6 +91,8 @@ typedef struct advect_stage_stats {
 	size_t shell_samples;   /* samples advected one-sided near shells */
 	size_t shell_swept;     /* samples swept over, refilled */
 	size_t shell_fallback;  /* of which by the fallback */
+	size_t migrated;        /* MPI: marker particles moved to the rank
+				   of another slab, over every substep */
 } advect_stage_stats;
 
 /* The state of one frame between load and free.  Holds pointers into
@@ -123,6 +126,18 @@ typedef struct advect_stage {
 	 * phases run on, the same on every rank (advect_stage.c, mpi_whole) */
 	field phiw, solw, srcw;
 	macgrid velw;
+	/* MPI with marker particles: water.pos and water.neg hold the
+	 * markers in this rank's cell planes, mid[0] and mid[1] their ids
+	 * (their places in the serial arrays, comm/migrate.h), mall[] the
+	 * serial arrays' lengths; counts of this rank, summed at store */
+	uint64_t *mid[2];
+	uint64_t mall[2];
+	size_t mused, migrated;
+	/* MPI with vortex particles: vort holds those in this rank's cell
+	 * planes, in the order of vid, their places in the serial record;
+	 * vall its length */
+	uint64_t *vid;
+	uint64_t vall;
 } advect_stage;
 
 /* The ghost planes a k slab needs each side under MPI (comm/halo.h) for

@@ -4,8 +4,10 @@
  * cut into slabs and gathered back, the halo of a plain array and of a
  * coarse level's cut (some ghost planes refreshed), coarse
  * planes gathered, a whole grid from every rank's owned planes, 64-bit
- * minima, sums chained in grid order, and components joined
- * across slabs as one process numbers them.  Every rank checks; rank 0
+ * minima, sums chained in grid order, components joined
+ * across slabs as one process numbers them, the swap-remove loop of a
+ * particle set replayed from its candidates, and particles migrated to
+ * the owners of their planes and gathered back in id order.  Every rank checks; rank 0
  * prints the results agreed over all ranks. */
 #include <math.h>
 #include <stdint.h>
@@ -15,6 +17,7 @@
 #include "ctest.h"
 #include "comm/components.h"
 #include "comm/halo.h"
+#include "comm/migrate.h"
 #include "comm/mpicomm.h"
 #include "comm/slabframe.h"
 
@@ -484,6 +487,195 @@ test_components(int nk)
 	slc_components_free(&cs);
 }
 
+/* A small deterministic generator for the tests below (splitmix64). */
+static uint64_t
+mix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The boxes of the items of a trimming replay and their counts. */
+typedef struct trim_ctx {
+	const int *box;         /* box of each candidate */
+	int *count;             /* per box, met so far */
+	int limit;
+} trim_ctx;
+
+static int
+trim_visit(void *ctx, size_t q)
+{
+	trim_ctx *t = ctx;
+
+	if (t->count[t->box[q]] >= t->limit)
+		return 1;
+	t->count[t->box[q]]++;
+	return 0;
+}
+
+/* The serial loops: swap-remove over a[0..n-1] (item ids), removing the
+ * flagged (trim 0) or those past `limit` in their box (trim 1); the
+ * removed ids in order into gone.  Returns the items left. */
+static size_t
+serial_swap(uint64_t *a, size_t n, const unsigned char *flag, const int *box, int trim,
+	    int limit, uint64_t *gone, size_t *ngone)
+{
+	int count[8] = { 0 };
+	size_t q = 0;
+
+	*ngone = 0;
+	while (q < n) {
+		uint64_t id = a[q];
+		int rm = trim ? box[id] >= 0 && count[box[id]] >= limit : flag[id];
+
+		if (rm) {
+			gone[(*ngone)++] = id;
+			a[q] = a[--n];
+			continue;
+		}
+		if (trim && box[id] >= 0)
+			count[box[id]]++;
+		q++;
+	}
+	return n;
+}
+
+/* slc_swap_replay_run against the loop itself: random removals (half,
+ * a few, all) and the per-box trimming, the places of the survivors and
+ * the order of the removed. */
+static void
+test_replay(void)
+{
+	uint64_t s = 7, a[300], gone[300], cand[300];
+	unsigned char flag[300];
+	int box[300], cbox[300], trial, good = 1, ntrial = 0;
+	slc_err err;
+
+	for (trial = 0; trial < 400; trial++) {
+		size_t n = (size_t)(mix(&s) % 300), q, ngone, left, nc = 0;
+		int trim = trial % 2, dens = (int)(mix(&s) % 4), limit = 1 + (int)(mix(&s) % 5);
+		int count[8] = { 0 };
+		trim_ctx t = { cbox, count, limit };
+		slc_swap_replay r;
+
+		for (q = 0; q < n; q++) {
+			a[q] = q;
+			flag[q] = dens == 3 ? 1 : dens == 0 ? mix(&s) % 50 == 0 : mix(&s) % 2;
+			/* boxes 0-7 crowded, -1 (uncounted) for the rest */
+			box[q] = mix(&s) % 3 ? -1 : (int)(mix(&s) % 8);
+			if (trim ? box[q] >= 0 : flag[q]) {
+				cbox[nc] = box[q];
+				cand[nc++] = q;
+			}
+		}
+		left = serial_swap(a, n, flag, box, trim, limit, gone, &ngone);
+		if (slc_swap_replay_run(n, cand, nc, trim ? trim_visit : NULL, &t, &r, &err)) {
+			good = 0;
+			break;
+		}
+		good &= r.n == left && r.nremoved == ngone;
+		for (q = 0; good && q < left; q++)
+			good &= slc_swap_replay_place(&r, a[q]) == q;
+		for (q = 0; good && q < ngone; q++)
+			good &= cand[r.order[q]] == gone[q];
+		ntrial += good;
+		slc_swap_replay_free(&r);
+	}
+	ALL(good, "the swap-remove loop replayed from its candidates: %d arrays (flags, "
+	    "per-box trimming) placed and removed in the serial order", ntrial);
+	ALL(slc_swap_replay_run(5, (uint64_t[]){ 3, 2 }, 2, NULL, NULL, &(slc_swap_replay){ 0 },
+				&err) < 0, "candidates not ascending refused: %s", err.msg);
+}
+
+/* A particle of the migration test: id, plane, a payload. */
+typedef struct mig_item {
+	uint64_t id;
+	int32_t k;
+	float x;
+} mig_item;
+
+/* Particles on every rank (those with id % size == rank) at random
+ * planes of nk, migrated to the owners of their planes twice (the
+ * planes moved in between), then gathered to rank 0 by id. */
+static void
+test_migrate(int nk)
+{
+	uint64_t s = 99, nall = 500;
+	mig_item *mine = NULL, *got = NULL, *all_ = NULL;
+	size_t n = 0, nget = 0, sent = 0, q, moved = 0;
+	int *dest = NULL, good = 1, round;
+	slc_err err;
+
+	if (slc_comm_slabs(C, nk, 0, &err)) {
+		ALL(0, "migrate: %s", err.msg);
+		return;
+	}
+	mine = calloc(nall, sizeof *mine);
+	dest = calloc(nall, sizeof *dest);
+	for (q = 0; q < nall; q++) {
+		int k = (int)(mix(&s) % (uint64_t)(nk + 2)) - 1;      /* one plane off each end */
+
+		if (q % (uint64_t)C->size == (uint64_t)C->rank) {
+			mine[n].id = q;
+			mine[n].k = k;
+			mine[n++].x = (float)q * 0.5f;
+		}
+	}
+	for (round = 0; round < 2 && good; round++) {
+		for (q = 0; q < n; q++) {
+			if (round)
+				mine[q].k = (mine[q].k + 3 * (int)(mine[q].id % 5)) % nk;
+			dest[q] = slc_comm_owner(C, mine[q].k);
+		}
+		if (slc_migrate(C, mine, n, sizeof *mine, dest, (void **)&got, &nget, &sent, &err)) {
+			good = 0;
+			break;
+		}
+		moved += sent;
+		for (q = 0; q < nget; q++)
+			good &= slc_comm_owner(C, got[q].k) == C->rank;
+		free(mine);
+		mine = got;
+		n = nget;
+		dest = realloc(dest, (n ? n : 1) * sizeof *dest);
+	}
+	if (C->rank == 0)
+		all_ = calloc(nall, sizeof *all_);
+	good &= !slc_gather_by_id(C, mine, n, sizeof *mine, nall, all_, &err);
+	for (q = 0; good && C->rank == 0 && q < nall; q++)
+		good &= all_[q].id == q && all_[q].x == (float)q * 0.5f;
+	ALL(good && (C->size == 1 || moved > 0), "%llu particles over %d planes migrated to "
+	    "their owners (%zu sent from this rank) and gathered in id order",
+	    (unsigned long long)nall, nk, moved);
+	free(all_);
+	free(mine);
+	free(dest);
+}
+
+/* slc_gather_by_id refuses a count that is not nall (on every rank) and,
+ * on rank 0, an id given twice. */
+static void
+test_gather_bad(void)
+{
+	mig_item it[2] = { { 2 * (uint64_t)C->rank, 0, 0 }, { 2 * (uint64_t)C->rank + 1, 0, 0 } };
+	mig_item *all_ = C->rank == 0 ? calloc(2 * (size_t)C->size + 1, sizeof *all_) : NULL;
+	slc_err err;
+	int rc;
+
+	rc = slc_gather_by_id(C, it, 2, sizeof *it, 2 * (uint64_t)C->size + 1, all_, &err);
+	ALL(rc < 0, "a gather of %d particles, %d expected, refused on every rank: %s",
+	    2 * C->size, 2 * C->size + 1, err.msg);
+	if (C->rank == 0)
+		it[1].id = 0;
+	rc = slc_gather_by_id(C, it, 2, sizeof *it, 2 * (uint64_t)C->size, all_, &err);
+	ALL(C->rank ? rc == 0 : rc < 0 && strstr(err.msg, "id 0 repeated"),
+	    "a particle id given twice refused on rank 0");
+	free(all_);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -514,6 +706,10 @@ main(int argc, char **argv)
 	test_chain(37);
 	test_components(37);
 	test_components(13);
+	test_replay();
+	test_migrate(37);
+	test_migrate(7);
+	test_gather_bad();
 	rc = slc_comm_slabs(C, 4 * C->size, 4, &err);
 	ALL(rc < 0 && strstr(err.msg, "thinner than 4 ghost planes"),
 	    "slabs of 4 planes with 4 ghost planes refused: %s", err.msg);
