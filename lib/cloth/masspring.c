@@ -709,6 +709,49 @@ body_collide(masspring *ms, size_t i, double t1, double dt,
 	}
 }
 
+/* Whether the ranks share the body collisions too: units that cut no
+ * particle (hair's strands) over several ranks.  Cloth's blocks cut
+ * particles, and its every rank collides every particle. */
+static int
+by_rank(const masspring *ms)
+{
+	return ms->units && ms->split && ms->split->size > 1;
+}
+
+/* Step B.4 on the free particles: this rank's own when by_rank (then x
+ * and vs are shared, and the contacts counted on every rank), else
+ * every one. */
+static void
+collide_bodies(masspring *ms, double t1, double dt, const cloth_body *bodies,
+	       int nb)
+{
+	prange R = { 1, { 0, 0 }, { ms->np, 0 } };
+	const int split = by_rank(ms);
+	long c0 = ms->st.body_contacts;
+
+	if (split)
+		own(ms, &R);
+	RANGES(R, g)
+		for (size_t i = R.lo[g]; i < R.hi[g]; i++)
+			if (!ms->fixed[i])
+				body_collide(ms, i, t1, dt, bodies, nb);
+	if (!split || !nb)
+		return;
+	share(ms, ms->x);
+	share(ms, ms->vs);
+	/* the contacts of every rank, a count per unit (exact in doubles) */
+	const cloth_units *u = masspring_units(ms);
+	int u0, u1;
+	my_units(ms, &u0, &u1);
+	memset(ms->part, 0, (size_t)u->nunit * sizeof *ms->part);
+	if (u0 < u1)
+		ms->part[u0] = (double)(ms->st.body_contacts - c0);
+	cloth_units_gather(ms->split, u, ms->part, sizeof *ms->part);
+	ms->st.body_contacts = c0;
+	for (int k = 0; k < u->nunit; k++)
+		ms->st.body_contacts += (long)ms->part[k];
+}
+
 /* §7.4 "backward Euler ... for increased stability": one solve
  * (M - dt D) v^{n+1} = M v^n + dt F(x^n), the springs implicit at
  * x^n + dt v^{n+1}; the limiter and the self-repulsions act on it before
@@ -735,9 +778,7 @@ step_be(masspring *ms, double t, double dt, const cloth_body *bodies, int nb)
 	memset(ms->contact, 0, np);
 	for (size_t k = 0; k < n3; k++)
 		x[k] = ms->x0[k] + dt * ms->vh[k];
-	for (size_t i = 0; i < np; i++)
-		if (!ms->fixed[i])
-			body_collide(ms, i, t + dt, dt, bodies, nb);
+	collide_bodies(ms, t + dt, dt, bodies, nb);
 	/* body_collide left Gamma(v^{n+1}) in vs for points in contact */
 	for (size_t i = 0; i < np; i++)
 		memcpy(v + 3 * i, ms->fixed[i] ? ms->vfix + 3 * i :
@@ -792,9 +833,7 @@ masspring_step(masspring *ms, double t, double dt, const cloth_body *bodies,
 	memset(ms->contact, 0, np);
 	for (size_t k = 0; k < n3; k++)
 		x[k] = ms->x0[k] + dt * ms->vh[k];
-	for (size_t i = 0; i < np; i++)
-		if (!ms->fixed[i])
-			body_collide(ms, i, t + dt, dt, bodies, nb);
+	collide_bodies(ms, t + dt, dt, bodies, nb);
 
 	/* B.5: v^{n+1/2} = v_*^n + dt/2 a(x^{n+1/2}, v^{n+1/2}) with the
 	 * normal velocity of particles in contact held by the projection;
@@ -814,6 +853,9 @@ masspring_step(masspring *ms, double t, double dt, const cloth_body *bodies,
 			double *g = ms->vh + 3 * i;
 			v3axpy(v3dot(ms->vs + 3 * i, N) - v3dot(g, N), N, g);
 		}
+	/* a rank knows the contacts of its own particles alone */
+	if (by_rank(ms) && nb)
+		share(ms, ms->vh);
 	cg_solve(ms, h, ms->b, ms->vh, 1);
 
 	/* B.6, B.7: extrapolate; for particles in contact use the forces
@@ -821,7 +863,12 @@ masspring_step(masspring *ms, double t, double dt, const cloth_body *bodies,
 	 * normal velocity and adds the friction the projection left out */
 	memcpy(ms->q, ms->F, n3 * sizeof *v);
 	damp_force(ms, ms->vh, ms->q);
-	for (size_t i = 0; i < np; i++) {
+	prange R = { 1, { 0, 0 }, { np, 0 } };
+	const int split = by_rank(ms) && nb;
+	if (split)
+		own(ms, &R);
+	RANGES(R, g)
+	for (size_t i = R.lo[g]; i < R.hi[g]; i++) {
 		double *vi = v + 3 * i;
 		if (ms->fixed[i]) {
 			memcpy(vi, ms->vfix + 3 * i, 3 * sizeof *v);
@@ -848,6 +895,8 @@ masspring_step(masspring *ms, double t, double dt, const cloth_body *bodies,
 			v3axpy(vpN - vnN, N, vnp);
 		body_gamma(vnp, N, ms->cvB + 3 * i, ms->cmu[i], vi);
 	}
+	if (split)
+		share(ms, v);
 
 	/* B.8: inelastic self-repulsion and friction on the final velocity */
 	if (ms->hk.repulse)

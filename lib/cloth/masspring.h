@@ -98,8 +98,10 @@ struct masspring {
 	cloth_split *split;     /* NULL: one process; else set by the owner
 				   (an MPI build's stage): each rank
 				   computes the forces, the CG's products
-				   and its dot partials on its own
-				   DOT_BLOCKS, gathered to every rank */
+				   and its dot partials on its own units,
+				   gathered to every rank; with units that
+				   cut no particle (set by the owner), the
+				   body collisions too */
 	const cloth_units *units;  /* the units of the sums and of the
 				   ranks' work (cloth_split.h), set by the
 				   owner, or NULL: dunits */

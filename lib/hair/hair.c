@@ -437,26 +437,49 @@ hair_nsteps(hair *h, double T)
  * a frame's end.  Velocities are left to the step's Gamma. */
 #define PUSH_ITERS 4
 
+/* This rank's particles: its strands' axis points [lo[0], hi[0]) and
+ * their virtuals [lo[1], hi[1]) (every particle on one rank). */
+static void
+own_particles(const hair *h, size_t lo[2], size_t hi[2])
+{
+	const hair_topo *t = &h->topo;
+	const cloth_split *sp = h->ms.split;
+	size_t s0 = 0, s1 = t->nstrands;
+
+	if (sp)
+		hair_rank_strands(h, sp->rank, sp->size, &s0, &s1);
+	lo[0] = t->offset[s0];
+	hi[0] = t->offset[s1];
+	lo[1] = t->naxis + t->voff[s0];
+	hi[1] = t->naxis + t->voff[s1];
+}
+
 static void
 push_out(hair *h, double t, const cloth_body *bodies, int nb)
 {
 	masspring *ms = &h->ms;
-	const ptrdiff_t np = (ptrdiff_t)ms->np;
+	size_t plo[2], pend[2];
 
-#pragma omp parallel for schedule(static) if (np > 4096)
-	for (ptrdiff_t i = 0; i < np; i++) {
-		if (ms->fixed[i])
-			continue;
-		double *x = ms->x + 3 * i;
-		for (int b = 0; b < nb; b++)
-			for (int it = 0; it < PUSH_ITERS; it++) {
-				double phi, N[3], vB[3];
-				body_eval(bodies + b, t, x, &phi, N, vB);
-				if (!(phi < 0))
-					break;
-				v3axpy(-phi, N, x);
-			}
+	/* each rank its own strands, then shared */
+	own_particles(h, plo, pend);
+	for (int g = 0; g < 2; g++) {
+		const ptrdiff_t lo = (ptrdiff_t)plo[g], hi = (ptrdiff_t)pend[g];
+#pragma omp parallel for schedule(static) if (hi - lo > 4096)
+		for (ptrdiff_t i = lo; i < hi; i++) {
+			if (ms->fixed[i])
+				continue;
+			double *x = ms->x + 3 * i;
+			for (int b = 0; b < nb; b++)
+				for (int it = 0; it < PUSH_ITERS; it++) {
+					double phi, N[3], vB[3];
+					body_eval(bodies + b, t, x, &phi, N, vB);
+					if (!(phi < 0))
+						break;
+					v3axpy(-phi, N, x);
+				}
+		}
 	}
+	masspring_share(ms, ms->x);
 }
 
 int

@@ -16,11 +16,11 @@
  * share the mass-spring body's work by runs of whole strands of about
  * equal particle counts (hair.h's units, stage/stage_split.h): forces,
  * system rows, the strands' band factor and solves, the CG's products and
- * dot partials and the strain limiting of its own strands, gathered in
- * unit order; the candidates of new stiction bonds and of the strand
- * collisions by fixed blocks of queries; making and breaking bonds, the
- * repulsions, the collision response and the body collisions run alike
- * on every rank.  Every rank ends with the serial
+ * dot partials, the strain limiting and the body collisions of its own
+ * strands, gathered in unit order; the candidates of new stiction bonds
+ * and of the strand collisions by fixed blocks of queries; making and
+ * breaking bonds, the repulsions and the collision response run alike on
+ * every rank.  Every rank ends with the serial
  * bits.
  */
 #ifndef SLC_HAIR_STAGE_H
