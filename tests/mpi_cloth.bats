@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # mpi_cloth.bats: the MPI builds of clothstep and hairstep (make MPI=1:
 # bin-mpi/) over 1..4 ranks on one machine (--oversubscribe; as root in
-# CI): every rank holds the whole body, the ranks share its work by fixed
-# blocks, and the frames written are byte-identical to the serial
-# programs'.
+# CI): every rank holds the whole body, the ranks share its work (cloth by
+# fixed blocks, hair by runs of whole strands), and the frames written are
+# byte-identical to the serial programs'.
 
 load common
 
@@ -103,6 +103,53 @@ hair3() {
 			for f in 1 2 3; do
 				cmp "$T/serial-$pre/h$f.slc" "$T/mpi$np-$pre/h$f.slc"
 			done
+		done
+	done
+}
+
+# uneven_hair FILE: 64 straight strands hanging level from a row of roots,
+# in pairs 0.8 mm apart (closer than the bond distance: stiction) 5 mm
+# from the next pair; the first 7 are 30 segments long (61 particles with
+# their virtuals), the other 57 three (7 particles)
+uneven_hair() {
+	python3 - "$1" <<'PY'
+import os, sys
+sys.path.insert(0, os.environ["ROOT"] + "/tests")
+import slcrec
+P, off = [], [0]
+for s in range(64):
+    n = 31 if s < 7 else 4
+    for i in range(n):
+        P += [0.005 * (s // 2) + 0.0008 * (s % 2), 0.0, 0.01 * i]
+    off.append(off[-1] + n)
+open(sys.argv[1], "wb").write(slcrec.strands_record("hair", P, off, []) + slcrec.END)
+PY
+}
+
+@test "mpi: strands of very uneven lengths shared by whole strands of about equal particle counts, three frames at 1, 2, 3 and 4 ranks identical to serial" {
+	uneven_hair "$T/u0.slc"
+	# by strand count, rank 0 of 4 would hold the 7 long strands and 9
+	# short ones: 7 * 61 + 9 * 7 = 490 of the 826 particles, 2.4 times
+	# its share; by particle count no rank holds more than 1.25 times
+	for np in 0 1 2 3 4; do
+		# the same file names in every directory (provenance)
+		mkdir -p "$T/u$np" && cd "$T/u$np" && cp "$T/u0.slc" f0.slc
+		for f in 1 2 3; do
+			if [ "$np" = 0 ]; then
+				run hairstep -v "f$((f - 1)).slc" -o "f$f.slc"
+			else
+				run mpi "$np" "$MPI_BIN/hairstep" -v "f$((f - 1)).slc" -o "f$f.slc"
+			fi
+			assert_success
+			[ "$np" -gt 0 ] || continue
+			cmp "$T/u0/f$f.slc" "f$f.slc"
+			# bonds join strands on different ranks
+			assert_output --regexp "[1-9][0-9]* bonds"
+			[ "$np" -gt 1 ] || continue
+			share=$(sed -n 's/.*particles per rank \([0-9 ]*\), seconds.*/\1/p' <<<"$output")
+			echo "ranks $np: $share"
+			awk -v P="$np" '{ t = 0; m = 0; for (i = 1; i <= NF; i++) { t += $i; if ($i > m) m = $i }
+				exit !(NF == P && t == 826 && m * P <= 1.25 * t) }' <<<"$share"
 		done
 	done
 }

@@ -140,6 +140,18 @@ main(int argc, char **argv)
 	info("%s: time %.3f s integration, %.3f s collisions, %.3f s "
 	     "stiction", o.hair, s.h.st.t_step, s.h.st.t_collide,
 	     s.h.st.t_stiction);
+	if (s.sp) {
+		/* each rank's share of whole strands (hair_rank_strands) */
+		char buf[256];
+		size_t len = 0, s0, s1;
+		for (int q = 0; q < s.sp->size && len + 24 < sizeof buf; q++)
+			len += (size_t)snprintf(buf + len, sizeof buf - len, " %zu",
+						hair_rank_strands(&s.h, q, s.sp->size,
+								  &s0, &s1));
+		info("%s: %d ranks, particles per rank%s, seconds in their "
+		     "gathers (rank 0) %.3f", o.hair, s.sp->size, buf,
+		     s.sp->t_comm);
+	}
 
 	tool_out *out = out_open(argc, argv);
 	for (size_t i = 0; i < F.n; i++) {

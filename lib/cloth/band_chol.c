@@ -129,13 +129,14 @@ factor_chain(band_chol *bc, size_t c, int bw, band_chol_block block,
 }
 
 void
-band_chol_factor(band_chol *bc, band_chol_block block, void *ctx)
+band_chol_factor_range(band_chol *bc, size_t c0, size_t c1,
+		       band_chol_block block, void *ctx)
 {
-	const ptrdiff_t nc = (ptrdiff_t)bc->nchain;
+	const ptrdiff_t lo = (ptrdiff_t)c0, hi = (ptrdiff_t)c1;
 	long fb = 0;
 
-#pragma omp parallel for schedule(static) reduction(+:fb) if (nc > BAND_OMP_MIN)
-	for (ptrdiff_t c = 0; c < nc; c++) {
+#pragma omp parallel for schedule(static) reduction(+:fb) if (hi - lo > BAND_OMP_MIN)
+	for (ptrdiff_t c = lo; c < hi; c++) {
 		if (!factor_chain(bc, (size_t)c, bc->bw, block, ctx))
 			continue;
 		/* rounding can cost a nearly singular band its definiteness;
@@ -147,13 +148,20 @@ band_chol_factor(band_chol *bc, band_chol_block block, void *ctx)
 }
 
 void
-band_chol_solve(const band_chol *bc, const double *r, double *z)
+band_chol_factor(band_chol *bc, band_chol_block block, void *ctx)
 {
-	const ptrdiff_t nc = (ptrdiff_t)bc->nchain;
+	band_chol_factor_range(bc, 0, bc->nchain, block, ctx);
+}
+
+void
+band_chol_solve_range(const band_chol *bc, size_t c0, size_t c1,
+		      const double *r, double *z)
+{
+	const ptrdiff_t lo_c = (ptrdiff_t)c0, hi_c = (ptrdiff_t)c1;
 	const int bw = bc->bw, w = bw + 1;
 
-#pragma omp parallel for schedule(static) if (nc > BAND_OMP_MIN)
-	for (ptrdiff_t c = 0; c < nc; c++) {
+#pragma omp parallel for schedule(static) if (hi_c - lo_c > BAND_OMP_MIN)
+	for (ptrdiff_t c = lo_c; c < hi_c; c++) {
 		const size_t lo = bc->cstart[c], hi = bc->cstart[c + 1];
 		/* forward: L y = r, y kept in z */
 		for (size_t j = lo; j < hi; j++) {
@@ -195,4 +203,10 @@ band_chol_solve(const band_chol *bc, const double *r, double *z)
 			zj[0] = (s[0] - G[3] * zj[1] - G[6] * zj[2]) * G[1];
 		}
 	}
+}
+
+void
+band_chol_solve(const band_chol *bc, const double *r, double *z)
+{
+	band_chol_solve_range(bc, 0, bc->nchain, r, z);
 }

@@ -58,4 +58,13 @@ void band_chol_factor(band_chol *bc, band_chol_block block, void *ctx);
  * no chain are left alone.  r and z may not overlap. */
 void band_chol_solve(const band_chol *bc, const double *r, double *z);
 
+/* band_chol_factor and band_chol_solve on the chains [c0, c1) alone
+ * (c1 <= nchain): what one rank of an MPI build owns; the others' rows
+ * are neither read nor written.  Each chain's arithmetic is the same as
+ * in the whole call. */
+void band_chol_factor_range(band_chol *bc, size_t c0, size_t c1,
+			    band_chol_block block, void *ctx);
+void band_chol_solve_range(const band_chol *bc, size_t c0, size_t c1,
+			   const double *r, double *z);
+
 #endif

@@ -51,4 +51,42 @@ int cloth_split_gather(cloth_split *sp, void *buf, size_t n, size_t esize, int n
  * = n): parts of any length, in rank order. */
 int cloth_split_gather_parts(cloth_split *sp, void *buf, const size_t *end, size_t esize);
 
+/* A fixed partition of a body's 3np-element vectors into units, the terms
+ * of its sums: each unit's partial is summed in element order and the
+ * partials in unit order, on any number of ranks, so that every rank
+ * count gives the serial bits.  A rank owns a run of whole units.
+ *
+ * Cloth: DOT_BLOCKS equal element ranges, rank r of P the blocks
+ * [nb r / P, nb (r + 1) / P) (balanced 0).  Hair: runs of whole strands
+ * with about equal particle counts, a strand's axis points and its
+ * virtuals two ranges (nseg 2), ranks owning runs of about equal element
+ * counts (balanced 1), a strand never cut. */
+typedef struct cloth_units {
+	int nunit;
+	int nseg;               /* element ranges a unit: 1 or 2 */
+	size_t *start;          /* nseg (nunit + 1): unit u's range k is the
+				   elements [start[k (nunit + 1) + u],
+				   start[k (nunit + 1) + u + 1]) */
+	size_t *chain;          /* nunit + 1: unit u holds the chains
+				   (band_chol.h) [chain[u], chain[u + 1]), or
+				   NULL: chains, if any, are not per unit */
+	int balanced;           /* 1: runs of about equal element counts;
+				   0: of about equal unit counts */
+} cloth_units;
+
+/* Rank q's units [*u0, *u1) of u under the split sp (all of them when sp
+ * is NULL); every unit is owned by exactly one rank. */
+void cloth_units_owned(const cloth_units *u, const cloth_split *sp, int q,
+		       int *u0, int *u1);
+
+/* Every rank's elements of the vector a (3np doubles, cut into u's
+ * units) into a on every rank.  Collective; a no-op when sp is NULL or
+ * has one rank.  0, or -1 (sp->failed set). */
+int cloth_units_share(cloth_split *sp, const cloth_units *u, double *a);
+
+/* Every rank's entries of buf, one of esize bytes per unit, into buf on
+ * every rank.  Collective, as cloth_units_share. */
+int cloth_units_gather(cloth_split *sp, const cloth_units *u, void *buf,
+		       size_t esize);
+
 #endif

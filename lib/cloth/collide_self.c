@@ -1246,8 +1246,10 @@ resolve_strands(collide_self *s, const double *x0, double *x1, double T,
 			if (count || !respond(s, id, al, n, x0, u, T))
 				continue;
 			changed++;
+			/* a response changes the paths of its four points:
+			 * they take the velocity of their new path */
 			for (int j = 0; j < 4; j++)
-				s->chg[id[j]] = 1;
+				s->chg[id[j]] = moved[id[j]] = 1;
 		}
 		if (count) {
 			s->unresolved += found;
@@ -1265,17 +1267,8 @@ resolve_strands(collide_self *s, const double *x0, double *x1, double T,
 		memcpy(s->dirty, s->chg, np);
 	}
 	ret = 0;
-	for (size_t i = 0; i < np; i++) {
-		int ch = 0;
-		for (int k = 0; k < 3; k++) {
-			double nx = x0[3 * i + k] + T * u[3 * i + k];
-			if (nx != x1[3 * i + k])
-				ch = 1;
-			x1[3 * i + k] = nx;
-		}
-		if (ch)
-			moved[i] = 1;
-	}
+	for (size_t k = 0; k < 3 * np; k++)
+		x1[k] = x0[k] + T * u[k];
 out:
 	free(d);
 	return ret;

@@ -118,7 +118,7 @@ void collide_self_repulse(collide_self *s, const double *x, double *v,
 
 /* Step C: change x1 so that the straight paths from x0 (collision free)
  * to x1 over T seconds are collision free.  moved[i] is set to 1 for every
- * particle whose x1 changed.  Counts collisions answered and impact zones
+ * particle whose x1 a response changed.  Counts collisions answered and impact zones
  * into *ncoll and *nzones.  With impact zones: 0, or -1 with err if
  * collisions remain after the iteration limit.  Without (zones 0):
  * coll_iters passes of responses, then one pass that counts the pairs

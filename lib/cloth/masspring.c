@@ -27,6 +27,8 @@ masspring_free(masspring *ms)
 	if (ms->chain)
 		band_chol_free(ms->chain);
 	free(ms->chain);
+	free(ms->dunits.start);
+	free(ms->part);
 	memset(ms, 0, sizeof *ms);
 }
 
@@ -66,6 +68,21 @@ masspring_init(masspring *ms, size_t np, const double *x, const double *v,
 	if (!(ms->diag = slc_calloc(n9 + 1, sizeof *ms->diag, err))) {
 		masspring_free(ms);
 		return slc_failctx(err, "preconditioner blocks: ");
+	}
+	/* the default units: DOT_BLOCKS equal element ranges */
+	if (!(ms->dunits.start = slc_calloc(DOT_BLOCKS + 1, sizeof(size_t),
+					    err))) {
+		masspring_free(ms);
+		return -1;
+	}
+	ms->dunits.nunit = DOT_BLOCKS;
+	ms->dunits.nseg = 1;
+	for (int k = 0; k <= DOT_BLOCKS; k++)
+		ms->dunits.start[k] = (size_t)((unsigned long long)n3 *
+					       (unsigned)k / DOT_BLOCKS);
+	if (masspring_set_units(ms, NULL, err)) {
+		masspring_free(ms);
+		return -1;
 	}
 	ms->m = slc_calloc(np + 1, sizeof *ms->m, err);
 	ms->area = slc_calloc(np + 1, sizeof *ms->area, err);
@@ -143,74 +160,127 @@ masspring_constrain(masspring *ms, size_t i, const double vel[3])
 	memcpy(ms->v + 3 * i, vel, 3 * sizeof *vel);
 }
 
-/* The particles [*i0, *i1) that hold this rank's elements of the 3np
- * vectors (whole DOT_BLOCKS, cloth_split.h): a particle cut by a block's
- * end is computed by both ranks, and each keeps its own elements. */
-static void
-own(const masspring *ms, size_t *i0, size_t *i1)
+const cloth_units *
+masspring_units(const masspring *ms)
 {
-	size_t a, b;
-
-	cloth_split_range(ms->split, 3 * ms->np, DOT_BLOCKS, &a, &b);
-	*i0 = a / 3;
-	*i1 = (b + 2) / 3;
+	return ms->units ? ms->units : &ms->dunits;
 }
 
-/* Every rank's elements of the 3np vector a into a on every rank. */
+/* This rank's units [*u0, *u1). */
+static void
+my_units(const masspring *ms, int *u0, int *u1)
+{
+	cloth_units_owned(masspring_units(ms), ms->split,
+			  ms->split ? ms->split->rank : 0, u0, u1);
+}
+
+/* The particle ranges that hold this rank's elements of the 3np vectors
+ * (its whole units, cloth_split.h): one a unit range; a particle cut by a
+ * unit's end (cloth's blocks) is computed by both ranks, and each keeps
+ * its own elements. */
+typedef struct prange {
+	int n;
+	size_t lo[2], hi[2];
+} prange;
+
+/* Over this rank's particle ranges R.lo[g] .. R.hi[g]. */
+#define RANGES(R, g) for (int g = 0; g < (R).n; g++)
+
+static void
+own(const masspring *ms, prange *R)
+{
+	const cloth_units *u = masspring_units(ms);
+	int u0, u1;
+
+	my_units(ms, &u0, &u1);
+	R->n = u->nseg;
+	for (int g = 0; g < u->nseg; g++) {
+		const size_t *st = u->start + (size_t)g * (size_t)(u->nunit + 1);
+		R->lo[g] = st[u0] / 3;
+		R->hi[g] = (st[u1] + 2) / 3;
+	}
+}
+
+void
+masspring_share(masspring *ms, double *a)
+{
+	cloth_units_share(ms->split, masspring_units(ms), a);
+}
+
 static void
 share(masspring *ms, double *a)
 {
-	cloth_split_gather(ms->split, a, 3 * ms->np, sizeof *a, DOT_BLOCKS);
+	masspring_share(ms, a);
 }
 
-/* Deterministic dot product over a fixed block partition: each rank sums
- * its own blocks, and the partials of every block are added in block
- * order on every rank. */
+int
+masspring_set_units(masspring *ms, const cloth_units *u, slc_err *err)
+{
+	double *part = slc_calloc((size_t)(u ? u->nunit : DOT_BLOCKS) + 1,
+				  sizeof *part, err);
+
+	if (!part)
+		return -1;
+	free(ms->part);
+	ms->part = part;
+	ms->units = u;
+	return 0;
+}
+
+/* Deterministic dot product over the fixed units: each rank sums its
+ * own units, and the partials of every unit are added in unit order on
+ * every rank. */
 static double
 dot(masspring *ms, const double *a, const double *b, size_t n)
 {
-	double part[DOT_BLOCKS], s = 0;
+	const cloth_units *u = masspring_units(ms);
+	double *part = ms->part, s = 0;
 	int b0, b1;
 
-	cloth_split_blocks(ms->split, DOT_BLOCKS, &b0, &b1);
-#pragma omp parallel for schedule(static) if (n > CLOTH_OMP_MIN)
+	(void)n;
+	my_units(ms, &b0, &b1);
+#pragma omp parallel for schedule(static) if (3 * ms->np > CLOTH_OMP_MIN)
 	for (int k = b0; k < b1; k++) {
-		size_t lo = n * (size_t)k / DOT_BLOCKS;
-		size_t hi = n * (size_t)(k + 1) / DOT_BLOCKS;
 		double t = 0;
-		for (size_t i = lo; i < hi; i++)
-			t += a[i] * b[i];
+		for (int g = 0; g < u->nseg; g++) {
+			const size_t *st = u->start + (size_t)g * (size_t)(u->nunit + 1);
+			for (size_t i = st[k]; i < st[k + 1]; i++)
+				t += a[i] * b[i];
+		}
 		part[k] = t;
 	}
-	cloth_split_gather(ms->split, part, DOT_BLOCKS, sizeof *part, DOT_BLOCKS);
-	for (int k = 0; k < DOT_BLOCKS; k++)
+	cloth_units_gather(ms->split, u, part, sizeof *part);
+	for (int k = 0; k < u->nunit; k++)
 		s += part[k];
 	return s;
 }
 
 /* The largest residual over its particle's mass, m/s, from the maxima
- * of the blocks (exact in any order). */
+ * of the units (exact in any order). */
 static double
 resid_max(masspring *ms, const double *r, size_t n)
 {
-	double part[DOT_BLOCKS], rmax = 0;
+	const cloth_units *u = masspring_units(ms);
+	double *part = ms->part, rmax = 0;
 	int b0, b1;
 
-	cloth_split_blocks(ms->split, DOT_BLOCKS, &b0, &b1);
-#pragma omp parallel for schedule(static) if (n > CLOTH_OMP_MIN)
+	(void)n;
+	my_units(ms, &b0, &b1);
+#pragma omp parallel for schedule(static) if (3 * ms->np > CLOTH_OMP_MIN)
 	for (int k = b0; k < b1; k++) {
-		size_t lo = n * (size_t)k / DOT_BLOCKS;
-		size_t hi = n * (size_t)(k + 1) / DOT_BLOCKS;
 		double t = 0;
-		for (size_t i = lo; i < hi; i++) {
-			double e = fabs(r[i]) / ms->m[i / 3];
-			if (e > t)
-				t = e;
+		for (int g = 0; g < u->nseg; g++) {
+			const size_t *st = u->start + (size_t)g * (size_t)(u->nunit + 1);
+			for (size_t i = st[k]; i < st[k + 1]; i++) {
+				double e = fabs(r[i]) / ms->m[i / 3];
+				if (e > t)
+					t = e;
+			}
 		}
 		part[k] = t;
 	}
-	cloth_split_gather(ms->split, part, DOT_BLOCKS, sizeof *part, DOT_BLOCKS);
-	for (int k = 0; k < DOT_BLOCKS; k++)
+	cloth_units_gather(ms->split, u, part, sizeof *part);
+	for (int k = 0; k < u->nunit; k++)
 		if (part[k] > rmax)
 			rmax = part[k];
 	return rmax;
@@ -243,23 +313,25 @@ wind_coef(const masspring *ms, size_t i)
 static void
 forces(masspring *ms, double *F)
 {
-	size_t i0, i1;
+	prange R;
 
-	own(ms, &i0, &i1);
-	const ptrdiff_t lo = (ptrdiff_t)i0, hi = (ptrdiff_t)i1;
+	own(ms, &R);
 	memset(F, 0, 3 * ms->np * sizeof *F);
-	spring_force_rows(&ms->spr, F, i0, i1);
+	RANGES(R, g) {
+		const ptrdiff_t lo = (ptrdiff_t)R.lo[g], hi = (ptrdiff_t)R.hi[g];
+		spring_force_rows(&ms->spr, F, R.lo[g], R.hi[g]);
 #pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
-	for (ptrdiff_t i = lo; i < hi; i++) {
-		v3axpy(ms->m[i], ms->par.g, F + 3 * i);
-		if (ms->fext)
-			v3axpy(1, ms->fext + 3 * i, F + 3 * i);
-		if (ms->par.wind_drag > 0 && ms->par.wind_iso) {
-			v3axpy(wind_coef(ms, (size_t)i), ms->par.wind, F + 3 * i);
-		} else if (ms->par.wind_drag > 0) {
-			const double *n = ms->nrm + 3 * i;
-			v3axpy(wind_coef(ms, (size_t)i) * v3dot(ms->par.wind, n), n,
-			       F + 3 * i);
+		for (ptrdiff_t i = lo; i < hi; i++) {
+			v3axpy(ms->m[i], ms->par.g, F + 3 * i);
+			if (ms->fext)
+				v3axpy(1, ms->fext + 3 * i, F + 3 * i);
+			if (ms->par.wind_drag > 0 && ms->par.wind_iso) {
+				v3axpy(wind_coef(ms, (size_t)i), ms->par.wind, F + 3 * i);
+			} else if (ms->par.wind_drag > 0) {
+				const double *n = ms->nrm + 3 * i;
+				v3axpy(wind_coef(ms, (size_t)i) * v3dot(ms->par.wind, n), n,
+				       F + 3 * i);
+			}
 		}
 	}
 	share(ms, F);
@@ -299,16 +371,18 @@ iso_drag(const masspring *ms)
 static void
 apply_A(masspring *ms, double h, const double *v, double *y)
 {
-	size_t i0, i1;
+	prange R;
 
-	own(ms, &i0, &i1);
-	const ptrdiff_t lo = (ptrdiff_t)i0, hi = (ptrdiff_t)i1;
-	cloth_sys_apply_rows(&ms->sys, ms->m, h, v, y, i0, i1);
-	if (!iso_drag(ms))
-		return;
+	own(ms, &R);
+	for (int g = 0; g < R.n; g++) {
+		const ptrdiff_t lo = (ptrdiff_t)R.lo[g], hi = (ptrdiff_t)R.hi[g];
+		cloth_sys_apply_rows(&ms->sys, ms->m, h, v, y, R.lo[g], R.hi[g]);
+		if (!iso_drag(ms))
+			continue;
 #pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
-	for (ptrdiff_t i = lo; i < hi; i++)
-		v3axpy(h * wind_coef(ms, (size_t)i), v + 3 * i, y + 3 * i);
+		for (ptrdiff_t i = lo; i < hi; i++)
+			v3axpy(h * wind_coef(ms, (size_t)i), v + 3 * i, y + 3 * i);
+	}
 }
 
 /* Invert the symmetric positive definite 3x3 block B (row-major) in
@@ -408,24 +482,49 @@ chain_block(void *ctx, uint32_t i, uint32_t k, double B[9])
 	}
 }
 
+/* This rank's chains [*c0, *c1): its units' when the units hold whole
+ * chains (0 returned), else every chain (1: the chains may read any
+ * rank's rows). */
+static int
+my_chains(const masspring *ms, size_t *c0, size_t *c1)
+{
+	const cloth_units *u = masspring_units(ms);
+	int u0, u1;
+
+	if (!u->chain) {
+		*c0 = 0;
+		*c1 = ms->chain->nchain;
+		return 1;
+	}
+	my_units(ms, &u0, &u1);
+	*c0 = u->chain[u0];
+	*c1 = u->chain[u1];
+	return 0;
+}
+
 /* z = P (L L^T)^{-1} P r with the chains' factor (r projected already by
  * the caller); particles in no chain take their diagonal block. */
 static void
 precond_chains(masspring *ms, double *r, double *z, int use_contact)
 {
-	size_t i0, i1;
+	size_t c0, c1;
+	prange R;
 
-	own(ms, &i0, &i1);
-	const ptrdiff_t lo = (ptrdiff_t)i0, hi = (ptrdiff_t)i1;
-	/* the chains' solve reads r whole: every rank's part first */
-	share(ms, r);
-	band_chol_solve(ms->chain, r, z);
+	own(ms, &R);
+	if (my_chains(ms, &c0, &c1)) {
+		/* the chains' solve reads r whole: every rank's part first */
+		share(ms, r);
+	}
+	band_chol_solve_range(ms->chain, c0, c1, r, z);
+	for (int g = 0; g < R.n; g++) {
+		const ptrdiff_t lo = (ptrdiff_t)R.lo[g], hi = (ptrdiff_t)R.hi[g];
 #pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
-	for (ptrdiff_t i = lo; i < hi; i++) {
-		if (ms->chained[i])
-			project(ms, (size_t)i, z + 3 * i, use_contact);
-		else
-			precond(ms, (size_t)i, r, z, use_contact);
+		for (ptrdiff_t i = lo; i < hi; i++) {
+			if (ms->chained[i])
+				project(ms, (size_t)i, z + 3 * i, use_contact);
+			else
+				precond(ms, (size_t)i, r, z, use_contact);
+		}
 	}
 }
 
@@ -444,41 +543,48 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 	const ptrdiff_t np = (ptrdiff_t)ms->np, n3 = 3 * np;
 	double *r = ms->r, *z = ms->z, *p = ms->p, *q = ms->q, *d = ms->diag;
 	double rz, tol = ms->par.cg_tol;
-	size_t i0, i1;
+	prange R;
 
-	/* each rank works on its own particles [lo, hi); p is shared before
-	 * every product, v at the end (cloth_split.h) */
-	own(ms, &i0, &i1);
-	const ptrdiff_t lo = (ptrdiff_t)i0, hi = (ptrdiff_t)i1;
+	/* each rank works on its own particles (its ranges [lo, hi)); p is
+	 * shared before every product, v at the end (cloth_split.h) */
+	own(ms, &R);
+	RANGES(R, g) {
+		const ptrdiff_t lo = (ptrdiff_t)R.lo[g], hi = (ptrdiff_t)R.hi[g];
 #pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
-	for (ptrdiff_t i = lo; i < hi; i++) {
-		double *B = d + 9 * i;
-		const double *Dii = ms->sys.D + SYS_BLK * ms->sys.dpos[i];
-		static const int up[9] = {0, 1, 2, 1, 3, 4, 2, 4, 5};
-		double mi = ms->m[i];
-		if (iso_drag(ms))
-			mi += h * wind_coef(ms, (size_t)i);
-		for (int k = 0; k < 9; k++)
-			B[k] = (k % 4 ? 0 : mi) - h * Dii[up[k]];
-		inv3_sym(B);
+		for (ptrdiff_t i = lo; i < hi; i++) {
+			double *B = d + 9 * i;
+			const double *Dii = ms->sys.D + SYS_BLK * ms->sys.dpos[i];
+			static const int up[9] = {0, 1, 2, 1, 3, 4, 2, 4, 5};
+			double mi = ms->m[i];
+			if (iso_drag(ms))
+				mi += h * wind_coef(ms, (size_t)i);
+			for (int k = 0; k < 9; k++)
+				B[k] = (k % 4 ? 0 : mi) - h * Dii[up[k]];
+			inv3_sym(B);
+		}
 	}
 	for (ptrdiff_t i = 0; i < np; i++)
 		if (ms->fixed[i])
 			memcpy(v + 3 * i, ms->vfix + 3 * i, 3 * sizeof *v);
 	if (ms->chain) {
 		chain_ctx cc = { ms, h, use_contact };
-		band_chol_factor(ms->chain, chain_block, &cc);
+		size_t c0, c1;
+		my_chains(ms, &c0, &c1);
+		band_chol_factor_range(ms->chain, c0, c1, chain_block, &cc);
 	}
 	apply_A(ms, h, v, q);
+	RANGES(R, g) {
+		const ptrdiff_t lo = (ptrdiff_t)R.lo[g], hi = (ptrdiff_t)R.hi[g];
 #pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
-	for (ptrdiff_t i = lo; i < hi; i++) {
-		for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++)
-			r[k] = rhs[k] - q[k];
-		project(ms, (size_t)i, r + 3 * i, use_contact);
-		if (ms->chain)
-			continue;
-		precond(ms, (size_t)i, r, z, use_contact);
-		memcpy(p + 3 * i, z + 3 * i, 3 * sizeof *p);
+		for (ptrdiff_t i = lo; i < hi; i++) {
+			for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++)
+				r[k] = rhs[k] - q[k];
+			project(ms, (size_t)i, r + 3 * i, use_contact);
+			if (ms->chain)
+				continue;
+			precond(ms, (size_t)i, r, z, use_contact);
+			memcpy(p + 3 * i, z + 3 * i, 3 * sizeof *p);
+		}
 	}
 	if (ms->chain) {
 		precond_chains(ms, r, z, use_contact);
@@ -501,30 +607,39 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 		ms->st.cg_iters++;
 		share(ms, p);
 		apply_A(ms, h, p, q);
+		RANGES(R, g) {
+			const ptrdiff_t lo = (ptrdiff_t)R.lo[g], hi = (ptrdiff_t)R.hi[g];
 #pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
-		for (ptrdiff_t i = lo; i < hi; i++)
-			project(ms, (size_t)i, q + 3 * i, use_contact);
+			for (ptrdiff_t i = lo; i < hi; i++)
+				project(ms, (size_t)i, q + 3 * i, use_contact);
+		}
 		double pq = dot(ms, p, q, (size_t)n3);
 		if (!(pq > 0))
 			break;
 		double al = rz / pq;
+		RANGES(R, g) {
+			const ptrdiff_t lo = (ptrdiff_t)R.lo[g], hi = (ptrdiff_t)R.hi[g];
 #pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
-		for (ptrdiff_t i = lo; i < hi; i++) {
-			for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++) {
-				v[k] += al * p[k];
-				r[k] -= al * q[k];
+			for (ptrdiff_t i = lo; i < hi; i++) {
+				for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++) {
+					v[k] += al * p[k];
+					r[k] -= al * q[k];
+				}
+				if (!ms->chain)
+					precond(ms, (size_t)i, r, z, use_contact);
 			}
-			if (!ms->chain)
-				precond(ms, (size_t)i, r, z, use_contact);
 		}
 		if (ms->chain)
 			precond_chains(ms, r, z, use_contact);
 		double rz1 = dot(ms, r, z, (size_t)n3);
 		double be = rz1 / rz;
 		rz = rz1;
+		RANGES(R, g) {
+			const ptrdiff_t lo = (ptrdiff_t)R.lo[g], hi = (ptrdiff_t)R.hi[g];
 #pragma omp parallel for schedule(static) if (3 * (hi - lo) > CLOTH_OMP_MIN)
-		for (ptrdiff_t k = 3 * lo; k < 3 * hi; k++)
-			p[k] = z[k] + be * p[k];
+			for (ptrdiff_t k = 3 * lo; k < 3 * hi; k++)
+				p[k] = z[k] + be * p[k];
+		}
 	}
 	share(ms, v);
 }
@@ -537,13 +652,16 @@ linearize(masspring *ms, const double *x, double tau)
 	spring_linearize(&ms->spr, x, ms->m, ms->par.implicit_springs ? tau : 0);
 	if (ms->par.wind_drag > 0 && !ms->par.wind_iso && ms->hk.wind_frame)
 		ms->hk.wind_frame(ms->hk.ctx, x, ms->nrm, ms->area);
-	/* the chains' factor reads every row; else a rank needs its own */
-	size_t i0 = 0, i1 = ms->np;
-	if (!ms->chain)
-		own(ms, &i0, &i1);
-	cloth_sys_assemble_rows(&ms->sys, &ms->spr,
-				ms->par.wind_iso ? 0 : ms->par.wind_drag, ms->area,
-				ms->nrm, i0, i1);
+	/* chains that may cross the ranks read every row; else a rank needs
+	 * its own */
+	size_t c0, c1;
+	prange R = { 1, { 0, 0 }, { ms->np, 0 } };
+	if (!ms->chain || !my_chains(ms, &c0, &c1))
+		own(ms, &R);
+	RANGES(R, g)
+		cloth_sys_assemble_rows(&ms->sys, &ms->spr,
+					ms->par.wind_iso ? 0 : ms->par.wind_drag,
+					ms->area, ms->nrm, R.lo[g], R.hi[g]);
 }
 
 /* Step B.4 for particle i (§6.5): find where the level set changes sign
@@ -591,6 +709,49 @@ body_collide(masspring *ms, size_t i, double t1, double dt,
 	}
 }
 
+/* Whether the ranks share the body collisions too: units that cut no
+ * particle (hair's strands) over several ranks.  Cloth's blocks cut
+ * particles, and its every rank collides every particle. */
+static int
+by_rank(const masspring *ms)
+{
+	return ms->units && ms->split && ms->split->size > 1;
+}
+
+/* Step B.4 on the free particles: this rank's own when by_rank (then x
+ * and vs are shared, and the contacts counted on every rank), else
+ * every one. */
+static void
+collide_bodies(masspring *ms, double t1, double dt, const cloth_body *bodies,
+	       int nb)
+{
+	prange R = { 1, { 0, 0 }, { ms->np, 0 } };
+	const int split = by_rank(ms);
+	long c0 = ms->st.body_contacts;
+
+	if (split)
+		own(ms, &R);
+	RANGES(R, g)
+		for (size_t i = R.lo[g]; i < R.hi[g]; i++)
+			if (!ms->fixed[i])
+				body_collide(ms, i, t1, dt, bodies, nb);
+	if (!split || !nb)
+		return;
+	share(ms, ms->x);
+	share(ms, ms->vs);
+	/* the contacts of every rank, a count per unit (exact in doubles) */
+	const cloth_units *u = masspring_units(ms);
+	int u0, u1;
+	my_units(ms, &u0, &u1);
+	memset(ms->part, 0, (size_t)u->nunit * sizeof *ms->part);
+	if (u0 < u1)
+		ms->part[u0] = (double)(ms->st.body_contacts - c0);
+	cloth_units_gather(ms->split, u, ms->part, sizeof *ms->part);
+	ms->st.body_contacts = c0;
+	for (int k = 0; k < u->nunit; k++)
+		ms->st.body_contacts += (long)ms->part[k];
+}
+
 /* §7.4 "backward Euler ... for increased stability": one solve
  * (M - dt D) v^{n+1} = M v^n + dt F(x^n), the springs implicit at
  * x^n + dt v^{n+1}; the limiter and the self-repulsions act on it before
@@ -617,9 +778,7 @@ step_be(masspring *ms, double t, double dt, const cloth_body *bodies, int nb)
 	memset(ms->contact, 0, np);
 	for (size_t k = 0; k < n3; k++)
 		x[k] = ms->x0[k] + dt * ms->vh[k];
-	for (size_t i = 0; i < np; i++)
-		if (!ms->fixed[i])
-			body_collide(ms, i, t + dt, dt, bodies, nb);
+	collide_bodies(ms, t + dt, dt, bodies, nb);
 	/* body_collide left Gamma(v^{n+1}) in vs for points in contact */
 	for (size_t i = 0; i < np; i++)
 		memcpy(v + 3 * i, ms->fixed[i] ? ms->vfix + 3 * i :
@@ -674,9 +833,7 @@ masspring_step(masspring *ms, double t, double dt, const cloth_body *bodies,
 	memset(ms->contact, 0, np);
 	for (size_t k = 0; k < n3; k++)
 		x[k] = ms->x0[k] + dt * ms->vh[k];
-	for (size_t i = 0; i < np; i++)
-		if (!ms->fixed[i])
-			body_collide(ms, i, t + dt, dt, bodies, nb);
+	collide_bodies(ms, t + dt, dt, bodies, nb);
 
 	/* B.5: v^{n+1/2} = v_*^n + dt/2 a(x^{n+1/2}, v^{n+1/2}) with the
 	 * normal velocity of particles in contact held by the projection;
@@ -696,6 +853,9 @@ masspring_step(masspring *ms, double t, double dt, const cloth_body *bodies,
 			double *g = ms->vh + 3 * i;
 			v3axpy(v3dot(ms->vs + 3 * i, N) - v3dot(g, N), N, g);
 		}
+	/* a rank knows the contacts of its own particles alone */
+	if (by_rank(ms) && nb)
+		share(ms, ms->vh);
 	cg_solve(ms, h, ms->b, ms->vh, 1);
 
 	/* B.6, B.7: extrapolate; for particles in contact use the forces
@@ -703,7 +863,12 @@ masspring_step(masspring *ms, double t, double dt, const cloth_body *bodies,
 	 * normal velocity and adds the friction the projection left out */
 	memcpy(ms->q, ms->F, n3 * sizeof *v);
 	damp_force(ms, ms->vh, ms->q);
-	for (size_t i = 0; i < np; i++) {
+	prange R = { 1, { 0, 0 }, { np, 0 } };
+	const int split = by_rank(ms) && nb;
+	if (split)
+		own(ms, &R);
+	RANGES(R, g)
+	for (size_t i = R.lo[g]; i < R.hi[g]; i++) {
 		double *vi = v + 3 * i;
 		if (ms->fixed[i]) {
 			memcpy(vi, ms->vfix + 3 * i, 3 * sizeof *v);
@@ -730,6 +895,8 @@ masspring_step(masspring *ms, double t, double dt, const cloth_body *bodies,
 			v3axpy(vpN - vnN, N, vnp);
 		body_gamma(vnp, N, ms->cvB + 3 * i, ms->cmu[i], vi);
 	}
+	if (split)
+		share(ms, v);
 
 	/* B.8: inelastic self-repulsion and friction on the final velocity */
 	if (ms->hk.repulse)

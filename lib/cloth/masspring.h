@@ -98,8 +98,15 @@ struct masspring {
 	cloth_split *split;     /* NULL: one process; else set by the owner
 				   (an MPI build's stage): each rank
 				   computes the forces, the CG's products
-				   and its dot partials on its own
-				   DOT_BLOCKS, gathered to every rank */
+				   and its dot partials on its own units,
+				   gathered to every rank; with units that
+				   cut no particle (set by the owner), the
+				   body collisions too */
+	const cloth_units *units;  /* the units of the sums and of the
+				   ranks' work (cloth_split.h), set by the
+				   owner, or NULL: dunits */
+	cloth_units dunits;     /* DOT_BLOCKS equal element ranges (owned) */
+	double *part;           /* a partial per unit */
 	masspring_stats st;
 };
 
@@ -140,6 +147,17 @@ int masspring_set_force(masspring *ms, const double *f, slc_err *err);
  * body collisions and friction against the nb bodies. */
 void masspring_step(masspring *ms, double t, double dt,
 		    const cloth_body *bodies, int nb);
+
+/* Use the units u (borrowed: they must outlive ms; NULL: the default
+ * DOT_BLOCKS) for the sums and the ranks' work.  0 / -1 with err. */
+int masspring_set_units(masspring *ms, const cloth_units *u, slc_err *err);
+
+/* The units in use (ms->units, or the default). */
+const cloth_units *masspring_units(const masspring *ms);
+
+/* Every rank's elements of the 3np vector a into a on every rank (the
+ * units' gather; a no-op on one rank). */
+void masspring_share(masspring *ms, double *a);
 
 /* Kinetic + gravitational + elastic energy at the current state, J. */
 double masspring_energy(masspring *ms);

@@ -304,8 +304,10 @@ stiction_create(stiction *st, const double *x, slc_err *err)
 	if (boxtree_build(&t, nseg, st->lo, st->hi, err))
 		return -1;
 	memset(st->ncand, 0, nseg);
+	int k0, k1;
+	cloth_split_blocks(st->split, QUERY_BLOCKS, &k0, &k1);
 #pragma omp parallel for schedule(dynamic) if (nseg > CLOTH_OMP_MIN)
-	for (int k = 0; k < QUERY_BLOCKS; k++) {
+	for (int k = k0; k < k1; k++) {
 		size_t lo = nseg * (size_t)k / QUERY_BLOCKS;
 		size_t hi = nseg * (size_t)(k + 1) / QUERY_BLOCKS;
 		for (size_t i = lo; i < hi; i++) {
@@ -316,6 +318,16 @@ stiction_create(stiction *st, const double *x, slc_err *err)
 		}
 	}
 	boxtree_free(&t);
+	/* every rank's candidates (a segment's found by one rank alone) */
+	cloth_split *sp = st->split;
+	if (cloth_split_gather(sp, st->ncand, nseg, 1, QUERY_BLOCKS) ||
+	    cloth_split_gather(sp, st->cand, nseg, nmax * sizeof *st->cand,
+			       QUERY_BLOCKS) ||
+	    cloth_split_gather(sp, st->cs, nseg, nmax * sizeof *st->cs,
+			       QUERY_BLOCKS) ||
+	    cloth_split_gather(sp, st->ct, nseg, nmax * sizeof *st->ct,
+			       QUERY_BLOCKS))
+		return slc_fail(err, "a gather between the ranks failed");
 	/* mutual pairs, each counted from its lower segment */
 	size_t nnew = 0;
 	for (size_t i = 0; i < nseg; i++)

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cloth/cloth_split.h"
 #include "cloth/spring.h"
 #include "core/err.h"
 
@@ -57,6 +58,10 @@ typedef struct stiction {
 	double *cs, *ct;        /* their fractions */
 	uint8_t *ncand;         /* nseg candidate counts */
 	double *lo, *hi;        /* 3 nseg boxes */
+	cloth_split *split;     /* NULL: one process; else set by the owner
+				   (an MPI build's stage): each rank finds
+				   the candidates of its own query blocks,
+				   gathered to every rank (cloth_split.h) */
 } stiction;
 
 /* Set up for np particles and the nseg segments seg (2 nseg particle

@@ -10,6 +10,7 @@ typedef struct build_ctx {
 	boxtree *t;
 	const double *plo, *phi;
 	double *cen;            /* 3n centroids */
+	struct cenkey *key;     /* n: split_half's work */
 } build_ctx;
 
 static const double *sort_cen;
@@ -24,6 +25,77 @@ cmp_cen(const void *a, const void *b)
 	if (ci != cj)
 		return ci < cj ? -1 : 1;
 	return i < j ? -1 : i > j;
+}
+
+/* A primitive's centroid along the split axis, and its index: the key
+ * of cmp_cen's total order. */
+typedef struct cenkey {
+	double c;
+	uint32_t i;
+} cenkey;
+
+static inline int
+key_less(const cenkey *a, const cenkey *b)
+{
+	return a->c < b->c || (a->c == b->c && a->i < b->i);
+}
+
+static inline void
+key_swap(cenkey *a, cenkey *b)
+{
+	cenkey t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* Reorder perm[0, n) so that its first n / 2 are the n / 2 smallest in
+ * cmp_cen's order along axis ax (each half in no particular order), by
+ * selection in O(n) expected instead of a sort's O(n log n).  The keys
+ * go to b->key first, so that the comparisons read them in order. */
+static void
+split_half(build_ctx *b, uint32_t *perm, uint32_t n, int ax)
+{
+	cenkey *k = b->key;
+	uint32_t lo = 0, hi = n - 1, m = n / 2;
+
+	for (uint32_t s = 0; s < n; s++) {
+		k[s].c = b->cen[3 * (size_t)perm[s] + ax];
+		k[s].i = perm[s];
+	}
+	/* Hoare selection of rank m, the pivot the median of three */
+	while (hi > lo) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (key_less(&k[mid], &k[lo]))
+			key_swap(&k[mid], &k[lo]);
+		if (key_less(&k[hi], &k[lo]))
+			key_swap(&k[hi], &k[lo]);
+		if (key_less(&k[hi], &k[mid]))
+			key_swap(&k[hi], &k[mid]);
+		cenkey piv = k[mid];
+		uint32_t i = lo, j = hi;
+		while (i <= j) {
+			while (key_less(&k[i], &piv))
+				i++;
+			while (key_less(&piv, &k[j]))
+				j--;
+			if (i <= j) {
+				key_swap(&k[i], &k[j]);
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		/* [lo, j] <= piv <= [i, hi] */
+		if (m <= j)
+			hi = j;
+		else if (m >= i)
+			lo = i;
+		else
+			break;
+	}
+	for (uint32_t s = 0; s < n; s++)
+		perm[s] = k[s].i;
 }
 
 static void
@@ -64,9 +136,16 @@ build(build_ctx *b, uint32_t node, uint32_t lo, uint32_t n, uint32_t *next)
 	for (int k = 1; k < 3; k++)
 		if (H[k] - L[k] > H[ax] - L[ax])
 			ax = k;
-	sort_cen = b->cen;
-	sort_axis = ax;
-	qsort(t->perm + lo, n, sizeof *t->perm, cmp_cen);
+	if (n <= 2 * LEAF_SIZE + 1) {
+		/* a child is a leaf, which keeps this order */
+		sort_cen = b->cen;
+		sort_axis = ax;
+		qsort(t->perm + lo, n, sizeof *t->perm, cmp_cen);
+	} else {
+		/* both children sort again: only which half each primitive
+		 * falls in matters, the same as a full sort's */
+		split_half(b, t->perm + lo, n, ax);
+	}
 	uint32_t left = *next;
 	*next += 2;
 	t->first[node] = left;
@@ -105,8 +184,11 @@ boxtree_build(boxtree *t, size_t n, const double *lo, const double *hi,
 	t->count = slc_calloc(nn, sizeof *t->count, err);
 	t->perm = slc_calloc(n + 1, sizeof *t->perm, err);
 	b.cen = slc_calloc(3 * n + 1, sizeof *b.cen, err);
-	if (!t->lo || !t->hi || !t->first || !t->count || !t->perm || !b.cen) {
+	b.key = slc_calloc(n + 1, sizeof *b.key, err);
+	if (!t->lo || !t->hi || !t->first || !t->count || !t->perm || !b.cen ||
+	    !b.key) {
 		free(b.cen);
+		free(b.key);
 		boxtree_free(t);
 		return -1;
 	}
@@ -121,6 +203,7 @@ boxtree_build(boxtree *t, size_t n, const double *lo, const double *hi,
 	if (n == 0) {
 		t->nnode = 0;
 		free(b.cen);
+		free(b.key);
 		return 0;
 	}
 	uint32_t next = 1;
@@ -128,6 +211,7 @@ boxtree_build(boxtree *t, size_t n, const double *lo, const double *hi,
 	t->nnode = next;
 	/* leaves keep the primitive boxes, in leaf order */
 	free(b.cen);
+	free(b.key);
 	t->plo = slc_calloc(3 * n, sizeof *t->plo, err);
 	t->phi = slc_calloc(3 * n, sizeof *t->phi, err);
 	if (!t->plo || !t->phi) {

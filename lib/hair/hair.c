@@ -87,6 +87,9 @@ hair_free(hair *h)
 	free(h->seg_l0);
 	free(h->tri_l0);
 	free(h->rest);
+	free(h->units.start);
+	free(h->units.chain);
+	free(h->ucount);
 	memset(h, 0, sizeof *h);
 }
 
@@ -95,9 +98,70 @@ static void
 hair_limit_hook(void *ctx, masspring *ms, double dt)
 {
 	hair *h = ctx;
+	int u0, u1;
 
-	h->st.limited += hair_limit(&h->topo, ms->x0, ms->vh, ms->fixed,
-				    h->seg_l0, h->tri_l0, h->par.strain, dt);
+	/* each rank limits its own strands, then shares their velocities;
+	 * the counts are gathered per unit */
+	cloth_units_owned(&h->units, ms->split, ms->split ? ms->split->rank : 0,
+			  &u0, &u1);
+	memset(h->ucount, 0, HAIR_UNITS * sizeof *h->ucount);
+	if (u0 < u1)
+		h->ucount[u0] = hair_limit(&h->topo, h->units.chain[u0],
+					   h->units.chain[u1], ms->x0, ms->vh,
+					   ms->fixed, h->seg_l0, h->tri_l0,
+					   h->par.strain, dt);
+	masspring_share(ms, ms->vh);
+	cloth_units_gather(ms->split, &h->units, h->ucount, sizeof *h->ucount);
+	for (int u = 0; u < HAIR_UNITS; u++)
+		h->st.limited += h->ucount[u];
+}
+
+/* The units of whole strands (hair.h). */
+static int
+units_init(hair *h, slc_err *err)
+{
+	const hair_topo *t = &h->topo;
+	cloth_units *u = &h->units;
+	const size_t G = HAIR_UNITS, np = t->np;
+
+	u->nunit = HAIR_UNITS;
+	u->nseg = 2;
+	u->balanced = 1;
+	u->start = slc_calloc(2 * (G + 1), sizeof *u->start, err);
+	u->chain = slc_calloc(G + 1, sizeof *u->chain, err);
+	h->ucount = slc_calloc(G + 1, sizeof *h->ucount, err);
+	if (!u->start || !u->chain || !h->ucount)
+		return -1;
+	/* unit k ends at the first strand boundary with at least k / G of
+	 * the particles before it */
+	size_t s = 0, before = 0;
+	for (size_t k = 0; k <= G; k++) {
+		while (s < t->nstrands && (unsigned long long)before * G <
+		       (unsigned long long)np * k) {
+			before += t->offset[s + 1] - t->offset[s] +
+				t->voff[s + 1] - t->voff[s];
+			s++;
+		}
+		if (k == G)
+			s = t->nstrands;
+		u->chain[k] = s;
+		u->start[k] = 3 * (size_t)t->offset[s];
+		u->start[G + 1 + k] = 3 * (t->naxis + (size_t)t->voff[s]);
+	}
+	return 0;
+}
+
+size_t
+hair_rank_strands(const hair *h, int q, int P, size_t *s0, size_t *s1)
+{
+	cloth_split sp = { .rank = q, .size = P };
+	const hair_topo *t = &h->topo;
+	int u0, u1;
+
+	cloth_units_owned(&h->units, &sp, q, &u0, &u1);
+	*s0 = h->units.chain[u0];
+	*s1 = h->units.chain[u1];
+	return t->offset[*s1] - t->offset[*s0] + t->voff[*s1] - t->voff[*s0];
 }
 
 /* §7.4 steps 3 and 9, the masspring repulse hook: the strands'
@@ -281,7 +345,8 @@ hair_init(hair *h, size_t nstrands, const uint32_t *offset, size_t naxis,
 	}
 	if (spring_build_lists(&spr, &h->topo.sl, h->rest, err))
 		goto fail;
-	if (masspring_init(&h->ms, np, x, vel, m, &spr, &par->mp, err))
+	if (masspring_init(&h->ms, np, x, vel, m, &spr, &par->mp, err) ||
+	    units_init(h, err) || masspring_set_units(&h->ms, &h->units, err))
 		goto fail;
 	if (par->precond == HAIR_PREC_STRAND) {
 		uint32_t *cstart = slc_calloc(nstrands + 1, sizeof *cstart, err);
@@ -372,26 +437,49 @@ hair_nsteps(hair *h, double T)
  * a frame's end.  Velocities are left to the step's Gamma. */
 #define PUSH_ITERS 4
 
+/* This rank's particles: its strands' axis points [lo[0], hi[0]) and
+ * their virtuals [lo[1], hi[1]) (every particle on one rank). */
+static void
+own_particles(const hair *h, size_t lo[2], size_t hi[2])
+{
+	const hair_topo *t = &h->topo;
+	const cloth_split *sp = h->ms.split;
+	size_t s0 = 0, s1 = t->nstrands;
+
+	if (sp)
+		hair_rank_strands(h, sp->rank, sp->size, &s0, &s1);
+	lo[0] = t->offset[s0];
+	hi[0] = t->offset[s1];
+	lo[1] = t->naxis + t->voff[s0];
+	hi[1] = t->naxis + t->voff[s1];
+}
+
 static void
 push_out(hair *h, double t, const cloth_body *bodies, int nb)
 {
 	masspring *ms = &h->ms;
-	const ptrdiff_t np = (ptrdiff_t)ms->np;
+	size_t plo[2], pend[2];
 
-#pragma omp parallel for schedule(static) if (np > 4096)
-	for (ptrdiff_t i = 0; i < np; i++) {
-		if (ms->fixed[i])
-			continue;
-		double *x = ms->x + 3 * i;
-		for (int b = 0; b < nb; b++)
-			for (int it = 0; it < PUSH_ITERS; it++) {
-				double phi, N[3], vB[3];
-				body_eval(bodies + b, t, x, &phi, N, vB);
-				if (!(phi < 0))
-					break;
-				v3axpy(-phi, N, x);
-			}
+	/* each rank its own strands, then shared */
+	own_particles(h, plo, pend);
+	for (int g = 0; g < 2; g++) {
+		const ptrdiff_t lo = (ptrdiff_t)plo[g], hi = (ptrdiff_t)pend[g];
+#pragma omp parallel for schedule(static) if (hi - lo > 4096)
+		for (ptrdiff_t i = lo; i < hi; i++) {
+			if (ms->fixed[i])
+				continue;
+			double *x = ms->x + 3 * i;
+			for (int b = 0; b < nb; b++)
+				for (int it = 0; it < PUSH_ITERS; it++) {
+					double phi, N[3], vB[3];
+					body_eval(bodies + b, t, x, &phi, N, vB);
+					if (!(phi < 0))
+						break;
+					v3axpy(-phi, N, x);
+				}
+		}
 	}
+	masspring_share(ms, ms->x);
 }
 
 int

@@ -55,6 +55,11 @@ typedef struct hair_params {
  * default), or the 3x3 diagonal blocks (block Jacobi, as cloth). */
 enum hair_precond { HAIR_PREC_STRAND, HAIR_PREC_JACOBI };
 
+/* Units of whole strands (hair.h units): an MPI rank owns a run of them,
+ * so the finer they are the better the ranks' particle counts balance;
+ * each CG sum gathers a partial per unit. */
+#define HAIR_UNITS 256
+
 /* Block bandwidth of a strand in its interleaved order: torsion and
  * altitude springs join p_j to p_{j+3} (§7.3, fig. 7.2). */
 #define HAIR_BAND 3
@@ -99,6 +104,12 @@ typedef struct hair {
 	strand_self ss;         /* strand interactions, when has_ss */
 	int has_ss;
 	uint32_t *seg;          /* 2 (naxis - nstrands): the axis segments */
+	/* the units of the body's sums and of the ranks' work (cloth_split.h):
+	 * HAIR_UNITS runs of whole strands of about equal particle counts,
+	 * each its axis points and its virtuals; unit u holds the strands
+	 * [units.chain[u], units.chain[u + 1]) */
+	cloth_units units;
+	long *ucount;           /* HAIR_UNITS: a count per unit */
 	hair_stats st;
 } hair;
 
@@ -141,6 +152,11 @@ int hair_nsteps(hair *h, double T);
  * the nb bodies; figures in h->st.  0, or -1 with err on a bad span. */
 int hair_advance(hair *h, double t, double T, const cloth_body *bodies,
 		 int nb, slc_err *err);
+
+/* The strands [*s0, *s1) and particle count of rank q of P (the serial
+ * build: q 0 of 1 owns every strand): runs of whole strands of about equal
+ * particle counts. */
+size_t hair_rank_strands(const hair *h, int q, int P, size_t *s0, size_t *s1);
 
 /* Kinetic + gravitational + elastic energy at the current state, J. */
 double hair_energy(hair *h);

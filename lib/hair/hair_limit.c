@@ -38,15 +38,15 @@ limit_edge(const double *x0, double *vh, const uint8_t *fixed, uint32_t a,
 }
 
 long
-hair_limit(const hair_topo *t, const double *x0, double *vh,
-	   const uint8_t *fixed, const double *seg_l0, const double *tri_l0,
-	   double s, double dt)
+hair_limit(const hair_topo *t, size_t s0, size_t s1, const double *x0,
+	   double *vh, const uint8_t *fixed, const double *seg_l0,
+	   const double *tri_l0, double s, double dt)
 {
-	const ptrdiff_t ns = (ptrdiff_t)t->nstrands;
+	const ptrdiff_t lo = (ptrdiff_t)s0, hi = (ptrdiff_t)s1;
 	long n = 0;
 
-#pragma omp parallel for schedule(static) reduction(+:n) if (ns > LIMIT_OMP_MIN)
-	for (ptrdiff_t q = 0; q < ns; q++)
+#pragma omp parallel for schedule(static) reduction(+:n) if (hi - lo > LIMIT_OMP_MIN)
+	for (ptrdiff_t q = lo; q < hi; q++)
 		for (uint32_t i = t->offset[q]; i + 1 < t->offset[q + 1]; i++) {
 			uint32_t v = t->seg_virt[i];
 			n += limit_edge(x0, vh, fixed, i, i + 1, seg_l0[i], s, dt);

@@ -20,13 +20,15 @@
 
 #include "hair/hair_build.h"
 
-/* Limit the strands of t: x0 (3 np) start positions, vh (3 np) the
+/* Limit the strands [s0, s1) of t (each strand reads and writes only its
+ * own particles, so a rank of an MPI build limits its own): x0 (3 np) start positions, vh (3 np) the
  * position-update velocity, changed in place; fixed (np) constrained
  * particles; seg_l0 (naxis) the rest length of the axis segment from
  * point i, tri_l0 (nvirt) that of virtual k's edge from its segment's
  * root; s the strain limit (> 0); dt the step, s.  Returns the number of
  * edges brought back. */
-long hair_limit(const hair_topo *t, const double *x0, double *vh,
+long hair_limit(const hair_topo *t, size_t s0, size_t s1,
+		const double *x0, double *vh,
 		const uint8_t *fixed, const double *seg_l0,
 		const double *tri_l0, double s, double dt);
 

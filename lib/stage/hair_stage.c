@@ -238,6 +238,8 @@ hair_stage_load(hair_stage *s, slc_frame *F, const hair_stage_opts *o,
 	s->h.ms.split = s->sp;
 	if (s->h.has_ss && s->h.ss.cs)
 		collide_self_set_split(s->h.ss.cs, s->sp);
+	if (s->h.has_ss && s->h.ss.has_stic)
+		s->h.ss.stic.split = s->sp;
 	s->pin = pin;
 	if (load_bonds(s, err))
 		return -1;

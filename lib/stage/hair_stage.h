@@ -13,11 +13,15 @@
  * point takes the communicator of an MPI build (core/comm.h; the serial
  * build runs on one rank, so there comm must be NULL).  Over several
  * ranks every rank holds the whole frame and every strand, and the ranks
- * share the mass-spring body's fixed blocks as clothstep's do
- * (stage/stage_split.h): forces, the CG's products and dot partials, and
- * the candidates of the strand collisions, gathered in block order; the
- * strands' band factor, stiction and the collision response run alike on
- * every rank.  Every rank ends with the serial bits.
+ * share the mass-spring body's work by runs of whole strands of about
+ * equal particle counts (hair.h's units, stage/stage_split.h): forces,
+ * system rows, the strands' band factor and solves, the CG's products and
+ * dot partials, the strain limiting and the body collisions of its own
+ * strands, gathered in unit order; the candidates of new stiction bonds
+ * and of the strand collisions by fixed blocks of queries; making and
+ * breaking bonds, the repulsions and the collision response run alike on
+ * every rank.  Every rank ends with the serial
+ * bits.
  */
 #ifndef SLC_HAIR_STAGE_H
 #define SLC_HAIR_STAGE_H
