@@ -35,6 +35,18 @@ static int tool_mpi_io;
 /* Where the frame's records are in the file read (--mpi-io). */
 static slc_io tool_io;
 
+/* Die of an error every rank has (a collective's): rank 0 says it and
+ * exits, which stops the others (comm/mpicomm.h: MPI_Abort at exit),
+ * waiting meanwhile; one message, never cut short by another rank's
+ * exit. */
+#define tool_mpi_die(c, ...)                                \
+	do {                                                \
+		if ((c)->rank == 0)                         \
+			die(__VA_ARGS__);                   \
+		MPI_Barrier((c)->c);                        \
+		die(__VA_ARGS__);                           \
+	} while (0)
+
 /* The MPI builds' options, for the tool's option table. */
 #define TOOL_MPI_OPTS                                                              \
 	{ "mpi-io", 0, OPT_FLAG, &tool_mpi_io, NULL,                               \
@@ -95,13 +107,14 @@ tool_mpi_read(slc_comm *c, slc_frame *F, slc_frame *L, const char *path, int gho
 		if (c->rank == 0 && slc_io_scan(path, "u", F, &tool_io, &err))
 			die("%s: %s", path, err.msg);
 		if (slc_io_open(c, &tool_io, path, 0, &err))
-			die("%s: %s", path, err.msg);
+			tool_mpi_die(c, "%s: %s", path, err.msg);
 		rc = slc_slab_scatter_io(c, F, &tool_io, "u", ghost, L, &err);
 		if (slc_io_close(c, &tool_io, rc ? NULL : &err))
 			rc = -1;
 	}
 	if (rc)
-		die("%s: %s%s", path, err.msg, strstr(err.msg, "thinner than") ? hint : "");
+		tool_mpi_die(c, "%s: %s%s", path, err.msg,
+			     strstr(err.msg, "thinner than") ? hint : "");
 }
 
 /* With --mpi-io: the output's temp file open on every rank for writing
@@ -118,10 +131,10 @@ tool_mpi_io_out(slc_comm *c, tool_out *out)
 	if (slc_comm_bcast(c, path, sizeof path, &err))
 		die("%s", err.msg);
 	if (!path[0])
-		die("--mpi-io: -o %s: not a regular file written through a temp file "
+		tool_mpi_die(c, "--mpi-io: -o %s: not a regular file written through a temp file "
 		    "(the ranks write into it in place)", out_path);
 	if (slc_io_open(c, &tool_io, path, 1, &err))
-		die("%s: %s", out_path, err.msg);
+		tool_mpi_die(c, "%s: %s", out_path, err.msg);
 }
 
 /* The index in F of record r of L, whose first n records were cut from
@@ -179,7 +192,7 @@ tool_mpi_write(slc_comm *c, slc_frame *F, slc_frame *L, slc_rec *const *first, s
 			if ((ch && slc_io_check_finite(c, r, frame, &err)) ||
 			    slc_io_write_slab(c, &tool_io, out ? out_stream(out) : NULL, r,
 					      ch ? NULL : e->head, ch ? 0 : e->head_len, &err))
-				die("%s", err.msg);
+				tool_mpi_die(c, "%s", err.msg);
 		} else if (r->nk_all > 0 && ch) {
 			slc_rec w;
 
@@ -200,7 +213,7 @@ tool_mpi_write(slc_comm *c, slc_frame *F, slc_frame *L, slc_rec *const *first, s
 		}
 	}
 	if (slc_io_close(c, &tool_io, &err))
-		die("%s: %s", out_path, err.msg);
+		tool_mpi_die(c, "%s: %s", out_path, err.msg);
 	slc_io_free(&tool_io);
 	if (out)
 		out_close(out);

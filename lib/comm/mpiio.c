@@ -223,6 +223,7 @@ slc_io_scan(const char *path, const char *by, slc_frame *F, slc_io *t, slc_err *
 		slc_rec r;
 
 		t->rec[q].at = s[q].at;
+		t->rec[q].index = s[q].index;
 		if (stays(&s[q], ref)) {
 			t->rec[q].head_len = SLC_PREFIX_LEN + s[q].h.desc_len;
 			continue;
@@ -280,13 +281,14 @@ slc_io_share(slc_comm *c, slc_io *t, slc_err *err)
 	}
 	for (q = 0; q < t->n; q++) {
 		slc_io_rec *e = &t->rec[q];
-		uint64_t v[2] = { e->at, e->head_len };
+		uint64_t v[3] = { e->at, e->head_len, e->index };
 
 		if (slc_comm_bcast(c, v, sizeof v, err))
 			return -1;
 		if (c->rank) {
 			e->at = v[0];
 			e->head_len = (uint32_t)v[1];
+			e->index = v[2];
 			if (e->head_len && !(e->head = slc_malloc(e->head_len, 1, err)))
 				return -1;
 		}
@@ -544,8 +546,8 @@ slc_io_read_slab(slc_comm *c, slc_io *t, size_t q, long frame, slc_rec *s, slc_e
 	if (slc_comm_imax(c, &bad, 1, err))
 		goto done;
 	if (bad == 1) {
-		slc_fail(err, "record %zu '%s' at byte %llu: read error", q, w.name,
-			 (unsigned long long)e->at);
+		slc_fail(err, "record %llu '%s' at byte %llu: read error",
+			 (unsigned long long)e->index, w.name, (unsigned long long)e->at);
 		goto done;
 	}
 	if (slc_io_crc_parts(c, crc_bytes((uint32_t)crc32(0L, Z_NULL, 0), e->head, e->head_len),
@@ -553,14 +555,15 @@ slc_io_read_slab(slc_comm *c, slc_io *t, size_t q, long frame, slc_rec *s, slc_e
 	    slc_comm_bcast(c, &stored, sizeof stored, err))
 		goto done;
 	if (whole != stored) {
-		slc_fail(err, "record %zu '%s' at byte %llu: crc mismatch (stored %08x, computed "
-			 "%08x): the record is damaged", q, w.name, (unsigned long long)e->at,
-			 stored, whole);
+		/* slc_read's words: a name is not trusted before its crc */
+		slc_fail(err, "record %llu at byte %llu: crc mismatch (stored %08x, computed "
+			 "%08x): the record is damaged", (unsigned long long)e->index,
+			 (unsigned long long)e->at, stored, whole);
 		goto done;
 	}
 	if (bad == 2) {
-		slc_fail(err, "record %zu '%s' at byte %llu: nonzero padding after a channel",
-			 q, w.name, (unsigned long long)e->at);
+		slc_fail(err, "record %llu '%s' at byte %llu: nonzero padding after a channel",
+			 (unsigned long long)e->index, w.name, (unsigned long long)e->at);
 		goto done;
 	}
 	rc = slc_io_check_finite(c, s, frame, err);

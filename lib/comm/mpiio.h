@@ -33,6 +33,8 @@
 /* Where record q of a frame file is. */
 typedef struct slc_io_rec {
 	uint64_t at;            /* its first byte in the file */
+	uint64_t index;         /* its number in slc_read's count (end
+				   records included), for messages */
 	uint8_t *head;          /* prefix and descriptor as stored; NULL:
 				   rank 0 read the record whole */
 	uint32_t head_len;
