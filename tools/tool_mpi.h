@@ -53,6 +53,33 @@ static slc_io tool_io;
 	  "MPI: each rank reads and writes its planes of the raw grid records "    \
 	  "in place (MPI-IO); FILE and -o FILE", 0, 0, 0 },
 
+/* At a successful exit, under -v (rank 0): the communication counts
+ * (comm/mpicomm.h), in one line of a stable format for scripts:
+ * "comm: ranks=P wall=S halo=N,B,S reduce=N,B,S gather=N,B,S
+ * frame=N,B,S share=F". */
+static void
+tool_mpi_report(int status, void *arg)
+{
+	slc_comm_time t;
+	char line[512];
+	size_t at;
+	int k;
+
+	if (status || verbosity < 1)
+		return;
+	slc_comm_time_get(&t);
+	at = (size_t)snprintf(line, sizeof line, "comm: ranks=%d wall=%.6f", *(int *)arg, t.wall);
+	for (k = 0; k < SLC_COMM_NKIND && at < sizeof line; k++)
+		at += (size_t)snprintf(line + at, sizeof line - at, " %s=%llu,%llu,%.6f",
+				       slc_comm_kind_name[k], (unsigned long long)t.calls[k],
+				       (unsigned long long)t.bytes[k], t.sec[k]);
+	if (at < sizeof line)
+		snprintf(line + at, sizeof line - at, " share=%.4f",
+			 t.wall > 0 ? (t.sec[SLC_COMM_HALO] + t.sec[SLC_COMM_REDUCE] +
+				       t.sec[SLC_COMM_GATHER]) / t.wall : 0.0);
+	info("%s", line);
+}
+
 /* Start MPI after tool_parse: the communicator over P > 1 ranks, or NULL
  * over one rank (MPI finalized at exit).  P > 1 without FILE or -o FILE
  * is a usage error (exit 2), said once by rank 0. */
@@ -68,6 +95,12 @@ tool_mpi_open(int *argc, char ***argv, const char *path)
 		verbosity = -1;
 	if (c->size == 1 && !tool_mpi_io)
 		return NULL;
+	{
+		static int ranks;
+
+		ranks = c->size;
+		on_exit(tool_mpi_report, &ranks);
+	}
 	if (!path || !strcmp(path, "-") || !out_path || !strcmp(out_path, "-")) {
 		int said = 1;
 

@@ -50,7 +50,8 @@ check_slab(const slc_comm *c, const slc_rec *r, slc_err *err)
  * rank holds of a grid of nk_all sample planes, pb bytes each: from and
  * to each neighbour, into req[*nreq..].  Nonzero on an MPI error. */
 static int
-post_planes(slc_comm *c, char *a, size_t pb, int nk_all, MPI_Request *req, size_t *nreq)
+post_planes(slc_comm *c, char *a, size_t pb, int nk_all, MPI_Request *req, size_t *nreq,
+	    uint64_t *bytes)
 {
 	int own0 = c->k0[c->rank], own1 = c->rank == c->size - 1 ? nk_all : c->k0[c->rank + 1];
 	int lo, hi, nlo, nhi, rc = 0;
@@ -60,6 +61,10 @@ post_planes(slc_comm *c, char *a, size_t pb, int nk_all, MPI_Request *req, size_
 	 * the rank below holds above its own */
 	if (c->rank > 0) {
 		held_samples(c, c->rank - 1, nk_all, &nlo, &nhi);
+		if (own0 > lo)
+			*bytes += (uint64_t)(own0 - lo) * pb;
+		if (nhi > own0)
+			*bytes += (uint64_t)(nhi - own0) * pb;
 		if (own0 > lo)
 			rc |= MPI_Irecv(a, (int)((size_t)(own0 - lo) * pb), MPI_BYTE,
 					c->rank - 1, TAG_UP, c->c, &req[(*nreq)++]);
@@ -71,6 +76,10 @@ post_planes(slc_comm *c, char *a, size_t pb, int nk_all, MPI_Request *req, size_
 	 * the rank above holds below its own */
 	if (c->rank < c->size - 1) {
 		held_samples(c, c->rank + 1, nk_all, &nlo, &nhi);
+		if (hi > own1)
+			*bytes += (uint64_t)(hi - own1) * pb;
+		if (own1 > nlo)
+			*bytes += (uint64_t)(own1 - nlo) * pb;
 		if (hi > own1)
 			rc |= MPI_Irecv(a + (size_t)(own1 - lo) * pb, (int)((size_t)(hi - own1) * pb),
 					MPI_BYTE, c->rank + 1, TAG_DOWN, c->c, &req[(*nreq)++]);
@@ -96,6 +105,8 @@ slc_halo(slc_comm *c, slc_rec *const *r, size_t n, slc_err *err)
 {
 	MPI_Request *req;
 	size_t q, nreq = 0, most = 0;
+	uint64_t bytes = 0;
+	double t0;
 	int rc = 0;
 
 	if (c->size == 1)
@@ -110,15 +121,17 @@ slc_halo(slc_comm *c, slc_rec *const *r, size_t n, slc_err *err)
 	}
 	if (!(req = slc_malloc(most ? most : 1, sizeof *req, err)))
 		return -1;
+	t0 = slc_comm_time_begin();
 	for (q = 0; q < n && !rc; q++) {
 		const slc_rec *R = r[q];
 
 		for (uint32_t ch = 0; ch < R->nchan && !rc; ch++)
 			rc = post_planes(c, R->chan[ch].data, plane_bytes(R, &R->chan[ch]), R->nk_all,
-					 req, &nreq);
+					 req, &nreq, &bytes);
 	}
 	if (nreq && MPI_Waitall((int)nreq, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
 		rc = 1;
+	slc_comm_time_end(SLC_COMM_HALO, t0, bytes);
 	free(req);
 	return rc ? slc_fail(err, "halo exchange: MPI error") : 0;
 }
@@ -128,15 +141,19 @@ slc_halo_cells(slc_comm *c, void *a, size_t pb, slc_err *err)
 {
 	MPI_Request req[4];
 	size_t nreq = 0;
+	uint64_t bytes = 0;
+	double t0;
 	int rc;
 
 	if (c->size == 1)
 		return 0;
 	if (check_count(c, pb, err))
 		return -1;
-	rc = post_planes(c, a, pb, c->nk, req, &nreq);
+	t0 = slc_comm_time_begin();
+	rc = post_planes(c, a, pb, c->nk, req, &nreq, &bytes);
 	if (nreq && MPI_Waitall((int)nreq, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
 		rc = 1;
+	slc_comm_time_end(SLC_COMM_HALO, t0, bytes);
 	return rc ? slc_fail(err, "halo exchange: MPI error") : 0;
 }
 

@@ -347,6 +347,7 @@ slc_io_crc_parts(slc_comm *c, uint32_t crc0, const uint32_t *crc, const uint64_t
 		 uint32_t *out, slc_err *err)
 {
 	uint64_t *mine, *all = NULL;
+	double t0;
 	int j, r, rc;
 
 	if (n < 0 || (size_t)n > (size_t)INT_MAX / 2 / (size_t)c->size)
@@ -362,7 +363,9 @@ slc_io_crc_parts(slc_comm *c, uint32_t crc0, const uint32_t *crc, const uint64_t
 		free(mine);
 		return -1;
 	}
+	t0 = slc_comm_time_begin();
 	rc = MPI_Gather(mine, 2 * n, MPI_UINT64_T, all, 2 * n, MPI_UINT64_T, 0, c->c);
+	slc_comm_time_end(SLC_COMM_FRAME, t0, 16 * (uint64_t)n);
 	free(mine);
 	if (rc != MPI_SUCCESS) {
 		free(all);
@@ -465,20 +468,24 @@ static int
 file_read(slc_io *t, uint64_t at, void *p, size_t n)
 {
 	char *b = p;
+	double t0 = slc_comm_time_begin();
+	uint64_t all = n;
+	int rc = 0;
 
-	while (n) {
+	while (n && !rc) {
 		size_t k = n < IO_CHUNK ? n : IO_CHUNK;
 		MPI_Status st;
 		int got = 0;
 
 		if (MPI_File_read_at(t->fh, (MPI_Offset)at, b, (int)k, MPI_BYTE, &st) != MPI_SUCCESS ||
 		    MPI_Get_count(&st, MPI_BYTE, &got) != MPI_SUCCESS || (size_t)got != k)
-			return -1;
+			rc = -1;
 		at += k;
 		b += k;
 		n -= k;
 	}
-	return 0;
+	slc_comm_time_end(SLC_COMM_FRAME, t0, all);
+	return rc;
 }
 
 int
@@ -582,6 +589,8 @@ static int
 file_write_all(slc_io *t, uint64_t at, const void *p, size_t n, size_t calls)
 {
 	const char *b = p;
+	double t0 = slc_comm_time_begin();
+	uint64_t all = n;
 	int bad = 0;
 
 	for (size_t i = 0; i < calls; i++) {
@@ -595,6 +604,7 @@ file_write_all(slc_io *t, uint64_t at, const void *p, size_t n, size_t calls)
 		b += k;
 		n -= k;
 	}
+	slc_comm_time_end(SLC_COMM_FRAME, t0, all);
 	return bad;
 }
 
