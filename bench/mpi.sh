@@ -72,18 +72,22 @@ echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg) on $cores core
 echo
 
 # --- the fluid step -----------------------------------------------------
+# at 1 and 2 ranks, and at 2 with --mpi-io (tags adv, proj; advio, projio)
 bin/mkprim smoke --res "$res" --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 -o "$d/f0.slc" || exit 1
-for np in 1 2; do
-	mkdir -p "$d/s$np"
-	cp "$d/f0.slc" "$d/s$np/f0.slc"
-	(cd "$d/s$np" || exit 1
-	 run "$np" adv "$OLDPWD/bin-mpi/advect" -v --source source --buoyancy 0.1,4 \
+for v in 1 2 2io; do
+	np=${v%io} io= sfx=
+	[ "$v" = 2io ] && io=--mpi-io sfx=io
+	mkdir -p "$d/s$v"
+	cp "$d/f0.slc" "$d/s$v/f0.slc"
+	(cd "$d/s$v" || exit 1
+	 run "$np" "adv$sfx" "$OLDPWD/bin-mpi/advect" $io -v --source source --buoyancy 0.1,4 \
 		--confinement 0.3 --dt 0.04 f0.slc -o a1.slc
-	 run "$np" proj "$OLDPWD/bin-mpi/project" -v a1.slc -o f1.slc) || exit 1
-	rm -f "$d/s$np/f0.slc"
+	 run "$np" "proj$sfx" "$OLDPWD/bin-mpi/project" $io -v a1.slc -o f1.slc) || exit 1
+	rm -f "$d/s$v/f0.slc" "$d/s$v/a1.slc"
 done
-same=$(cmp -s "$d/s1/f1.slc" "$d/s2/f1.slc" && echo yes || echo NO)
-rm -f "$d/f0.slc"
+same=$(cmp -s "$d/s1/f1.slc" "$d/s2/f1.slc" && cmp -s "$d/s1/f1.slc" "$d/s2io/f1.slc" &&
+	echo yes || echo NO)
+rm -f "$d/f0.slc" "$d"/s*/f1.slc
 
 # --- the cloth frame ----------------------------------------------------
 cargs="--sphere 0,0.5,0 --sphere-radius 0.4 --ground 0 -v"
@@ -100,37 +104,58 @@ csame=$(cmp -s "$d/c1/c2.slc" "$d/c2/c2.slc" && echo yes || echo NO)
 rm -f "$d/c0.slc" "$d/c1.slc"
 
 # --- the table of the runs ------------------------------------------------
-printf '%-22s %3s %9s %9s %9s %10s %10s\n' run ranks "wall s" "cpu s" "max RSS" "comm share" efficiency
-for job in fluid cloth; do
+# rssr NP TAG...: each rank's largest RSS over the runs TAG (MB), r0/r1/...
+rssr() {
+	np=$1 r=0 list=
+	shift
+	while [ "$r" -lt "$np" ]; do
+		m=0
+		for t in "$@"; do
+			m=$(awk -v m="$m" '{ print ($4 / 1024 > m ? $4 / 1024 : m) }' "$d/$t.$np.$r")
+		done
+		list="$list${list:+/}$(printf '%.0f' "$m")"
+		r=$((r + 1))
+	done
+	echo "$list"
+}
+printf '%-27s %3s %8s %8s %11s %6s %8s %7s\n' run ranks "wall s" "cpu s" "RSS MB" share "eff wall" "eff cpu"
+for job in fluid fluidio cloth; do
 	for np in 1 2; do
-		if [ $job = fluid ]; then
-			w=$(echo "$(field elapsed adv $np) $(field elapsed proj $np)" | awk '{ print $1 + $2 }')
-			c=$(echo "$(field cpu adv $np) $(field cpu proj $np)" | awk '{ print $1 + $2 }')
-			m=$(echo "$(field rss adv $np) $(field rss proj $np)" | awk '{ print ($1 > $2 ? $1 : $2) }')
-			name="smoke $res^3 step"
-			sh=$(echo "$(commv adv $np wall) $(commv adv $np share) $(commv proj $np wall) $(commv proj $np share)" |
+		case $job in
+		fluid*)
+			[ $job = fluidio ] && { [ "$np" = 1 ] && continue; sfx=io; } || sfx=
+			w=$(echo "$(field elapsed adv$sfx $np) $(field elapsed proj$sfx $np)" | awk '{ print $1 + $2 }')
+			c=$(echo "$(field cpu adv$sfx $np) $(field cpu proj$sfx $np)" | awk '{ print $1 + $2 }')
+			m=$(rssr "$np" "adv$sfx" "proj$sfx")
+			name="smoke $res^3 step${sfx:+ --mpi-io}"
+			sh=$(echo "$(commv adv$sfx $np wall) $(commv adv$sfx $np share) $(commv proj$sfx $np wall) $(commv proj$sfx $np share)" |
 				awk 'NF == 4 && $1 + $3 > 0 { printf "%.3f", ($1 * $2 + $3 * $4) / ($1 + $3); exit } { print "-" }')
-		else
+			;;
+		cloth)
 			w=$(field elapsed cloth $np)
 			c=$(field cpu cloth $np)
-			m=$(field rss cloth $np)
+			m=$(rssr "$np" cloth)
 			name="cloth $((2 * cn * cn)) tris"
 			sh=$(commv cloth $np share)
 			sh=${sh:--}
-		fi
-		[ "$np" = 1 ] && w1=$w
+			;;
+		esac
+		[ "$np" = 1 ] && w1=$w c1=$c
 		eff=$(echo "$w1 $w $np" | awk '{ printf "%.2f", $1 / ($3 * $2) }')
-		printf '%-22s %3d %9.2f %9.2f %6.0f MB %10s %10s\n' "$name" "$np" "$w" "$c" \
-			"$(echo "$m" | awk '{ print $1 / 1024 }')" "$sh" "$eff"
-		eval "w_${job}_$np=$w"
+		effc=$(echo "$c1 $c" | awk '{ printf "%.2f", $1 / $2 }')
+		printf '%-27s %3d %8.2f %8.2f %11s %6s %8s %7s\n' "$name" "$np" "$w" "$c" "$m" "$sh" "$eff" "$effc"
+		eval "w_${job}_$np=$w c_${job}_$np=$c"
 	done
 done
-echo "same bytes at 1 and 2 ranks: fluid $same, cloth $csame"
+echo "RSS: each rank's largest resident size (rank 0/rank 1); share: rank 0's seconds in halo exchanges,"
+echo "reductions and gathers over its wall time from MPI's start (waiting for a slower rank counts);"
+echo "eff wall: T1/(P TP) of the wall times; eff cpu: the CPU seconds of 1 rank over those of all P"
+echo "(the work added by the ranks, spinning in MPI's waits included)"
+echo "same bytes at 1, 2 and 2 ranks --mpi-io: fluid $same; at 1 and 2 ranks: cloth $csame"
 awk -v a="$w_fluid_1" -v b="$w_fluid_2" 'BEGIN { e = a / (2 * b)
 	printf "fluid step efficiency T1/(2 T2) = %.2f: goal >= 0.9 %s\n", e, (e >= 0.9 ? "met" : "missed") }'
-echo "comm share: rank 0's seconds in halo exchanges, reductions and gathers over its wall time from MPI's"
-echo "start (waiting for a slower rank counts as communication); the frame's scatter and gather are apart:"
-for t in adv proj cloth; do
+echo "rank 0's -v lines at 2 ranks (calls,bytes,seconds; the frame's scatter, gather and I/O apart):"
+for t in adv proj advio projio cloth; do
 	[ -s "$d/$t.2.log" ] && grep 'comm: ' "$d/$t.2.log" | tail -1 | sed "s/^/  $t, 2 ranks: /"
 done
 echo
@@ -153,15 +178,16 @@ rn=$(( $(commv adv 2 reduce | cut -d, -f1) + $(commv proj 2 reduce | cut -d, -f1
 rb=$(( $(commv adv 2 reduce | cut -d, -f2) + $(commv proj 2 reduce | cut -d, -f2) ))
 gn=$(( $(commv adv 2 gather | cut -d, -f1) + $(commv proj 2 gather | cut -d, -f1) ))
 gb=$(( $(commv adv 2 gather | cut -d, -f2) + $(commv proj 2 gather | cut -d, -f2) ))
-t1=$w_fluid_1
+t1=$c_fluid_1
 echo "one $res^3 step at 2 ranks (rank 0): $hn halo exchanges of $hb bytes in all, $rn reductions ($rb bytes), $gn gathers ($gb bytes)"
 awk -v res="$res" -v t1="$t1" -v hn="$hn" -v hb="$hb" -v rn="$rn" -v rb="$rb" -v gn="$gn" -v gb="$gb" 'BEGIN {
 	alpha = 25e-6; beta = 1.1e9
 	s = 512 / res; vol = s * s * s; area = s * s
 	print ""
 	print "projection of one 512^3 step (advect + project) on a 10 Gb/s network; assumptions:"
-	printf "  - compute: the 1-rank %d^3 step (%.1f s wall of one thread, its frame read and written\n", res, t1
-	printf "    included) times %.0f (cells), divided evenly over the ranks (one thread each; the frame\n", vol
+	printf "  - compute: the 1-rank %d^3 step (%.1f s CPU of its one thread, its frame read and written\n", res, t1
+	print  "    included; CPU, not wall, as other work on a loaded machine stretches the wall time)"
+	printf "    times %.0f (cells), divided evenly over the ranks (one thread each; the frame\n", vol
 	print  "    read and written in place, --mpi-io); as many solver iterations at 512^3 (multigrid);"
 	print  "    ghost planes add no work"
 	print  "  - a message costs alpha + bytes/beta, alpha = 25 us (MPI over TCP on 10 GbE), beta = 1.1 GB/s"

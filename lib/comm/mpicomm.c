@@ -15,6 +15,7 @@ const char *const slc_comm_kind_name[SLC_COMM_NKIND] = { "halo", "reduce", "gath
  * of the timed calls, and the wall clock's start and end. */
 static slc_comm_time times;
 static int time_depth;
+static uint64_t time_inner;     /* bytes of the calls inside the open one */
 static double t_open, t_close = -1;
 
 double
@@ -26,7 +27,13 @@ slc_comm_time_begin(void)
 void
 slc_comm_time_end(int kind, double t0, uint64_t bytes)
 {
-	if (--time_depth || t0 < 0 || kind < 0 || kind >= SLC_COMM_NKIND)
+	if (--time_depth) {
+		time_inner += bytes;
+		return;
+	}
+	bytes += time_inner;
+	time_inner = 0;
+	if (t0 < 0 || kind < 0 || kind >= SLC_COMM_NKIND)
 		return;
 	times.calls[kind]++;
 	times.bytes[kind] += bytes;
@@ -289,7 +296,7 @@ slc_comm_chain_in(slc_comm *c, void *buf, size_t n, slc_err *err)
 	double t0 = slc_comm_time_begin();
 	int rc = c->rank ? slc_comm_recv(c, buf, n, c->rank - 1, TAG_CHAIN, err) : 0;
 
-	slc_comm_time_end(SLC_COMM_REDUCE, t0, c->rank ? n : 0);
+	slc_comm_time_end(SLC_COMM_REDUCE, t0, 0);
 	return rc;
 }
 
@@ -299,7 +306,7 @@ slc_comm_chain_out(slc_comm *c, const void *buf, size_t n, slc_err *err)
 	double t0 = slc_comm_time_begin();
 	int rc = c->rank < c->size - 1 ? slc_comm_send(c, buf, n, c->rank + 1, TAG_CHAIN, err) : 0;
 
-	slc_comm_time_end(SLC_COMM_REDUCE, t0, c->rank < c->size - 1 ? n : 0);
+	slc_comm_time_end(SLC_COMM_REDUCE, t0, 0);
 	return rc;
 }
 

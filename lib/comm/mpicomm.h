@@ -47,7 +47,7 @@ struct slc_comm {
  * seconds of MPI_Wtime per kind; share the halo, reduction and gather
  * seconds over the wall seconds since slc_comm_open).  Every function of
  * comm/ counts itself under its kind; a call made inside another (a send
- * inside a chained sum) counts once, in the outer one.  Code that calls
+ * inside a chained sum) counts once, in the outer one, with its bytes.  Code that calls
  * MPI itself wraps the call in slc_comm_time_begin and _end to be
  * counted.  Process-wide, kept after slc_comm_close. */
 enum slc_comm_kind {
@@ -72,7 +72,8 @@ extern const char *const slc_comm_kind_name[SLC_COMM_NKIND];
 /* Start timing a communication (the time, or -1 inside another). */
 double slc_comm_time_begin(void);
 
-/* End it: kind, t0 from slc_comm_time_begin, bytes sent and received. */
+/* End it: kind, t0 from slc_comm_time_begin, bytes sent and received
+ * (besides those of the timed calls inside it, which add theirs). */
 void slc_comm_time_end(int kind, double t0, uint64_t bytes);
 
 /* The counts so far. */

@@ -404,8 +404,8 @@ plane_bytes(const slc_grid *g, const slc_chan *ch)
 	return (size_t)g->ni * (size_t)g->nj * ch->ncomp * slc_type_size(ch->type);
 }
 
-int
-slc_io_check_finite(slc_comm *c, const slc_rec *loc, long frame, slc_err *err)
+static int
+io_check_finite(slc_comm *c, const slc_rec *loc, long frame, slc_err *err)
 {
 	uint32_t n = loc->nchan, q;
 	uint64_t *cnt;
@@ -488,8 +488,8 @@ file_read(slc_io *t, uint64_t at, void *p, size_t n)
 	return rc;
 }
 
-int
-slc_io_read_slab(slc_comm *c, slc_io *t, size_t q, long frame, slc_rec *s, slc_err *err)
+static int
+io_read_slab(slc_comm *c, slc_io *t, size_t q, long frame, slc_rec *s, slc_err *err)
 {
 	const slc_io_rec *e = &t->rec[q];
 	slc_head h;
@@ -573,7 +573,7 @@ slc_io_read_slab(slc_comm *c, slc_io *t, size_t q, long frame, slc_rec *s, slc_e
 			 (unsigned long long)e->index, w.name, (unsigned long long)e->at);
 		goto done;
 	}
-	rc = slc_io_check_finite(c, s, frame, err);
+	rc = io_check_finite(c, s, frame, err);
 done:
 	slc_rec_free(&w);
 	free(crc);
@@ -608,9 +608,9 @@ file_write_all(slc_io *t, uint64_t at, const void *p, size_t n, size_t calls)
 	return bad;
 }
 
-int
-slc_io_write_slab(slc_comm *c, slc_io *t, FILE *f0, const slc_rec *loc, const uint8_t *head,
-		  size_t head_len, slc_err *err)
+static int
+io_write_slab(slc_comm *c, slc_io *t, FILE *f0, const slc_rec *loc, const uint8_t *head,
+	      size_t head_len, slc_err *err)
 {
 	uint8_t *own = NULL;
 	uint32_t *crc = NULL, whole = 0;
@@ -711,5 +711,36 @@ done:
 	free(own);
 	free(crc);
 	free(len);
+	return rc;
+}
+
+int
+slc_io_read_slab(slc_comm *c, slc_io *t, size_t q, long frame, slc_rec *s, slc_err *err)
+{
+	double t0 = slc_comm_time_begin();
+	int rc = io_read_slab(c, t, q, frame, s, err);
+
+	slc_comm_time_end(SLC_COMM_FRAME, t0, 0);
+	return rc;
+}
+
+int
+slc_io_write_slab(slc_comm *c, slc_io *t, FILE *f0, const slc_rec *loc, const uint8_t *head,
+	      size_t head_len, slc_err *err)
+{
+	double t0 = slc_comm_time_begin();
+	int rc = io_write_slab(c, t, f0, loc, head, head_len, err);
+
+	slc_comm_time_end(SLC_COMM_FRAME, t0, 0);
+	return rc;
+}
+
+int
+slc_io_check_finite(slc_comm *c, const slc_rec *loc, long frame, slc_err *err)
+{
+	double t0 = slc_comm_time_begin();
+	int rc = io_check_finite(c, loc, frame, err);
+
+	slc_comm_time_end(SLC_COMM_FRAME, t0, 0);
 	return rc;
 }
