@@ -115,7 +115,7 @@ mpi:
 check: all asan mpi
 	@sh tests/run
 
-bench: all
+bench: all mpi
 	@sh bench/run
 
 demo: all

@@ -22,7 +22,7 @@ STEP=(--source source --buoyancy 0.1,4 --confinement 0.3 --dt 0.04)
 		run mpi "$np" "$ROOT/build-mpi/tests/test_comm"
 		assert_success
 		refute_output --partial "not ok"
-		assert_output --partial "1..38"
+		assert_output --partial "1..52"
 	done
 }
 
@@ -374,4 +374,123 @@ project_1to4() {
 	assert_output --partial "regions=2"
 	run cat "$T/v2"
 	assert_output --partial "mpi ranks=2 levels=5 cut=4 iterations="
+# --- --mpi-io: raw grid records read and written in place (MPI-IO) ---
+
+# three frames of the frame $T/f0.slc, advect (with STEP) then project,
+# serial or with --mpi-io over NP ranks (io3 DIR NP [OPTION]...: options
+# of both), in $T/DIR with the same file names (provenance)
+io3() {
+	local dir=$1 np=$2 adv=(advect) proj=(project)
+	shift 2
+	if [ "$np" -gt 0 ]; then
+		adv=(mpi "$np" "$MPI_BIN/advect" --mpi-io)
+		proj=(mpi "$np" "$MPI_BIN/project" --mpi-io)
+	fi
+	mkdir -p "$T/$dir" && cd "$T/$dir" || return 1
+	cp "$T/f0.slc" f0.slc
+	for f in 1 2 3; do
+		"${adv[@]}" "${STEP[@]}" "$@" "f$((f - 1)).slc" -o "a$f.slc" || return 1
+		"${proj[@]}" "$@" "a$f.slc" -o "f$f.slc" || return 1
+	done
+}
+
+@test "mpi-io: three smoke frames (37 planes, uneven slabs) with --mpi-io at 1-4 ranks identical to serial" {
+	mkprim smoke --res 37 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 -o "$T/f0.slc"
+	STEP+=(--scheme maccormack)
+	io3 serial 0
+	for np in 1 2 3 4; do
+		run io3 "io$np" "$np"
+		assert_success
+		for f in 1 2 3; do
+			cmp "$T/serial/a$f.slc" "$T/io$np/a$f.slc"
+			cmp "$T/serial/f$f.slc" "$T/io$np/f$f.slc"
+		done
+	done
+}
+
+@test "mpi-io: zlib records go through rank 0, raw ones in place, --zlib output through rank 0: identical to serial at 1-3 ranks" {
+	mkprim smoke --res 32 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 -o "$T/raw.slc"
+	mkprim smoke --res 32 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 --zlib 6 -o "$T/z.slc"
+	# u, v, w, temperature raw; density and source one zlib stream each
+	slccat --only scene,u,v,w,temperature "$T/raw.slc" -o "$T/p1.slc"
+	slccat --only density,source "$T/z.slc" -o "$T/p2.slc"
+	cat "$T/p1.slc" "$T/p2.slc" > "$T/f0.slc"
+	run slcinfo "$T/f0.slc"
+	assert_output --partial "grid 'u' time 0, raw"
+	assert_output --partial "grid 'density' time 0, zlib"
+	for z in 0 6; do
+		io3 "serial$z" 0 --zlib "$z"
+		for np in 1 2 3; do
+			run io3 "io$np-$z" "$np" --zlib "$z"
+			assert_success
+			for f in 1 2 3; do
+				cmp "$T/serial$z/a$f.slc" "$T/io$np-$z/a$f.slc"
+				cmp "$T/serial$z/f$f.slc" "$T/io$np-$z/f$f.slc"
+			done
+		done
+	done
+	run slcinfo "$T/serial6/f3.slc"
+	assert_output --partial "grid 'u' time 0.12, zlib"
+}
+
+@test "mpi-io: a damaged byte in the last rank's planes is refused on every rank count with the serial message, no output" {
+	mkprim smoke --res 32 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 -o "$T/f0.slc"
+	# one byte of the last sample of 'w' (record 3) flipped
+	python3 - "$T/f0.slc" "$T/bad.slc" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+at = 0
+for rec in range(4):
+    desc, stored = struct.unpack_from("<I", b, at + 24)[0], struct.unpack_from("<Q", b, at + 32)[0]
+    if rec == 3:
+        b[at + 48 + desc + 32 * 32 * 33 * 4 - 2] ^= 0x10
+    at += 48 + desc + stored + 4
+open(sys.argv[2], "wb").write(b)
+PY
+	run advect "${STEP[@]}" "$T/bad.slc" -o "$T/s.slc"
+	assert_failure 1
+	assert_output --partial "record 3 at byte"
+	msg=$(printf '%s\n' "$output" | grep "crc mismatch")
+	[ -n "$msg" ]
+	# "advect: " may reach mpirun's output apart from the rest
+	msg=${msg#advect: }
+	for np in 1 2 4; do
+		run mpi "$np" "$MPI_BIN/advect" --mpi-io "${STEP[@]}" "$T/bad.slc" -o "$T/m.slc"
+		assert_failure
+		assert_output --partial "$msg"
+		[ "$(printf '%s\n' "$output" | grep -c "crc mismatch")" = 1 ]
+		[ ! -e "$T/m.slc" ]
+		run mpi "$np" "$MPI_BIN/project" --mpi-io "$T/bad.slc" -o "$T/m.slc"
+		assert_failure
+		assert_output --partial "crc mismatch"
+		[ ! -e "$T/m.slc" ]
+	done
+}
+
+@test "mpi-io: a NaN in a raw record read in place is refused as serial (same sample, same counts)" {
+	mkprim smoke --res 32 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 -o "$T/f0.slc"
+	# two NaNs, the first in the last rank's planes at 2 ranks
+	python3 "$BATS_TEST_DIRNAME/slcpoke.py" "$T/f0.slc" "$T/n1.slc" set temperature temperature 30000 0 nan
+	python3 "$BATS_TEST_DIRNAME/slcpoke.py" "$T/n1.slc" "$T/nan.slc" set temperature temperature 31000 0 nan
+	run advect "${STEP[@]}" "$T/nan.slc" -o "$T/s.slc"
+	assert_failure 1
+	msg=$(printf '%s\n' "$output" | grep "NaN")
+	[ -n "$msg" ]
+	msg=${msg#advect: }
+	for np in 1 2 3; do
+		run mpi "$np" "$MPI_BIN/advect" --mpi-io "${STEP[@]}" "$T/nan.slc" -o "$T/m.slc"
+		assert_failure
+		assert_output --partial "$msg"
+		[ ! -e "$T/m.slc" ]
+	done
+}
+
+@test "mpi-io: --mpi-io needs FILE and -o FILE, a regular file" {
+	mkprim smoke --res 16 --box 1,1,1 --center 0.5,0.12,0.5 --radius 0.08 -o "$T/f0.slc"
+	run mpi 1 "$MPI_BIN/advect" --mpi-io --dt 0.04 "$T/f0.slc"
+	assert_failure 2
+	assert_output --partial "--mpi-io reads FILE and writes -o FILE in place"
+	run mpi 2 "$MPI_BIN/project" --mpi-io "$T/f0.slc" -o /dev/null
+	assert_failure 1
+	assert_output --partial "not a regular file"
 }

@@ -88,6 +88,9 @@ static const struct tool_opt opts[] = {
 	{ "shell", 0, OPT_FUNC, NULL, "NAME", "mesh record NAME is a thin shell, moving from its P_prev to its P (repeatable)", 0, add_shell, 0 },
 	{ "shell-eps", 0, OPT_DOUBLE, &o.shell_eps, "CELLS", "thin shell wedge thickness in cells, > 0 (default 0.1)", 0, 0, &opt_positive },
 	{ "shell-handling", 0, OPT_CHOICE, &o.shell_mode, "M", "on, no-sweep (no swept invalidation), off (shells ignored): the last two are controls", shell_modes, 0, 0 },
+#ifdef SLC_MPI
+	TOOL_MPI_OPTS
+#endif
 	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 

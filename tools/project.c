@@ -32,6 +32,9 @@ static const struct tool_opt opts[] = {
 	{"boundary", 0, OPT_CHOICE, &bc, "B", "faces of the grid box: wall (at rest, default), stored (walls at the stored velocity: inflow), open (p = 0 outside)", project_bc_names, 0, 0},
 	{"density", 0, OPT_DOUBLE, &density, "RHO", "fluid density in kg/m^3, > 0 (default 1000)", 0, 0, &opt_positive},
 	{"dt", 0, OPT_DOUBLE, &dt_opt, "DT", "time step for the pressure p, s, > 0 (default: dt of the scene record)", 0, 0, &opt_positive},
+#ifdef SLC_MPI
+	TOOL_MPI_OPTS
+#endif
 	{0, 0, 0, 0, 0, 0, 0, 0, 0},
 };
 

@@ -769,6 +769,23 @@ out_pass(tool_out *o, const slc_rec *r)
 		die("%s: %s", o->label, err.msg);
 }
 
+FILE *
+out_stream(tool_out *o)
+{
+	return o->f;
+}
+
+const char *
+out_file(const tool_out *o)
+{
+	int t;
+
+	for (t = 0; t < TEMP_MAX; t++)
+		if (temp_files[t] == o->f)
+			return temps[t][0] ? temps[t] : NULL;
+	return NULL;
+}
+
 /* Append this run as stage N+1 of the provenance, keeping the last
  * PROVENANCE_KEEP stages. */
 static void

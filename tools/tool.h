@@ -135,6 +135,13 @@ void out_pass(tool_out *o, const slc_rec *r);
  * system's reason only when a failing system call gave one. */
 void out_close(tool_out *o);
 
+/* The output's stream and the file it is being written to (the temp
+ * file of -o FILE; NULL for standard output or a device written in
+ * place): for the MPI builds, whose ranks write parts of records into
+ * that file themselves (comm/mpiio.h) while rank 0 writes the rest. */
+FILE *out_stream(tool_out *o);
+const char *out_file(const tool_out *o);
+
 /* Open a plain (non-stream) output file such as PNG or OBJ, atomically:
  * returns a FILE on a temp file (or stdout for path "-" / NULL); commit
  * with plain_commit, which fsyncs and renames.  die() removes the temp. */

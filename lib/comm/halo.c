@@ -79,11 +79,11 @@ imin(int a, int b)
 
 /* Post the messages of one array a of the sample planes [lo, hi) this
  * rank holds of a grid of nk_all sample planes cut by k, pb bytes each:
- * from and to each neighbour, into req[*nreq..].  Nonzero on an MPI
- * error. */
+ * from and to each neighbour, into req[*nreq..], adding the bytes sent
+ * and received to *bytes.  Nonzero on an MPI error. */
 static int
 post_planes(slc_comm *c, const cut *k, char *a, size_t pb, int nk_all, MPI_Request *req,
-	    size_t *nreq)
+	    size_t *nreq, uint64_t *bytes)
 {
 	/* the planes past the last cell (a face grid's top faces) go with
 	 * the ghost cells above */
@@ -99,6 +99,10 @@ post_planes(slc_comm *c, const cut *k, char *a, size_t pb, int nk_all, MPI_Reque
 		held_samples(k, r - 1, nk_all, &nlo, &nhi);
 		int e = imin(nhi, own0 + wa);
 		if (own0 > b)
+			*bytes += (uint64_t)(own0 - b) * pb;
+		if (e > own0)
+			*bytes += (uint64_t)(e - own0) * pb;
+		if (own0 > b)
 			rc |= MPI_Irecv(a + (size_t)(b - lo) * pb, (int)((size_t)(own0 - b) * pb),
 					MPI_BYTE, r - 1, TAG_UP, c->c, &req[(*nreq)++]);
 		if (e > own0)
@@ -111,6 +115,10 @@ post_planes(slc_comm *c, const cut *k, char *a, size_t pb, int nk_all, MPI_Reque
 		int e = imin(hi, own1 + wa);
 		held_samples(k, r + 1, nk_all, &nlo, &nhi);
 		int b = imax(nlo, own1 - w);
+		if (e > own1)
+			*bytes += (uint64_t)(e - own1) * pb;
+		if (own1 > b)
+			*bytes += (uint64_t)(own1 - b) * pb;
 		if (e > own1)
 			rc |= MPI_Irecv(a + (size_t)(own1 - lo) * pb, (int)((size_t)(e - own1) * pb),
 					MPI_BYTE, r + 1, TAG_DOWN, c->c, &req[(*nreq)++]);
@@ -136,6 +144,8 @@ slc_halo(slc_comm *c, slc_rec *const *r, size_t n, slc_err *err)
 {
 	MPI_Request *req;
 	size_t q, nreq = 0, most = 0;
+	uint64_t bytes = 0;
+	double t0;
 	int rc = 0;
 
 	if (c->size == 1)
@@ -151,15 +161,17 @@ slc_halo(slc_comm *c, slc_rec *const *r, size_t n, slc_err *err)
 	if (!(req = slc_malloc(most ? most : 1, sizeof *req, err)))
 		return -1;
 	cut k = comm_cut(c);
+	t0 = slc_comm_time_begin();
 	for (q = 0; q < n && !rc; q++) {
 		const slc_rec *R = r[q];
 
 		for (uint32_t ch = 0; ch < R->nchan && !rc; ch++)
 			rc = post_planes(c, &k, R->chan[ch].data, plane_bytes(R, &R->chan[ch]), R->nk_all,
-					 req, &nreq);
+					 req, &nreq, &bytes);
 	}
 	if (nreq && MPI_Waitall((int)nreq, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
 		rc = 1;
+	slc_comm_time_end(SLC_COMM_HALO, t0, bytes);
 	free(req);
 	return rc ? slc_fail(err, "halo exchange: MPI error") : 0;
 }
@@ -177,6 +189,8 @@ slc_halo_cut(slc_comm *c, void *a, size_t pb, const int *own, int ncell, int gho
 	MPI_Request req[4];
 	size_t nreq = 0;
 	cut k = {own, ncell, ghost, width < ghost ? width : ghost};
+	uint64_t bytes = 0;
+	double t0;
 	int rc;
 
 	if (c->size == 1)
@@ -187,9 +201,11 @@ slc_halo_cut(slc_comm *c, void *a, size_t pb, const int *own, int ncell, int gho
 		if (own[r + 1] - own[r] < ghost)
 			return slc_fail(err, "halo: a slab of %d planes, thinner than its %d ghost "
 					"planes", own[r + 1] - own[r], ghost);
-	rc = post_planes(c, &k, a, pb, ncell, req, &nreq);
+	t0 = slc_comm_time_begin();
+	rc = post_planes(c, &k, a, pb, ncell, req, &nreq, &bytes);
 	if (nreq && MPI_Waitall((int)nreq, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
 		rc = 1;
+	slc_comm_time_end(SLC_COMM_HALO, t0, bytes);
 	return rc ? slc_fail(err, "halo exchange: MPI error") : 0;
 }
 

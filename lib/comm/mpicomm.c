@@ -9,6 +9,47 @@
 /* Bytes of one MPI message at most: counts are ints. */
 #define COMM_CHUNK ((size_t)1 << 30)
 
+const char *const slc_comm_kind_name[SLC_COMM_NKIND] = { "halo", "reduce", "gather", "frame" };
+
+/* The process's counts (one communicator a process), the nesting depth
+ * of the timed calls, and the wall clock's start and end. */
+static slc_comm_time times;
+static int time_depth;
+static uint64_t time_inner;     /* bytes of the calls inside the open one */
+static double t_open, t_close = -1;
+
+double
+slc_comm_time_begin(void)
+{
+	return time_depth++ ? -1 : MPI_Wtime();
+}
+
+void
+slc_comm_time_end(int kind, double t0, uint64_t bytes)
+{
+	if (--time_depth) {
+		time_inner += bytes;
+		return;
+	}
+	bytes += time_inner;
+	time_inner = 0;
+	if (t0 < 0 || kind < 0 || kind >= SLC_COMM_NKIND)
+		return;
+	times.calls[kind]++;
+	times.bytes[kind] += bytes;
+	times.sec[kind] += MPI_Wtime() - t0;
+}
+
+void
+slc_comm_time_get(slc_comm_time *t)
+{
+	int fin = 0;
+
+	*t = times;
+	MPI_Finalized(&fin);
+	t->wall = (t_close >= 0 ? t_close : fin ? t_open : MPI_Wtime()) - t_open;
+}
+
 /* An exit before slc_comm_close: the other ranks would wait forever in
  * their next collective; abort them all with this process's status. */
 static void
@@ -51,6 +92,7 @@ slc_comm_open(int *argc, char ***argv, slc_err *err)
 		return NULL;
 	}
 	on_exit(abort_on_exit, NULL);
+	t_open = MPI_Wtime();
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	if (!(c = slc_calloc(1, sizeof *c, err)))
 		return NULL;
@@ -70,6 +112,9 @@ slc_comm_close(slc_comm *c)
 {
 	int fin = 0;
 
+	MPI_Finalized(&fin);
+	if (!fin)
+		t_close = MPI_Wtime();
 	if (c) {
 		free(c->k0);
 		free(c->gbuf);
@@ -77,7 +122,6 @@ slc_comm_close(slc_comm *c)
 		free(c->disp);
 		free(c);
 	}
-	MPI_Finalized(&fin);
 	if (!fin)
 		MPI_Finalize();
 }
@@ -134,8 +178,11 @@ slc_comm_held(const slc_comm *c, int rank, int *lo, int *hi)
 static int
 reduce(slc_comm *c, void *v, int n, MPI_Datatype t, MPI_Op op, slc_err *err)
 {
-	int rc = MPI_Allreduce(MPI_IN_PLACE, v, n, t, op, c->c);
+	double t0 = slc_comm_time_begin();
+	int rc = MPI_Allreduce(MPI_IN_PLACE, v, n, t, op, c->c), sz = 0;
 
+	MPI_Type_size(t, &sz);
+	slc_comm_time_end(SLC_COMM_REDUCE, t0, 2 * (uint64_t)n * (uint64_t)sz);
 	return rc == MPI_SUCCESS ? 0 : mpi_fail(rc, "reduction", err);
 }
 
@@ -168,6 +215,7 @@ slc_comm_plane_sums(slc_comm *c, const double *part, int nsum, double *sum, slc_
 {
 	size_t need;
 	int r, rc, s, k;
+	double t0;
 
 	if (slc_mul((size_t)c->nk, (size_t)nsum, &need) || need > INT_MAX)
 		return slc_fail(err, "plane sums: %d planes of %d sums overflow", c->nk, nsum);
@@ -184,8 +232,10 @@ slc_comm_plane_sums(slc_comm *c, const double *part, int nsum, double *sum, slc_
 		c->cnt[r] = (c->k0[r + 1] - c->k0[r]) * nsum;
 		c->disp[r] = c->k0[r] * nsum;
 	}
+	t0 = slc_comm_time_begin();
 	rc = MPI_Allgatherv(part, c->cnt[c->rank], MPI_DOUBLE, c->gbuf, c->cnt, c->disp,
 			    MPI_DOUBLE, c->c);
+	slc_comm_time_end(SLC_COMM_REDUCE, t0, need * sizeof(double));
 	if (rc != MPI_SUCCESS)
 		return mpi_fail(rc, "plane sums", err);
 	for (s = 0; s < nsum; s++) {
@@ -202,6 +252,7 @@ int
 slc_comm_gather_planes(slc_comm *c, void *a, size_t pb, const int *own, slc_err *err)
 {
 	int r, rc;
+	double t0;
 
 	if (c->size == 1)
 		return 0;
@@ -212,7 +263,9 @@ slc_comm_gather_planes(slc_comm *c, void *a, size_t pb, const int *own, slc_err 
 		c->cnt[r] = (int)((size_t)(own[r + 1] - own[r]) * pb);
 		c->disp[r] = (int)((size_t)own[r] * pb);
 	}
+	t0 = slc_comm_time_begin();
 	rc = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, a, c->cnt, c->disp, MPI_BYTE, c->c);
+	slc_comm_time_end(SLC_COMM_GATHER, t0, (uint64_t)own[c->size] * pb);
 	return rc == MPI_SUCCESS ? 0 : mpi_fail(rc, "gather of planes", err);
 }
 
@@ -240,29 +293,42 @@ enum { TAG_CHAIN = 31 };
 int
 slc_comm_chain_in(slc_comm *c, void *buf, size_t n, slc_err *err)
 {
-	return c->rank ? slc_comm_recv(c, buf, n, c->rank - 1, TAG_CHAIN, err) : 0;
+	double t0 = slc_comm_time_begin();
+	int rc = c->rank ? slc_comm_recv(c, buf, n, c->rank - 1, TAG_CHAIN, err) : 0;
+
+	slc_comm_time_end(SLC_COMM_REDUCE, t0, 0);
+	return rc;
 }
 
 int
 slc_comm_chain_out(slc_comm *c, const void *buf, size_t n, slc_err *err)
 {
-	return c->rank < c->size - 1 ? slc_comm_send(c, buf, n, c->rank + 1, TAG_CHAIN, err) : 0;
+	double t0 = slc_comm_time_begin();
+	int rc = c->rank < c->size - 1 ? slc_comm_send(c, buf, n, c->rank + 1, TAG_CHAIN, err) : 0;
+
+	slc_comm_time_end(SLC_COMM_REDUCE, t0, 0);
+	return rc;
 }
 
 int
 slc_comm_chain_end(slc_comm *c, void *buf, size_t n, slc_err *err)
 {
 	char *p = buf;
+	double t0 = slc_comm_time_begin();
+	uint64_t all = n;
 
 	while (n) {
 		size_t k = n < COMM_CHUNK ? n : COMM_CHUNK;
 		int rc = MPI_Bcast(p, (int)k, MPI_BYTE, c->size - 1, c->c);
 
-		if (rc != MPI_SUCCESS)
+		if (rc != MPI_SUCCESS) {
+			slc_comm_time_end(SLC_COMM_REDUCE, t0, all - n);
 			return mpi_fail(rc, "chain broadcast", err);
+		}
 		p += k;
 		n -= k;
 	}
+	slc_comm_time_end(SLC_COMM_REDUCE, t0, all);
 	return 0;
 }
 
@@ -270,16 +336,21 @@ int
 slc_comm_bcast(slc_comm *c, void *buf, size_t n, slc_err *err)
 {
 	char *p = buf;
+	double t0 = slc_comm_time_begin();
+	uint64_t all = n;
 
 	while (n) {
 		size_t m = n < COMM_CHUNK ? n : COMM_CHUNK;
 		int rc = MPI_Bcast(p, (int)m, MPI_BYTE, 0, c->c);
 
-		if (rc != MPI_SUCCESS)
+		if (rc != MPI_SUCCESS) {
+			slc_comm_time_end(SLC_COMM_FRAME, t0, all - n);
 			return mpi_fail(rc, "broadcast", err);
+		}
 		p += m;
 		n -= m;
 	}
+	slc_comm_time_end(SLC_COMM_FRAME, t0, all);
 	return 0;
 }
 
@@ -287,16 +358,21 @@ int
 slc_comm_send(slc_comm *c, const void *buf, size_t n, int to, int tag, slc_err *err)
 {
 	const char *p = buf;
+	double t0 = slc_comm_time_begin();
+	uint64_t all = n;
 
 	do {
 		size_t m = n < COMM_CHUNK ? n : COMM_CHUNK;
 		int rc = MPI_Send(p, (int)m, MPI_BYTE, to, tag, c->c);
 
-		if (rc != MPI_SUCCESS)
+		if (rc != MPI_SUCCESS) {
+			slc_comm_time_end(SLC_COMM_FRAME, t0, all - n);
 			return mpi_fail(rc, "send", err);
+		}
 		p += m;
 		n -= m;
 	} while (n);
+	slc_comm_time_end(SLC_COMM_FRAME, t0, all);
 	return 0;
 }
 
@@ -304,15 +380,20 @@ int
 slc_comm_recv(slc_comm *c, void *buf, size_t n, int from, int tag, slc_err *err)
 {
 	char *p = buf;
+	double t0 = slc_comm_time_begin();
+	uint64_t all = n;
 
 	do {
 		size_t m = n < COMM_CHUNK ? n : COMM_CHUNK;
 		int rc = MPI_Recv(p, (int)m, MPI_BYTE, from, tag, c->c, MPI_STATUS_IGNORE);
 
-		if (rc != MPI_SUCCESS)
+		if (rc != MPI_SUCCESS) {
+			slc_comm_time_end(SLC_COMM_FRAME, t0, all - n);
 			return mpi_fail(rc, "receive", err);
+		}
 		p += m;
 		n -= m;
 	} while (n);
+	slc_comm_time_end(SLC_COMM_FRAME, t0, all);
 	return 0;
 }

@@ -41,6 +41,44 @@ struct slc_comm {
 	int *cnt, *disp;        /* size entries each, for Allgatherv */
 };
 
+/* Time spent communicating, which the MPI builds' tools print under -v
+ * ("comm: ranks=P wall=S halo=N,B,S reduce=N,B,S gather=N,B,S
+ * frame=N,B,S share=F": calls, bytes this rank sent and received, and
+ * seconds of MPI_Wtime per kind; share the halo, reduction and gather
+ * seconds over the wall seconds since slc_comm_open).  Every function of
+ * comm/ counts itself under its kind; a call made inside another (a send
+ * inside a chained sum) counts once, in the outer one, with its bytes.  Code that calls
+ * MPI itself wraps the call in slc_comm_time_begin and _end to be
+ * counted.  Process-wide, kept after slc_comm_close. */
+enum slc_comm_kind {
+	SLC_COMM_HALO,          /* ghost planes from the neighbours */
+	SLC_COMM_REDUCE,        /* maxima, ordered sums, chained sums */
+	SLC_COMM_GATHER,        /* planes or arrays gathered to every rank */
+	SLC_COMM_FRAME,         /* the frame in and out: scatter, gather to
+				   rank 0, broadcasts, MPI-IO */
+	SLC_COMM_NKIND
+};
+
+typedef struct slc_comm_time {
+	uint64_t calls[SLC_COMM_NKIND], bytes[SLC_COMM_NKIND];
+	double sec[SLC_COMM_NKIND];
+	double wall;            /* seconds from slc_comm_open to slc_comm_close
+				   (or to now) */
+} slc_comm_time;
+
+/* The kinds' names in the -v line: "halo", "reduce", "gather", "frame". */
+extern const char *const slc_comm_kind_name[SLC_COMM_NKIND];
+
+/* Start timing a communication (the time, or -1 inside another). */
+double slc_comm_time_begin(void);
+
+/* End it: kind, t0 from slc_comm_time_begin, bytes sent and received
+ * (besides those of the timed calls inside it, which add theirs). */
+void slc_comm_time_end(int kind, double t0, uint64_t bytes);
+
+/* The counts so far. */
+void slc_comm_time_get(slc_comm_time *t);
+
 /* Initialize MPI (threads funneled: OpenMP inside a rank, MPI from its
  * master thread) and return the communicator of every rank, or NULL with
  * err.  Until slc_comm_close, a process that exits aborts every rank

@@ -2,6 +2,7 @@
  * (comm/slabframe.h). */
 #include "comm/slabframe.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,8 +10,13 @@
 
 #include "comm/halo.h"
 #include "core/gridplace.h"
+#include "core/meta.h"
 
 enum { TAG_STREAM = 21, TAG_PLANES = 22 };
+
+/* What becomes of each record of a frame scattered: sent whole, cut into
+ * slabs, or read in place by every rank (comm/mpiio.h). */
+enum { CUT_WHOLE = 0, CUT_SLAB = 1, CUT_IN_PLACE = 2 };
 
 /* The header rank 0 broadcasts before the slabs: its status and the
  * decomposed grid. */
@@ -18,6 +24,7 @@ typedef struct cut_head {
 	int32_t ok;             /* 1: slabs follow; 0: rank 0 failed */
 	int32_t nk;             /* cells along k of the grid cut */
 	int32_t nrec;
+	int64_t frame;          /* the scene's frame number, or -1 */
 	char msg[SLC_ERR_MAX];  /* rank 0's message when !ok */
 } cut_head;
 
@@ -76,6 +83,8 @@ slc_frame_stream(const slc_comm *c, slc_frame *F, const unsigned char *cut, int 
 	for (q = 0; q < F->n; q++) {
 		int rc;
 
+		if (cut && cut[q] == CUT_IN_PLACE)
+			continue;
 		if (cut && cut[q]) {
 			slc_rec s;
 
@@ -111,7 +120,7 @@ stream_read(slc_comm *c, char *buf, size_t len, const unsigned char *cut, size_t
 {
 	FILE *f = fmemopen(buf, len, "r");
 	slc_reader *rd;
-	size_t q;
+	size_t q, k, nsent = 0;
 	int rc, lo, hi;
 
 	if (!f)
@@ -126,41 +135,105 @@ stream_read(slc_comm *c, char *buf, size_t len, const unsigned char *cut, size_t
 	fclose(f);
 	if (rc)
 		return -1;
-	if (L->n != nrec)
-		return slc_fail(err, "slab stream: %zu records, expected %zu", L->n, nrec);
+	for (q = 0; q < nrec; q++)
+		nsent += cut[q] != CUT_IN_PLACE;
+	if (L->n != nsent)
+		return slc_fail(err, "slab stream: %zu records, expected %zu", L->n, nsent);
 	slc_comm_held(c, c->rank, &lo, &hi);
-	for (q = 0; q < L->n; q++)
+	for (q = 0, k = 0; q < nrec; q++) {
+		if (cut[q] == CUT_IN_PLACE)
+			continue;
 		if (cut[q]) {
-			L->r[q]->k0 = lo;
-			L->r[q]->nk_all = c->nk + (L->r[q]->grid.nk - (hi - lo));
+			L->r[k]->k0 = lo;
+			L->r[k]->nk_all = c->nk + (L->r[k]->grid.nk - (hi - lo));
 		}
+		k++;
+	}
 	return 0;
 }
 
-/* Rank 0: check F, pick the records to cut (decoded), fill the header. */
-static int
-plan(slc_frame *F, const char *by, cut_head *h, unsigned char **cut, slc_err *err)
+/* The frame number of F's scene, as slc_frame_check_finite names it. */
+static long
+scene_frame(const slc_frame *F)
 {
-	slc_rec *ref;
-	int32_t cells[3];
-	size_t q;
+	const slc_rec *sc = slc_frame_find(F, "scene", SLC_META);
+	double fr;
 
-	if (slc_frame_get(F, by, SLC_GRID, &ref, err))
-		return -1;
+	if (sc && slc_meta_get_f64(sc, "frame", &fr, NULL) == 1 && fr >= 0 && fr <= 0x1p53 &&
+	    fr == floor(fr))
+		return (long)fr;
+	return -1;
+}
+
+/* Rank 0: check F, pick the records to cut (decoded) or leave in the
+ * file (io, may be NULL: those whose head io holds), fill the header. */
+static int
+plan(slc_frame *F, const slc_io *io, const char *by, cut_head *h, unsigned char **cut,
+     slc_err *err)
+{
+	slc_rec *ref = NULL;
+	int32_t cells[3];
+	size_t q, qref = 0;
+
+	for (q = 0; q < F->n && !ref; q++)
+		if (F->r[q]->kind == SLC_GRID && !strcmp(F->r[q]->name, by))
+			ref = F->r[qref = q];
 	if (!ref)
 		return slc_fail(err, "no grid record '%s'", by);
+	/* decoded and checked as slc_frame_get does; one still in the file
+	 * is checked by the ranks as they read it */
+	if (!(io && io->rec[qref].head) && slc_frame_decode(F, ref, err))
+		return -1;
 	slc_grid_cells(&ref->grid, cells);
 	h->nk = cells[2];
 	h->nrec = (int32_t)F->n;
+	h->frame = scene_frame(F);
 	if (!(*cut = slc_calloc(F->n ? F->n : 1, 1, err)))
 		return -1;
 	for (q = 0; q < F->n; q++) {
+		if (io && io->rec[q].head) {
+			(*cut)[q] = CUT_IN_PLACE;
+			continue;
+		}
 		if (!on_cells(F->r[q], ref))
 			continue;
 		/* the stage would decode and check it if it used it */
 		if (slc_rec_decode(F->r[q], err))
 			return slc_failctx(err, "record '%s': ", F->r[q]->name);
-		(*cut)[q] = 1;
+		(*cut)[q] = CUT_SLAB;
+	}
+	return 0;
+}
+
+/* L: the records of T (sent) and the slabs of those read in place from
+ * io, in the frame's order (cut).  T is left empty. */
+static int
+read_in_place(slc_comm *c, slc_io *io, const unsigned char *cut, size_t nrec, long frame,
+	      slc_frame *T, slc_frame *L, slc_err *err)
+{
+	size_t q, k = 0;
+	int rc = 0;
+
+	for (q = 0; q < nrec; q++) {
+		slc_rec s;
+
+		if (cut[q] != CUT_IN_PLACE) {
+			slc_rec *p = slc_frame_put(L, T->r[k], err);
+
+			if (!p)
+				return -1;
+			k++;
+			continue;
+		}
+		/* collective: every rank goes on to the same record */
+		if (slc_io_read_slab(c, io, q, frame, &s, err))
+			return -1;
+		if (!slc_frame_put(L, &s, err)) {
+			slc_rec_free(&s);
+			rc = -1;
+		}
+		if (slc_comm_imax(c, &rc, 1, err) || rc)
+			return slc_fail(err, "out of memory for the slabs read in place");
 	}
 	return 0;
 }
@@ -169,16 +242,25 @@ int
 slc_slab_scatter(slc_comm *c, slc_frame *F, const char *by, int ghost, slc_frame *L,
 		 slc_err *err)
 {
+	return slc_slab_scatter_io(c, F, NULL, by, ghost, L, err);
+}
+
+int
+slc_slab_scatter_io(slc_comm *c, slc_frame *F, slc_io *io, const char *by, int ghost,
+		    slc_frame *L, slc_err *err)
+{
 	cut_head h;
 	unsigned char *cut = NULL;
 	char *buf = NULL;
 	size_t len = 0;
 	uint64_t n64;
+	slc_frame T;
 	int r, rc = -1;
 
+	slc_frame_init(&T);
 	memset(&h, 0, sizeof h);
 	if (c->rank == 0) {
-		h.ok = !plan(F, by, &h, &cut, err);
+		h.ok = !plan(F, io, by, &h, &cut, err);
 		if (!h.ok)
 			snprintf(h.msg, sizeof h.msg, "%s", err->msg);
 	}
@@ -216,8 +298,16 @@ slc_slab_scatter(slc_comm *c, slc_frame *F, const char *by, int ghost, slc_frame
 		    slc_comm_recv(c, buf, len, 0, TAG_STREAM, err))
 			goto done;
 	}
-	rc = stream_read(c, buf, len, cut, (size_t)h.nrec, L, err);
+	if (!io) {
+		rc = stream_read(c, buf, len, cut, (size_t)h.nrec, L, err);
+		goto done;
+	}
+	if (slc_io_share(c, io, err) ||
+	    stream_read(c, buf, len, cut, (size_t)h.nrec, &T, err))
+		goto done;
+	rc = read_in_place(c, io, cut, (size_t)h.nrec, (long)h.frame, &T, L, err);
 done:
+	slc_frame_free(&T);
 	free(buf);
 	free(cut);
 	return rc;

@@ -15,6 +15,7 @@
 #define SLC_SLABFRAME_H
 
 #include "comm/mpicomm.h"
+#include "comm/mpiio.h"
 #include "core/err.h"
 #include "core/frame.h"
 #include "core/slc.h"
@@ -32,6 +33,15 @@ int slc_frame_stream(const slc_comm *c, slc_frame *F, const unsigned char *cut, 
  * the frame, "no grid record 'u'", or "on rank 0: ..." elsewhere). */
 int slc_slab_scatter(slc_comm *c, slc_frame *F, const char *by, int ghost, slc_frame *L,
 		     slc_err *err);
+
+/* slc_slab_scatter of a frame read in place (--mpi-io; io NULL: as
+ * slc_slab_scatter): F and io as slc_io_scan left them on rank 0 (io
+ * empty elsewhere, filled from rank 0's), io's file open on every rank
+ * (slc_io_open).  The records io holds the heads of are not sent: every
+ * rank reads its slab of them itself (slc_io_read_slab: crc and values
+ * checked), and they take their places in L. */
+int slc_slab_scatter_io(slc_comm *c, slc_frame *F, slc_io *io, const char *by, int ghost,
+			slc_frame *L, slc_err *err);
 
 /* Rank 0: the whole grid record of slab record loc (every rank passing
  * its slab of one record, in the same order) into out (empty; rank 0

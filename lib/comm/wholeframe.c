@@ -81,6 +81,7 @@ slc_comm_gather_bytes(slc_comm *c, void *buf, const size_t *off, slc_err *err)
 {
 	char s[MPI_MAX_ERROR_STRING];
 	int r, rc, n = 0;
+	double t0;
 
 	if (off[c->size] > INT_MAX)
 		return slc_fail(err, "gather: %zu bytes past one message", off[c->size]);
@@ -88,7 +89,9 @@ slc_comm_gather_bytes(slc_comm *c, void *buf, const size_t *off, slc_err *err)
 		c->cnt[r] = (int)(off[r + 1] - off[r]);
 		c->disp[r] = (int)off[r];
 	}
+	t0 = slc_comm_time_begin();
 	rc = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, buf, c->cnt, c->disp, MPI_BYTE, c->c);
+	slc_comm_time_end(SLC_COMM_GATHER, t0, off[c->size]);
 	if (rc == MPI_SUCCESS)
 		return 0;
 	if (MPI_Error_string(rc, s, &n) != MPI_SUCCESS)

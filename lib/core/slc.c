@@ -1529,6 +1529,102 @@ slc_read(slc_reader *rd, slc_rec *r, slc_err *err)
 	return rc;
 }
 
+/* --- records in place ------------------------------------------------- */
+
+_Static_assert(SLC_PREFIX_LEN == PREFIX_LEN && SLC_CRC_LEN == CRC_LEN,
+	       "slc.h's record layout is slc.c's");
+
+int
+slc_head_prefix(const uint8_t *pre, uint64_t left, slc_head *h, slc_err *err)
+{
+	struct slc_reader whole = { .regular = 1, .size = left };
+	struct prefix p;
+	size_t total;
+
+	if (memcmp(pre + PRE_MAGIC, magic, 4))
+		return slc_fail(err, "bad magic %02x%02x%02x%02x, not a sluice stream",
+				pre[0], pre[1], pre[2], pre[3]);
+	prefix_get(pre, &p);
+	if (p.major != SLC_VERSION_MAJOR)
+		return slc_fail(err, "format version %u.%u, this reader knows %d.x", p.major,
+				p.minor, SLC_VERSION_MAJOR);
+	if (check_prefix(&whole, &p, 0, &total, err))
+		return -1;
+	h->kind = p.kind;
+	h->encoding = p.enc;
+	h->desc_len = p.desc_len;
+	h->time = p.time;
+	h->stored_len = p.stored_len;
+	h->raw_len = p.raw_len;
+	return 0;
+}
+
+int
+slc_head_desc(const slc_head *h, const uint8_t *desc, slc_rec *r, slc_err *err)
+{
+	size_t raw_len = 0;
+
+	slc_rec_init(r, h->kind, "");
+	r->time = h->time;
+	r->encoding = h->encoding;
+	if (decode_desc(r, desc, h->desc_len, &raw_len, err))
+		return -1;
+	if (raw_len != h->raw_len)
+		return slc_fail(err, "payload of %llu bytes, channels need %zu",
+				(unsigned long long)h->raw_len, raw_len);
+	/* a grid's rules read counts only, never values */
+	if (r->kind == SLC_GRID && slc_rec_validate(r, err))
+		return -1;
+	return 0;
+}
+
+uint8_t *
+slc_head_encode(const slc_rec *r, size_t *len, uint64_t *raw_len, slc_err *err)
+{
+	struct prefix h;
+	size_t desc_len, raw;
+	uint8_t *desc, *out;
+
+	if (r->kind == SLC_END)
+		return slc_fail(err, "record '%s': end records are written by slc_writer_close",
+				r->name), NULL;
+	if ((r->kind == SLC_GRID || r->kind >= SLC_KIND_COUNT) && slc_rec_validate(r, err))
+		return slc_failctx(err, "record '%s': ", r->name), NULL;
+	if (!(desc = encode_desc(r, &desc_len, &raw, err)))
+		return NULL;
+	if (!(out = slc_malloc(PREFIX_LEN + desc_len, 1, err))) {
+		free(desc);
+		return NULL;
+	}
+	h.major = SLC_VERSION_MAJOR;
+	h.minor = SLC_VERSION_MINOR;
+	h.kind = r->kind;
+	h.enc = SLC_RAW;
+	h.time = r->time;
+	h.desc_len = (uint32_t)desc_len;
+	h.reserved = 0;
+	h.stored_len = raw;
+	h.raw_len = raw;
+	prefix_put(out, &h);
+	memcpy(out + PREFIX_LEN, desc, desc_len);
+	free(desc);
+	*len = PREFIX_LEN + desc_len;
+	*raw_len = raw;
+	return out;
+}
+
+int
+slc_reader_seek(slc_reader *rd, uint64_t index, uint64_t offset, slc_err *err)
+{
+	if (offset > (uint64_t)INT64_MAX || fseeko(rd->f, (off_t)offset, SEEK_SET))
+		return slc_fail(err, "cannot seek to byte %llu", (unsigned long long)offset);
+	rd->offset = offset;
+	rd->index = index;
+	rd->broken = 0;
+	rd->seen_end = 0;
+	return 0;
+}
+
 /* --- writing ---------------------------------------------------------- */
 
 slc_writer *

@@ -244,6 +244,49 @@ int slc_read(slc_reader *rd, slc_rec *r, slc_err *err);
 uint64_t slc_reader_index(const slc_reader *rd);
 uint64_t slc_reader_offset(const slc_reader *rd);
 
+/* --- records in place (lib/comm/mpiio.h) ---------------------------- */
+
+/* A record as stored is its prefix (SLC_PREFIX_LEN bytes), descriptor,
+ * payload and crc (SLC_CRC_LEN bytes): formats/slc.md, "Record layout".
+ * These read and make the head (prefix and descriptor) alone, for a
+ * program that moves a raw payload itself (each MPI rank its part) and
+ * checks the crc from the parts (zlib's crc32_combine). */
+#define SLC_PREFIX_LEN 48
+#define SLC_CRC_LEN 4
+
+/* The fields of a record's prefix. */
+typedef struct slc_head {
+	uint32_t kind, encoding, desc_len;
+	double time;
+	uint64_t stored_len, raw_len;
+} slc_head;
+
+/* Parse the prefix pre (SLC_PREFIX_LEN bytes) of a record with `left`
+ * bytes from its start to the end of its file, with slc_read's checks
+ * (magic, major version, encoding, sizes, the limits, the record within
+ * the file).  0, or -1 with err (slc_read's message, without the
+ * record's place). */
+int slc_head_prefix(const uint8_t *pre, uint64_t left, slc_head *h, slc_err *err);
+
+/* Parse the descriptor desc (h->desc_len bytes) of a record whose prefix
+ * is h into r (empty): kind, name, time, kind block, channels with data
+ * NULL and not owned; the payload length the channels need must be
+ * h->raw_len, and a grid's channels must count its samples.  0, or -1
+ * with err. */
+int slc_head_desc(const slc_head *h, const uint8_t *desc, slc_rec *r, slc_err *err);
+
+/* The head slc_write would write for r raw (level 0): prefix and
+ * descriptor in a new buffer of *len bytes, *raw_len the payload bytes
+ * that follow (channels in order, each padded with zeros to 8 bytes),
+ * from r's names, types and counts; channel data is not read.  NULL
+ * with err (a record slc_write refuses, memory). */
+uint8_t *slc_head_encode(const slc_rec *r, size_t *len, uint64_t *raw_len, slc_err *err);
+
+/* Go to the record at byte offset of the reader's file (opened at its
+ * start), counting it as record `index` in messages: the next slc_read
+ * reads it.  0, or -1 with err (the file cannot seek). */
+int slc_reader_seek(slc_reader *rd, uint64_t index, uint64_t offset, slc_err *err);
+
 /* --- writing ------------------------------------------------------- */
 
 /* Open a writer on a FILE (not closed by the writer).  level: 0 writes

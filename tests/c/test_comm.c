@@ -7,18 +7,24 @@
  * minima, sums chained in grid order, components joined
  * across slabs as one process numbers them, the swap-remove loop of a
  * particle set replayed from its candidates, and particles migrated to
- * the owners of their planes and gathered back in id order.  Every rank checks; rank 0
+ * the owners of their planes and gathered back in id order, crcs folded
+ * from every rank's parts, and a frame file read and written in place
+ * (MPI-IO).  Every rank checks; rank 0
  * prints the results agreed over all ranks. */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "ctest.h"
 #include "comm/components.h"
 #include "comm/halo.h"
 #include "comm/migrate.h"
 #include "comm/mpicomm.h"
+#include "comm/mpiio.h"
 #include "comm/slabframe.h"
 
 static slc_comm *C;
@@ -676,6 +682,168 @@ test_gather_bad(void)
 	free(all_);
 }
 
+/* The bytes of part j of rank r: a length and contents of their own,
+ * empty for some. */
+static size_t
+part_bytes(int r, int j, unsigned char *b)
+{
+	size_t n = (size_t)((r * 7 + j * 13) % 11) * 37 % 300, q;
+
+	for (q = 0; q < n; q++)
+		b[q] = (unsigned char)(r * 131 + j * 17 + q * q * 3);
+	return n;
+}
+
+/* The crc of every rank's parts in the order of slc_io_crc_parts, from
+ * the crcs of the parts, against crc32 of the whole concatenation (every
+ * rank makes every part: they depend on the rank number only). */
+static void
+test_crc_parts(int n)
+{
+	static const unsigned char head[] = "SLCR head";
+	unsigned char b[300];
+	uint32_t crc[4], got = 0, want;
+	uint64_t len[4];
+	slc_err err;
+	int j, r, ok;
+
+	want = (uint32_t)crc32(0L, head, sizeof head);
+	for (j = 0; j < n; j++)
+		for (r = 0; r < C->size; r++)
+			want = (uint32_t)crc32(want, b, (uInt)part_bytes(r, j, b));
+	for (j = 0; j < n; j++) {
+		len[j] = part_bytes(C->rank, j, b);
+		crc[j] = (uint32_t)crc32(0L, b, (uInt)len[j]);
+	}
+	ok = !slc_io_crc_parts(C, (uint32_t)crc32(0L, head, sizeof head), crc, len, n, &got, &err);
+	ALL(ok && got == want, "crc of %d parts a rank folded in rank order (crc32_combine): "
+	    "%08x, whole %08x", n, got, want);
+}
+
+/* A file name every rank knows, made by rank 0. */
+static void
+shared_temp(char *path, size_t n)
+{
+	slc_err err;
+
+	if (C->rank == 0) {
+		int fd;
+
+		snprintf(path, n, "/tmp/test_comm_io.XXXXXX");
+		fd = mkstemp(path);
+		if (fd >= 0)
+			close(fd);
+		else
+			path[0] = 0;
+	}
+	slc_comm_bcast(C, path, n, &err);
+}
+
+/* Does slab record s (held planes) hold the planes of whole record w? */
+static int
+slab_of(const slc_rec *s, const slc_rec *w)
+{
+	size_t pb = (size_t)w->grid.ni * (size_t)w->grid.nj * 4;
+
+	return s->nk_all == w->grid.nk && s->nchan == 1 &&
+	       !memcmp(s->chan[0].data, (const char *)w->chan[0].data + (size_t)s->k0 * pb,
+		       (size_t)s->grid.nk * pb);
+}
+
+/* whole_frame written raw to a file, read in place as slabs (every rank
+ * its planes, the crc from every rank's parts), written back in place
+ * (one record with its head made anew): the same bytes; then a damaged
+ * byte in the last rank's planes refused on every rank. */
+static void
+test_io(int nk, int ghost)
+{
+	char in[64], out[64];
+	slc_frame F, W, L;
+	slc_io t;
+	slc_err err;
+	FILE *f = NULL;
+	slc_writer *w = NULL;
+	size_t q;
+	int ok = 1, same = 1;
+
+	slc_frame_init(&F);
+	slc_frame_init(&W);
+	slc_frame_init(&L);
+	slc_io_init(&t);
+	whole_frame(&W, nk);
+	shared_temp(in, sizeof in);
+	shared_temp(out, sizeof out);
+	if (C->rank == 0) {
+		ok = (f = fopen(in, "wb")) && (w = slc_writer_open(f, 0, &err));
+		for (q = 0; ok && q < W.n; q++)
+			ok = !slc_write(w, W.r[q], &err);
+		ok = ok && !slc_writer_close(w, &err) && !fclose(f);
+		ok = ok && !slc_io_scan(in, "u", &F, &t, &err);
+	}
+	ok = all(ok) && !slc_io_open(C, &t, in, 0, &err) &&
+	     !slc_slab_scatter_io(C, &F, &t, "u", ghost, &L, &err) && !slc_io_close(C, &t, &err);
+	for (q = 0; ok && q < 4; q++)
+		same &= slab_of(L.r[q], W.r[q]) && t.rec[q].head;
+	ALL(ok && L.n == 5 && same && !t.rec[4].head && L.r[4]->nk_all == 0,
+	    "frame of %d cells read in place as slabs with %d ghost planes", nk, ghost);
+
+	f = NULL;
+	if (C->rank == 0)
+		ok = (f = fopen(out, "wb")) && (w = slc_writer_open(f, 0, &err));
+	ok = all(ok) && !slc_io_open(C, &t, out, 1, &err);
+	for (q = 0; ok && q < L.n; q++) {
+		if (t.rec[q].head)
+			ok = !slc_io_write_slab(C, &t, f, L.r[q], q == 3 ? NULL : t.rec[q].head,
+						t.rec[q].head_len, &err);
+		else if (C->rank == 0)
+			ok = !slc_write_raw(w, F.r[q], &err);
+		ok = all(ok);
+	}
+	ok = !slc_io_close(C, &t, &err) && ok;
+	if (C->rank == 0) {
+		FILE *a = fopen(in, "rb"), *b;
+
+		ok = ok && !slc_writer_close(w, &err) && !fclose(f);
+		b = fopen(out, "rb");
+		for (int x = 0, y = 0; ok && a && b && (x != EOF || y != EOF);)
+			ok = (x = getc(a)) == (y = getc(b));
+		ok = ok && a && b;
+		if (a)
+			fclose(a);
+		if (b)
+			fclose(b);
+	}
+	ALL(ok, "slabs written back in place (a head made anew): the same bytes");
+
+	slc_frame_free(&F);
+	slc_frame_free(&L);
+	slc_io_free(&t);
+	if (C->rank == 0) {
+		/* the last sample of 'w' (the last rank's) */
+		long at = 0;
+
+		f = fopen(in, "r+b");
+		ok = f && !slc_io_scan(in, "u", &F, &t, &err);
+		at = ok ? (long)(t.rec[2].at + t.rec[2].head_len) + 4L * 4 * 3 * (nk + 1) - 2 : 0;
+		ok = ok && !fseek(f, at, SEEK_SET) && fputc(0x40, f) != EOF;
+		if (f)
+			fclose(f);
+	}
+	ok = all(ok) && !slc_io_open(C, &t, in, 0, &err);
+	ok = ok && slc_slab_scatter_io(C, &F, &t, "u", ghost, &L, &err) < 0;
+	slc_io_close(C, &t, NULL);
+	ALL(ok && strstr(err.msg, "record 2 at byte") && strstr(err.msg, "crc mismatch"),
+	    "a damaged byte of the last rank's planes read in place refused: %s", err.msg);
+	slc_frame_free(&F);
+	slc_frame_free(&W);
+	slc_frame_free(&L);
+	slc_io_free(&t);
+	if (C->rank == 0) {
+		unlink(in);
+		unlink(out);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -710,6 +878,10 @@ main(int argc, char **argv)
 	test_migrate(37);
 	test_migrate(7);
 	test_gather_bad();
+	test_crc_parts(1);
+	test_crc_parts(3);
+	test_io(13, 2);
+	test_io(12, 1);
 	rc = slc_comm_slabs(C, 4 * C->size, 4, &err);
 	ALL(rc < 0 && strstr(err.msg, "thinner than 4 ghost planes"),
 	    "slabs of 4 planes with 4 ghost planes refused: %s", err.msg);
