@@ -251,11 +251,12 @@ bag_once() {
 @test "6: the falling bag falls at g" {
 	# measured: 9.83 m/s^2 over frames 10-12, the largest load 0.0046 N
 	# (0.5% of the bag's own weight of 0.94 N).  The mass-only implicit
-	# coupling this replaced gave the bag a load of 0.32 N and 12.8 m/s^2:
-	# it compared u*, the water's mean velocity over the next frame, with
-	# the bag's end-of-frame velocity v (half a frame of gravity behind),
-	# and a face the bag had just swept over held the air's velocity
-	# below the bag, not its water's
+	# coupling this replaced pushed the bag down by 0.24-0.30 N a frame
+	# (12.6 m/s^2 over frames 10-12): it made the bag's faces meet u*,
+	# the water's velocity over the next frame (the frame mean the
+	# projection held it at, plus dt g), starting the bag from its
+	# end-of-frame v less the push of the load it had held, which is
+	# (g - a) dt / 2 past that mean: u* - v = -0.068 m/s on every frame
 	run bag_once on 12
 	assert_success
 	echo "$output" | tr '\n' ';'

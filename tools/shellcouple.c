@@ -112,6 +112,10 @@ main(int argc, char **argv)
 	if (!st.pcg.converged)
 		warnmsg("%s: not converged after %d iterations (residual %.3g > --tol %g)",
 			label, st.pcg.iters, st.pcg.residual, tol);
+	if (st.inner_residual > SHELL_RESP_WARN)
+		warnmsg("%s: the cloth's solves (implicit) stopped at a relative residual of %.3g "
+			"(%ld iterations in %ld solves): the pressure system is not quite symmetric",
+			label, st.inner_residual, st.inner_iters, st.inner_solves);
 	tool_out *out = out_open(argc, argv);
 	if (shell_stage_store(&S, NULL, &err))
 		die("%s: %s", label, err.msg);

@@ -12,6 +12,11 @@
 /* Blocks of the fixed partition the dot products sum over, so that sums
  * do not depend on the number of threads (as masspring's). */
 #define RESP_BLOCKS 64
+/* Values below which the inner CG's own loops run on one thread: each
+ * product is a few microseconds of work a node, less than a parallel
+ * region's start and its barrier, which on shared cores waits for a
+ * descheduled thread. */
+#define RESP_PAR_MIN 262144
 
 void
 shell_resp_free(shell_resp *R)
@@ -236,7 +241,7 @@ dot(const double *a, const double *b, size_t n)
 {
 	double part[RESP_BLOCKS], s = 0;
 
-#pragma omp parallel for schedule(static) if (n > CLOTH_OMP_MIN)
+#pragma omp parallel for schedule(static) if (n > RESP_PAR_MIN)
 	for (int k = 0; k < RESP_BLOCKS; k++) {
 		size_t lo = n * (size_t)k / RESP_BLOCKS, hi = n * (size_t)(k + 1) / RESP_BLOCKS;
 		double t = 0;
@@ -255,7 +260,7 @@ precond(const shell_resp *R, const double *r, double *z)
 {
 	const ptrdiff_t nn = (ptrdiff_t)R->nn;
 
-#pragma omp parallel for schedule(static) if (nn > CLOTH_OMP_MIN)
+#pragma omp parallel for schedule(static) if (3 * nn > RESP_PAR_MIN)
 	for (ptrdiff_t g = 0; g < nn; g++) {
 		const double *B = R->diag + 9 * g, *ri = r + 3 * g;
 		for (int k = 0; k < 3; k++)

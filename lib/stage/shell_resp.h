@@ -70,6 +70,9 @@
  * to well below its own tolerance (shellcouple's 1e-6). */
 #define SHELL_RESP_TOL 1e-11
 #define SHELL_RESP_MAXITER 20000
+/* A final relative residual above this (the cap reached) is worth a
+ * warning: the outer CG's operator is then symmetric to this only. */
+#define SHELL_RESP_WARN 1e-8
 
 /* One cloth mesh; every array borrowed for shell_resp_init only. */
 typedef struct shell_resp_mesh {

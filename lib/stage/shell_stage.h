@@ -3,7 +3,7 @@
  * §4.3, §5; selle2008 thesis §4.4.2; batty2007 §3).
  *
  * The shells are mesh records named by the caller (`P`, `tri`, optional
- * `P_prev`, `v`, `mass`, `pinned`, `f_fluid`; formats/shell.md).  In the
+ * `P_prev`, `v`, `mass`, `pinned`, `rest`, `goal`; formats/shell.md).  In the
  * shell pipe the shell runs one frame ahead of the fluid:
  *
  *   advect | shellcouple --stage force | clothstep | shellcouple --stage project
@@ -28,7 +28,10 @@
  *             applied inside each product by an inner CG solved tightly:
  *             symmetric positive definite like L, so the same CG and
  *             preconditioner serve (the preconditioner sees L alone, as
- *             for rigid bodies), and neither the fluid nor the cloth
+ *             for rigid bodies: a stiff cloth's J A^-1 J^T is small, its
+ *             faces nearly closed, which L's multigrid fits; the
+ *             mass-only system as the preconditioner would need a solve
+ *             of its own per application), and neither the fluid nor the cloth
  *             code learns of the other (fluid/ cannot call cloth/: the
  *             response is a callback, ps_shell.resp).  A monolithic solve
  *             of (p, V) would be indefinite, beyond CG.  The fluid in the
