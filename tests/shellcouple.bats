@@ -149,6 +149,16 @@ below() {
 	! below "$(comp "$(meta "$T/h.slc" force)" 2)" 1000
 }
 
+@test "implicit: the same bytes on one thread and two" {
+	# 32^3 cells and an 80 x 80 sheet: past cloth/'s parallel threshold
+	$SCENE sheet n=32 m=80 > "$T/f.slc"
+	advect --shell sheet "$T/f.slc" > "$T/a.slc"
+	OMP_NUM_THREADS=1 shellcouple --shell sheet --stiffness 1e5 --bend 1e5 "$T/a.slc" > "$T/1.slc"
+	OMP_NUM_THREADS=2 shellcouple --shell sheet --stiffness 1e5 --bend 1e5 "$T/a.slc" > "$T/2.slc"
+	cmp "$T/1.slc" "$T/2.slc"
+	[ "$(meta "$T/1.slc" converged)" = 1 ]
+}
+
 @test "force stage: f_fluid and P_prev written, the fluid passed through" {
 	$SCENE sheet held=1 > "$T/f.slc"
 	shellcouple --shell sheet "$T/f.slc" > "$T/o.slc"
