@@ -17,13 +17,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const shell_name[] = { "cloth" };
 
-/* shellcouple(1)'s options within their ranges; --maxiter at most 200. */
+/* shellcouple(1)'s options within their ranges; --maxiter at most 200;
+ * the cloth's springs clothstep's defaults, the edge stiffness scaled. */
 static void
 options(fz *z, shell_opts *o)
 {
 	static const double tol[] = { 1e-6, 1e-3, 1e-12, 0.5 };
 	static const double density[] = { 1000, 1.2, 1e-3, 1e6 };
 	static const double eps[] = { 1e-3, 0.1, 1e-9, 2 };
+	static const double scale[] = { 1, 0, 1e5, 1e-6 };
 
 	memset(o, 0, sizeof *o);
 	o->stage = fz_byte(z) & 1;
@@ -44,6 +46,9 @@ options(fz *z, shell_opts *o)
 	o->po.dt = fz_byte(z) < 192 ? NAN : fabs(fz_opt(z, 0));
 	if (!(o->po.dt > 0))
 		o->po.dt = NAN;
+	spring_params_default(&o->spring);
+	o->spring.E_e *= fz_pick(z, scale, sizeof scale / sizeof *scale);
+	o->g[0] = o->g[1] = o->g[2] = NAN;
 }
 
 /* P_prev (P moved by small or extreme offsets) and f_fluid on the

@@ -34,7 +34,9 @@ Measures and moving shells (see measure and sweep below):
   mean|min|sum FILE MESH CHANNEL, sweep DIR N STEP [KEY=VALUE]...
   bag    a closed cube (half side a=0.2, centre 0.5,0.5,0.5) full of
          water in air, everything falling at vy=-g*t (t=0.5): u* and the
-         nodes' v alike; free nodes of areal density sigma.
+         nodes' v alike; free nodes of areal density sigma; prev=1: P_prev
+         where the nodes were a frame before, (P - P_prev)/dt = -g (t - dt)
+         (the frame's mean velocity, which u* is a dt of gravity past).
 """
 import math
 import struct
@@ -338,8 +340,12 @@ def main():
         phi = lambda x, y, z: max(abs(x - c), abs(y - c), abs(z - c)) - a  # noqa: E731
         uvw[1] = lambda x, y, z: vy  # noqa: E731
         mass = lumped_mass(P, tri, sigma)
-        shells.append(mesh("bag", P, tri, [("mass", 5, 1, 1, mass),
-                                           ("v", 5, 3, 1, [0.0, vy, 0.0] * len(P))]))
+        extra = [("mass", 5, 1, 1, mass), ("v", 5, 3, 1, [0.0, vy, 0.0] * len(P))]
+        if int(kv.get("prev", 0)):
+            back = G * (t - dt) * dt
+            extra.append(("P_prev", 5, 3, 1, [c + (back if k == 1 else 0.0)
+                                              for p in P for k, c in enumerate(p)]))
+        shells.append(mesh("bag", P, tri, extra))
     elif scene == "tilt":
         y0 = float(kv.get("y0", 0.1 + dx / 4))
         V = float(kv.get("V", 0.1))

@@ -279,6 +279,26 @@ shell_join(psys *ps, size_t *par, slc_err *err)
 	return 0;
 }
 
+/* A region with fluid on only one side of a cut face that moves with a
+ * free shell node is not enclosed: a constant pressure in it pushes that
+ * node (J^T 1 != 0 there), so the constant is no null vector of A (a
+ * bag of water pushes its walls out; the fluid's level in it is the
+ * solve's, not free). */
+static void
+shell_unenclose(psys *ps)
+{
+	const ps_shell *sh = ps->shell;
+
+	for (size_t q = 0; q < sh->nface; q++) {
+		int lo = ps->type[sh->lo[q]] == PS_FLUID, hi = ps->type[sh->hi[q]] == PS_FLUID;
+		int free = 0;
+		for (int e = 0; e < 3; e++)
+			free |= sh->minv[sh->node[3 * q + e]] > 0 && sh->w[3 * q + e] != 0;
+		if (free && lo != hi)
+			ps->enclosed[ps->region[lo ? sh->lo[q] : sh->hi[q]]] = 0;
+	}
+}
+
 /* selle2008 §4.4.2: flood fill over the fluid cells with the Neumann and
  * Dirichlet faces as fill boundaries (the couplings cx, cy, cz are
  * nonzero exactly across the open faces between fluid cells), as a
@@ -353,6 +373,8 @@ regions(psys *ps, const uint8_t *dir, slc_err *err)
 	for (size_t c = 0; c < ps->n; c++)
 		if (dir[c])
 			ps->enclosed[ps->region[c]] = 0;
+	if (ps->shell)
+		shell_unenclose(ps);
 	ps->nenclosed = 0;
 	for (int r = 0; r < m; r++)
 		ps->nenclosed += ps->enclosed[r];
@@ -1165,9 +1187,22 @@ x_fluid(const psys *ps, const double *x, size_t c)
 	return ps->type[c] == PS_FLUID ? x[c] : 0;
 }
 
+/* t (3 per shell node, the pressure's force in x units) becomes the
+ * nodes' velocity change: kappa M^-1 t, or kappa R t with the shell's
+ * own response (ps_shell.resp). */
+static void
+shell_respond(const ps_shell *sh, double kappa, double *t)
+{
+	if (sh->resp)
+		sh->resp(sh->ctx, t);
+	for (size_t nd = 0; nd < sh->nnode; nd++)
+		for (int a = 0; a < 3; a++)
+			t[3 * nd + a] *= kappa * (sh->resp ? 1 : sh->minv[nd]);
+}
+
 /* The shell nodes' part of A, (rho/dx) J^T M^-1 J in x units rho dx^3
- * (as apply_bodies): t_node = sum over faces of w (x_lo - x_hi) e_ax,
- * scaled by kappa/m, interpolated back to the faces and taken out of the
+ * (as apply_bodies; R in place of M^-1 with ps_shell.resp): t_node = sum
+ * over faces of w (x_lo - x_hi) e_ax, scaled by kappa/m, interpolated back to the faces and taken out of the
  * low cell and put into the high one.  Added to y; with s given,
  * returns sum s_c (added)_c.  Faces in order: deterministic. */
 static double
@@ -1185,9 +1220,7 @@ apply_shell(const psys *ps, const double *x, double *y, const double *s)
 		for (int e = 0; e < 3; e++)
 			t[3 * (size_t)sh->node[3 * q + e] + sh->ax[q]] += sh->w[3 * q + e] * d;
 	}
-	for (size_t nd = 0; nd < sh->nnode; nd++)
-		for (int a = 0; a < 3; a++)
-			t[3 * nd + a] *= kappa * sh->minv[nd];
+	shell_respond(sh, kappa, t);
 	for (size_t q = 0; q < sh->nface; q++) {
 		double uf = 0;
 		for (int e = 0; e < 3; e++)
@@ -1451,9 +1484,9 @@ update_shell(const psys *ps, const double *x, float *const vel[3])
 		for (int e = 0; e < 3; e++)
 			t[3 * (size_t)sh->node[3 * q + e] + sh->ax[q]] += sh->w[3 * q + e] * d;
 	}
-	for (size_t nd = 0; nd < sh->nnode; nd++)
-		for (int a = 0; a < 3; a++)
-			sh->V[3 * nd + a] += kappa * sh->minv[nd] * t[3 * nd + a];
+	shell_respond(sh, kappa, t);
+	for (size_t nd = 0; nd < 3 * sh->nnode; nd++)
+		sh->V[nd] += t[nd];
 	for (size_t q = 0; q < sh->nface; q++) {
 		int a = sh->ax[q];
 		size_t c = sh->hi[q], i = c % (size_t)ps->ni, j = c / (size_t)ps->ni % (size_t)ps->nj,

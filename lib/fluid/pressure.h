@@ -78,8 +78,14 @@ typedef struct ps_body {
  * the system gains (rho/dx) J^T M^-1 J.  minv: 1/mass per node (0 for a
  * pinned node, infinite mass: its V enters the right-hand side only).  V:
  * 3 per node, the velocity before the solve (m/s); psys_update adds the
- * pressure's change.  Arrays borrowed; the cut faces must also be closed
- * (weight 0) and held (psys_in.held) at 0. */
+ * pressure's change.  resp: NULL, the nodes answer a force with their
+ * mass alone (M^-1 = diag(minv)); else the shell's whole response, which
+ * replaces M^-1: resp(ctx, t) overwrites t (3 per node, N) with R t
+ * (m/s per N s = 1/kg), R linear, symmetric positive semi-definite and
+ * zero on and from the nodes of minv 0 (a cloth's implicit system
+ * inverted, stage/shell_resp.h); minv then only marks the free nodes
+ * (> 0).  Arrays borrowed; the cut faces must also be closed (weight 0)
+ * and held (psys_in.held) at 0. */
 typedef struct ps_shell {
 	size_t nface;
 	const size_t *lo, *hi;
@@ -89,6 +95,8 @@ typedef struct ps_shell {
 	size_t nnode;
 	const double *minv;
 	double *V;
+	void (*resp)(void *ctx, double *t);
+	void *ctx;
 } ps_shell;
 
 typedef struct psys {

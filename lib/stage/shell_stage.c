@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cloth/cloth.h"
 #include "core/meta.h"
 #include "fluid/pcg.h"
 
@@ -81,17 +82,19 @@ areal_density(shell_stage *S, shell_one *m, slc_err *err)
 
 /* The node velocity of the cut faces: project: v_eff = (P - P_prev)/dt
  * (guendelman2005 eq 3; 0 for a still mesh with no P_prev); force, split:
- * v (eq 5's u_old on the cut faces); force, implicit: v less dt M^-1
- * f_fluid, the velocity the shell would have had without the fluid's
- * last push (the solve gives that push anew). */
+ * v (eq 5's u_old on the cut faces); force, implicit: the velocity the
+ * fluid was held at over the last frame, (P - P_prev)/dt, else v (the
+ * start of the response's step, shell_resp.h). */
 static int
 node_velocity(shell_stage *S, shell_one *m, slc_err *err)
 {
 	double dt = S->P.dt;
+	int mean = S->o.stage == SHELL_STAGE_PROJECT ||
+		   (S->o.coupling == SHELL_IMPLICIT && m->Pprev);
 
 	if (!(m->vel = slc_calloc(3 * m->np + 1, sizeof *m->vel, err)))
 		return -1;
-	if (S->o.stage == SHELL_STAGE_PROJECT) {
+	if (mean) {
 		if (m->Pprev && !(dt > 0))
 			return slc_fail(err, "P_prev given but no time step (scene dt or --dt)");
 		for (size_t i = 0; m->Pprev && i < 3 * m->np; i++)
@@ -100,13 +103,6 @@ node_velocity(shell_stage *S, shell_one *m, slc_err *err)
 	}
 	for (size_t i = 0; m->v && i < 3 * m->np; i++)
 		m->vel[i] = m->v[i];
-	if (S->o.coupling == SHELL_IMPLICIT && m->fold) {
-		if (!(dt > 0))
-			return slc_fail(err, "f_fluid given but no time step (scene dt or --dt)");
-		for (size_t i = 0; i < m->np; i++)
-			for (int d = 0; d < 3 && isfinite(m->sigma[i]); d++)
-				m->vel[3 * i + d] -= dt * m->fold[3 * i + d] / m->mass[i];
-	}
 	return 0;
 }
 
@@ -132,17 +128,14 @@ load_one(shell_stage *S, shell_one *m, const char *name, slc_err *err)
 			return slc_fail(err, "triangle %zu: index %u out of range", i / 3,
 					m->tri[i]);
 	if (point_chan(m, "P_prev", 3, &m->Pprev, err) || point_chan(m, "v", 3, &m->v, err) ||
-	    point_chan(m, "mass", 1, &m->mass, err) || point_chan(m, "f_fluid", 3, &m->fold, err))
+	    point_chan(m, "mass", 1, &m->mass, err) || point_chan(m, "rest", 3, &m->rest, err) ||
+	    point_chan(m, "goal", 3, &m->goal, err))
 		return -1;
 	if (slc_rec_find(m->r, "pinned") &&
 	    !(m->pin = slc_rec_get(m->r, "pinned", SLC_U8, 1, np, err)))
 		return -1;
 	if (S->o.stage == SHELL_STAGE_FORCE && areal_density(S, m, err))
 		return -1;
-	if (S->o.stage == SHELL_STAGE_FORCE && S->o.coupling == SHELL_IMPLICIT &&
-	    m->fold && !m->mass)
-		return slc_fail(err, "f_fluid without mass: the implicit coupling needs "
-				"the node masses");
 	return node_velocity(S, m, err);
 }
 
@@ -186,6 +179,23 @@ out:
 	return rc;
 }
 
+/* The implicit coupling's gravity: the option, else the scene's, else
+ * clothstep's default (cloth_params_default), as clothstep takes it. */
+static int
+gravity(shell_stage *S, slc_err *err)
+{
+	if (!isnan(S->o.g[0]))
+		return 0;
+	if (slc_scene_gravity(slc_frame_find(S->F, "scene", SLC_META), S->o.g, err) < 0)
+		return slc_failctx(err, "record 'scene': ");
+	if (isnan(S->o.g[0])) {
+		cloth_params cp;
+		cloth_params_default(&cp);
+		memcpy(S->o.g, cp.g, sizeof cp.g);
+	}
+	return 0;
+}
+
 int
 shell_stage_load(shell_stage *S, slc_frame *F, const shell_opts *o, slc_comm *comm,
 		 slc_err *err)
@@ -204,7 +214,7 @@ shell_stage_load(shell_stage *S, slc_frame *F, const shell_opts *o, slc_comm *co
 			goto fail;
 		}
 	}
-	if (find_faces(S, err))
+	if (find_faces(S, err) || gravity(S, err))
 		goto fail;
 	return 0;
 fail:
@@ -245,28 +255,38 @@ close_faces(shell_stage *S, int zero, slc_err *err)
 	return 0;
 }
 
+static void face_fluid(const shell_stage *S, size_t n, double *mf, double *uf);
+
 /* The implicit coupling's nodes (ps_shell): every mesh's nodes numbered
- * one after the other, 1/mass (0 pinned), V the node velocity. */
+ * one after the other, 1/mass (0 pinned: only marks the free nodes, the
+ * response is R), V the mean velocity over the frame with no pressure. */
 static int
 shell_nodes(shell_stage *S, slc_err *err)
 {
 	size_t nn = 0, nf = S->faces.n, *base = slc_calloc((size_t)S->nm + 1, sizeof *base, err);
+	shell_resp_mesh *rm = base ? slc_calloc((size_t)S->nm + 1, sizeof *rm, err) : NULL;
+	int rc = -1;
 
-	if (!base)
-		return -1;
+	if (!rm)
+		goto out;
 	for (int q = 0; q < S->nm; q++)
 		base[q] = nn, nn += S->m[q].np;
+	if (nn > UINT32_MAX) {
+		slc_fail(err, "%zu shell nodes: too many", nn);
+		goto out;
+	}
 	S->lo = slc_calloc(nf + 1, sizeof *S->lo, err);
 	S->hi = S->lo ? slc_calloc(nf + 1, sizeof *S->hi, err) : NULL;
 	S->ax = S->hi ? slc_calloc(nf + 1, 1, err) : NULL;
 	S->node = S->ax ? slc_calloc(3 * nf + 1, sizeof *S->node, err) : NULL;
 	S->w = S->node ? slc_calloc(3 * nf + 1, sizeof *S->w, err) : NULL;
-	S->minv = S->w ? slc_calloc(nn + 1, sizeof *S->minv, err) : NULL;
+	S->mf = S->w ? slc_calloc(nf + 1, sizeof *S->mf, err) : NULL;
+	S->uf = S->mf ? slc_calloc(nf + 1, sizeof *S->uf, err) : NULL;
+	S->minv = S->uf ? slc_calloc(nn + 1, sizeof *S->minv, err) : NULL;
 	S->V = S->minv ? slc_calloc(3 * nn + 1, sizeof *S->V, err) : NULL;
-	if (!S->V) {
-		free(base);
-		return -1;
-	}
+	if (!S->V)
+		goto out;
+	const project_stage *P = &S->P;
 	for (size_t n = 0; n < nf; n++) {
 		const shell_face *c = &S->faces.face[n];
 		S->lo[n] = c->lo, S->hi[n] = c->hi, S->ax[n] = (uint8_t)c->ax;
@@ -274,26 +294,100 @@ shell_nodes(shell_stage *S, slc_err *err)
 			S->node[3 * n + e] = (uint32_t)(base[c->mesh] + c->node[e]);
 			S->w[3 * n + e] = c->bary[e];
 		}
+		face_fluid(S, n, &S->mf[n], &S->uf[n]);
 	}
 	for (int q = 0; q < S->nm; q++) {
-		const shell_one *m = &S->m[q];
-		for (size_t i = 0; i < m->np; i++) {
-			/* pinned: infinite mass (batty2007 §3's scripted body) */
-			double mass = isfinite(m->sigma[i]) ? (m->mass ? m->mass[i] : NAN) : INFINITY;
-			if (!(mass > 0)) {
-				free(base);
-				return slc_fail(err, "record '%s': point %zu: the implicit "
-						"coupling needs a positive mass", m->r->name, i);
-			}
-			S->minv[base[q] + i] = isinf(mass) ? 0 : 1 / mass;
-			memcpy(S->V + 3 * (base[q] + i), m->vel + 3 * i, 3 * sizeof *S->V);
+		shell_one *m = &S->m[q];
+		uint8_t *fix = slc_calloc(m->np + 1, 1, err);
+		double *vfix = fix ? slc_calloc(3 * m->np + 1, sizeof *vfix, err) : NULL;
+		if (!vfix) {
+			free(fix);
+			goto out;
 		}
+		rm[q] = (shell_resp_mesh){m->np, m->ntri, m->tri, m->P, m->rest, m->vel,
+					  m->mass, fix, vfix};
+		for (size_t i = 0; i < m->np; i++) {
+			/* pinned: infinite mass (batty2007 §3's scripted body),
+			 * moving to its goal over the frame as clothstep moves it */
+			fix[i] = !isfinite(m->sigma[i]);
+			double mass = m->mass ? m->mass[i] : NAN;
+			if (!fix[i] && !(mass > 0 && isfinite(mass))) {
+				slc_fail(err, "record '%s': point %zu: the implicit coupling needs "
+					 "a positive mass (channel mass)", m->r->name, i);
+				goto out;
+			}
+			S->minv[base[q] + i] = fix[i] ? 0 : 1 / mass;
+			for (int d = 0; fix[i] && m->goal && d < 3; d++)
+				vfix[3 * i + d] = (m->goal[3 * i + d] - m->P[3 * i + d]) / P->dt;
+		}
+		/* the springs' damping reads every node's mass (clothstep's
+		 * needs them all positive): a pinned node of no finite mass
+		 * takes the mean of the others' (1 kg when there are none) */
+		double sum = 0, cnt = 0, *mm = slc_malloc(m->np + 1, sizeof *mm, err);
+		if (!mm)
+			goto out;
+		for (size_t i = 0; m->mass && i < m->np; i++)
+			if (m->mass[i] > 0 && isfinite(m->mass[i]))
+				sum += m->mass[i], cnt++;
+		for (size_t i = 0; i < m->np; i++)
+			mm[i] = m->mass && m->mass[i] > 0 && isfinite(m->mass[i]) ? m->mass[i] :
+				cnt > 0 ? sum / cnt : 1;
+		rm[q].mass = mm;
 	}
-	free(base);
-	if (nn > UINT32_MAX)
-		return slc_fail(err, "%zu shell nodes: too many", nn);
-	S->sh = (ps_shell){nf, S->lo, S->hi, S->ax, S->node, S->w, nn, S->minv, S->V};
+	shell_resp_opts ro = {S->o.spring, {S->o.g[0], S->o.g[1], S->o.g[2]}, P->dt};
+	if (shell_resp_init(&S->R, rm, S->nm, &ro, err))
+		goto out;
+	shell_resp_faces(&S->R, nf, S->node, S->w, S->ax, S->mf, S->uf);
+	shell_resp_unloaded(&S->R, S->V);
+	S->sh = (ps_shell){nf, S->lo, S->hi, S->ax, S->node, S->w, nn, S->minv, S->V,
+			   shell_resp_apply, &S->R};
 	S->P.shell = &S->sh;
+	rc = 0;
+out:
+	for (int q = 0; rm && q < S->nm; q++) {
+		free((void *)rm[q].fixed);
+		free((void *)rm[q].vfix);
+		free((void *)rm[q].mass);
+	}
+	free(rm);
+	free(base);
+	return rc;
+}
+
+/* After the implicit solve: the nodes' mean velocity V + kappa R J x
+ * (as psys_update would make it), and each cut face's own fluid's
+ * change of momentum over the frame, extra_f = m_f (u*_f - w . V_ax) /
+ * dt along its axis: the force the shell gets from it (shell_resp.h). */
+static int
+face_fluid_force(shell_stage *S, slc_err *err)
+{
+	const project_stage *P = &S->P;
+	const psys *ps = &P->ps;
+	size_t nn = S->sh.nnode, nf = S->faces.n;
+	double kappa = P->o.density * P->m.u.dx * P->m.u.dx * P->m.u.dx;
+	double *t = slc_calloc(3 * nn + 1, sizeof *t, err);
+
+	if (!t || !(S->extra = slc_calloc(nf + 1, sizeof *S->extra, err))) {
+		free(t);
+		return -1;
+	}
+	for (size_t q = 0; q < nf; q++) {
+		double xl = ps->type[S->lo[q]] == PS_FLUID ? P->x[S->lo[q]] : 0;
+		double xh = ps->type[S->hi[q]] == PS_FLUID ? P->x[S->hi[q]] : 0;
+		for (int e = 0; e < 3; e++)
+			t[3 * (size_t)S->node[3 * q + e] + S->ax[q]] += S->w[3 * q + e] * (xl - xh);
+	}
+	shell_resp_apply(&S->R, t);
+	for (size_t k = 0; k < 3 * nn; k++)
+		t[k] = S->V[k] + kappa * t[k];
+
+	for (size_t q = 0; q < nf; q++) {
+		double uf = 0;
+		for (int e = 0; e < 3; e++)
+			uf += S->w[3 * q + e] * t[3 * (size_t)S->node[3 * q + e] + S->ax[q]];
+		S->extra[q] = S->mf[q] * (S->uf[q] - uf) / P->dt;
+	}
+	free(t);
 	return 0;
 }
 
@@ -396,29 +490,58 @@ shell_forces(shell_stage *S, slc_err *err)
 	return 0;
 }
 
+/* The fluid in cut face n's own control volume, from one cell centre to
+ * the other, cut by the shell at t: on each side where the cell is
+ * liquid (phi < 0, or no phi), rho dx^3 times that side's part, moving
+ * with the liquid of its cell: the velocity of the cell's face across
+ * from the cut one (the cut face's own u* is one side's only: a face a
+ * falling bag just swept over holds the air's velocity below it).  The
+ * cut face's u* where that face is the grid box's or cut too.  *mf kg,
+ * *uf m/s along the axis (u* when *mf = 0). */
+static void
+face_fluid(const shell_stage *S, size_t n, double *mf, double *uf)
+{
+	const project_stage *P = &S->P;
+	const shell_face *c = &S->faces.face[n];
+	const float *u = c->ax == 0 ? P->m.u.a : c->ax == 1 ? P->m.v.a : P->m.w.a;
+	const uint8_t *cut = S->faces.cut[c->ax];
+	int at = c->ax == 0 ? c->i : c->ax == 1 ? c->j : c->k;
+	int dim = c->ax == 0 ? P->ni : c->ax == 1 ? P->nj : P->nk;
+	size_t st = c->ax == 0 ? 1 : c->ax == 1 ? (size_t)P->ni : (size_t)P->ni * (size_t)P->nj;
+	double dx = P->m.u.dx, m = P->o.density * dx * dx * dx;
+	double part[2] = {c->t, 1 - c->t}, mom = 0;
+	size_t cell[2] = {c->lo, c->hi};
+	int across[2] = {at - 1 > 0, at + 1 < dim};
+
+	*mf = 0;
+	for (int s = 0; s < 2; s++) {
+		if (P->phi && !(P->phi[cell[s]] < 0))
+			continue;
+		size_t g = s ? c->f + st : c->f - st;
+		double v = across[s] && !cut[g] ? u[g] : u[c->f];
+		*mf += m * part[s];
+		mom += m * part[s] * v;
+	}
+	*uf = *mf > 0 ? mom / *mf : u[c->f];
+}
+
 /* eq 4 holds each cut face at the shell's velocity: the fluid in the
- * face's own control volume (from one cell centre to the other, liquid
- * on the side of a cell where phi < 0 up to the shell's crossing) changes its velocity from u* to the held one, and that momentum
- * goes to the shell as well as the pressure's: extra_f = rho dx^3
- * frac_f (u*_f - hv_f) / dt along the face's axis.  With it the force on
- * a held container of still water is the weight of all the water the
- * grid holds, not of the water above the first cell centres. */
+ * face's own control volume (face_fluid) changes its velocity from u_f
+ * to the held one, and that momentum goes to the shell as well as the
+ * pressure's: extra_f = m_f (u_f - hv_f) / dt along the face's axis.
+ * With it the force on a held container of still water is the weight of
+ * all the water the grid holds, not of the water above the first cell
+ * centres. */
 static int
 face_impulse(shell_stage *S, slc_err *err)
 {
-	const project_stage *P = &S->P;
-	const float *vel[3] = {P->m.u.a, P->m.v.a, P->m.w.a};
-	double dx = P->m.u.dx, k = P->o.density * dx * dx * dx / P->dt;
-
 	if (!(S->extra = slc_calloc(S->faces.n + 1, sizeof *S->extra, err)))
 		return -1;
 	for (size_t n = 0; n < S->faces.n; n++) {
 		const shell_face *c = &S->faces.face[n];
-		/* the liquid part of the segment between the centres, cut by
-		 * the shell at t: the low cell's side, then the high one's */
-		double frac = (!P->phi || P->phi[c->lo] < 0) * c->t +
-			      (!P->phi || P->phi[c->hi] < 0) * (1 - c->t);
-		S->extra[n] = k * frac * ((double)vel[c->ax][c->f] - S->hv[c->ax][c->f]);
+		double mf, uf;
+		face_fluid(S, n, &mf, &uf);
+		S->extra[n] = mf * (uf - S->hv[c->ax][c->f]) / S->P.dt;
 	}
 	return 0;
 }
@@ -438,9 +561,12 @@ shell_stage_run(shell_stage *S, shell_stats *st, slc_comm *comm, slc_err *err)
 	if (close_faces(S, implicit, err) || (implicit && shell_nodes(S, err)))
 		return -1;
 	if (force) {
-		if (force_solve(S, err))
+		if (force_solve(S, err) || (implicit && face_fluid_force(S, err)))
 			return -1;
 		S->st.pcg = S->P.st;
+		S->st.inner_solves = S->R.solves;
+		S->st.inner_iters = S->R.iters;
+		S->st.inner_residual = S->R.worst;
 	} else {
 		if (face_impulse(S, err) || project_stage_solve(&S->P, &pst, comm, err))
 			return -1;
@@ -483,6 +609,11 @@ store_meta(shell_stage *S, slc_err *err)
 	     t->face_force[2]);
 	SETV("torque", "%.9g,%.9g,%.9g", t->torque[0], t->torque[1], t->torque[2]);
 	SETV("compat_flux", "%.6g", t->compat);
+	if (S->o.stage == SHELL_STAGE_FORCE && S->o.coupling == SHELL_IMPLICIT) {
+		SETV("inner_solves", "%ld", t->inner_solves);
+		SETV("inner_iterations", "%ld", t->inner_iters);
+		SETV("inner_residual", "%.3g", t->inner_residual);
+	}
 	SETV("eps", "%.6g", S->set.eps);
 #undef SETV
 	if (!slc_frame_put(S->F, &rec, err))
@@ -549,7 +680,8 @@ shell_stage_free(shell_stage *S)
 		free(m->Pprev);
 		free(m->v);
 		free(m->mass);
-		free(m->fold);
+		free(m->rest);
+		free(m->goal);
 		free(m->vel);
 		free(m->sigma);
 		free(m->force);
@@ -566,6 +698,9 @@ shell_stage_free(shell_stage *S)
 	free(S->w);
 	free(S->minv);
 	free(S->V);
+	free(S->mf);
+	free(S->uf);
+	shell_resp_free(&S->R);
 	free(S->p);
 	free(S->extra);
 	memset(S, 0, sizeof *S);

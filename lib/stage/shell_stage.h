@@ -3,7 +3,7 @@
  * §4.3, §5; selle2008 thesis §4.4.2; batty2007 §3).
  *
  * The shells are mesh records named by the caller (`P`, `tri`, optional
- * `P_prev`, `v`, `mass`, `pinned`, `f_fluid`; formats/shell.md).  In the
+ * `P_prev`, `v`, `mass`, `pinned`, `rest`, `goal`; formats/shell.md).  In the
  * shell pipe the shell runs one frame ahead of the fluid:
  *
  *   advect | shellcouple --stage force | clothstep | shellcouple --stage project
@@ -16,11 +16,27 @@
  *             which each cut face has the shell's mass sigma dx^2 and its
  *             velocity (no Neumann condition); the fluid's velocity from
  *             it is thrown away.
- *   implicit  batty2007 §3 with the shell's nodes as the bodies: the cut
- *             faces move with the nodes, the node masses enter the
- *             system as (rho/dx) J^T M^-1 J (pinned nodes: infinite
- *             mass); the nodes' velocity before the solve is v less the
- *             push of the f_fluid the shell held over the last frame.
+ *   implicit  batty2007 §3 with the shell's nodes as the bodies and
+ *             the cloth's implicit system as their response: the cut
+ *             faces move with the nodes' mean velocity over the frame,
+ *             and the system gains (rho/dx) J A^-1 J^T with A = M - dt
+ *             dF/dv - dt^2 dF/dx, clothstep's springs over the frame
+ *             (stage/shell_resp.h: why this A, from which velocity;
+ *             pinned nodes: infinite mass).  The pressure problem is the
+ *             Schur complement of the coupled system, S = L + J A^-1 J^T
+ *             (L the fluid's operator), solved by project's PCG with A^-1
+ *             applied inside each product by an inner CG solved tightly:
+ *             symmetric positive definite like L, so the same CG and
+ *             preconditioner serve (the preconditioner sees L alone, as
+ *             for rigid bodies: a stiff cloth's J A^-1 J^T is small, its
+ *             faces nearly closed, which L's multigrid fits; the
+ *             mass-only system as the preconditioner would need a solve
+ *             of its own per application), and neither the fluid nor the cloth
+ *             code learns of the other (fluid/ cannot call cloth/: the
+ *             response is a callback, ps_shell.resp).  A monolithic solve
+ *             of (p, V) would be indefinite, beyond CG.  The fluid in the
+ *             cut faces' control volumes joins the shell (shell_resp.h),
+ *             its change of momentum part of the force.
  * project (after the shell moved to P = x^(n+2)): project's solve
  * (project_stage.h) with every face the shell cuts at P_prev a Neumann
  * face holding v_eff = (P - P_prev)/dt at the crossing (guendelman2005
@@ -42,7 +58,9 @@
 #include "core/frame.h"
 #include "shell/shell_faces.h"
 #include "shell/shell_vis.h"
+#include "cloth/spring.h"
 #include "stage/project_stage.h"
+#include "stage/shell_resp.h"
 
 enum { SHELL_STAGE_FORCE = 0, SHELL_STAGE_PROJECT = 1 };
 enum { SHELL_SPLIT = 0, SHELL_IMPLICIT = 1 };
@@ -67,6 +85,10 @@ typedef struct shell_opts {
 	double sigma;           /* areal density kg/m^2 for every node, or
 				   NaN: from the nodes' mass and area */
 	project_opts po;        /* the solve's options (project) */
+	spring_params spring;   /* implicit: the cloth's springs, as
+				   clothstep is given them */
+	double g[3];            /* implicit: gravity, m/s^2; NaN: the
+				   scene's, else clothstep's default */
 	int transfer;           /* split: how the pressure reaches the nodes,
 				   SHELL_TRANSFER_FACE (each cut face's force
 				   to its crossing's nodes by barycentric
@@ -82,7 +104,8 @@ typedef struct shell_one {
 	size_t np, ntri;
 	const uint32_t *tri;
 	double *P, *Pprev;      /* owned; Pprev NULL when absent */
-	double *v, *mass, *fold;    /* v, mass, f_fluid, or NULL */
+	double *v, *mass;       /* v, mass, or NULL */
+	double *rest, *goal;    /* rest, goal, or NULL */
 	const uint8_t *pin;     /* borrowed, or NULL */
 	double *vel;            /* the node velocity of the cut faces */
 	double *sigma;          /* areal density per node, kg/m^2 */
@@ -96,6 +119,8 @@ typedef struct shell_stats {
 	double face_force[3];   /* sum over the cut faces of F_f, N */
 	double torque[3];       /* about the mean of the nodes, N m */
 	double compat;          /* net flow removed from pockets, m^3/s */
+	long inner_solves, inner_iters;  /* implicit: the solves with A */
+	double inner_residual;  /* their largest relative residual */
 } shell_stats;
 
 typedef struct shell_stage {
@@ -112,6 +137,9 @@ typedef struct shell_stage {
 	uint8_t *ax;
 	uint32_t *node;
 	double *w, *minv, *V;
+	shell_resp R;           /* implicit: the shells' response */
+	double *mf, *uf;        /* implicit: per cut face, its fluid's mass
+				   (kg) and u* (m/s) */
 	double *p;              /* pressure, Pa per cell */
 	double *extra;          /* project: per cut face, the impulse of its
 				   own fluid (face_impulse), N */

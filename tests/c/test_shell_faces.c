@@ -260,7 +260,7 @@ test_implicit_operator(void)
 	}
 	for (size_t i = 0; i < S.np; i++)
 		minv[i] = 1 / (0.01 + 0.001 * (double)i);
-	ps_shell sh = {S.F.n, lo, hi, ax, node, wb, S.np, minv, V};
+	ps_shell sh = {S.F.n, lo, hi, ax, node, wb, S.np, minv, V, NULL, NULL};
 	psys_in in = {.ni = N, .nj = N, .nk = N, .dx = 1.0 / N, .origin = origin, .rho = 1000,
 		      .wx = w[0], .wy = w[1], .wz = w[2], .held = {S.F.cut[0], S.F.cut[1], S.F.cut[2]},
 		      .hv = {hv[0], hv[1], hv[2]}, .shell = &sh};
