@@ -48,9 +48,10 @@ ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror $(CC_WARN) \
 	     -fopenmp -Ilib $(MPI_DEF) $(SAN) $(CFLAGS)
 LDLIBS = -lpng -lz -lm
 # lib/io/vdb.cpp, the one C++ file (OpenVDB 10 from Debian's libopenvdb-dev,
-# for slcconv's .vdb): g++, and slcconv alone links OpenVDB, the TBB and
-# Imath symbols its headers inline, and the C++ runtime
-CXX := g++
+# for slcconv's .vdb): g++ (clang++ beside clang, as the fuzz build's
+# sanitizers want), and slcconv alone links OpenVDB, the TBB and Imath
+# symbols its headers inline, and the C++ runtime
+CXX := $(if $(CC_IS_CLANG),clang++,g++)
 ALL_CXXFLAGS = -std=c++17 -Wall -Wextra -Werror -Ilib $(SAN) $(CFLAGS)
 VDB_LIBS = -lopenvdb -ltbb -lImath -lstdc++
 
