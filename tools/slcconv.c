@@ -6,9 +6,10 @@
  * OBJ or PLY, grid records become VTK ImageData (.vti) for ParaView or an
  * OpenVDB file (.vdb: level sets as narrow-band level sets, other grids as
  * fog volumes).  The formats come from the file extensions or --from/--to;
- * the readers and writers are in lib/io/meshio.h and lib/io/vdb.h.  Nothing is written unless the whole
- * conversion succeeds (-o is atomic).  Names and messages that carry text
- * from the input are printed escaped (core/name.h).
+ * the readers and writers are in lib/io/meshio.h and lib/io/vdb.h.
+ * Nothing is written unless the whole conversion succeeds (-o is atomic).
+ * Names and messages that carry text from the input are printed escaped
+ * (core/name.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -256,9 +257,12 @@ export(const char *path, int out_fmt)
 		if (slc_rec_decode(&keep[k], &err))
 			die("%s: %s", in_label(in), err.msg);
 		check_finite(&keep[k], -1);
-		if (out_fmt == SLC_MF_VDB && !slc_vdb_fits(&keep[k]))
+		if (out_fmt == SLC_MF_VDB && !slc_vdb_fits(&keep[k])) {
+			char ename[SLC_NAME_ESC_BUF];
+
 			die("%s: record '%s' is not a grid of one f32 or f64 channel",
-			    in_label(in), keep[k].name);
+			    in_label(in), slc_escstr(keep[k].name, ename, sizeof ename));
+		}
 	}
 	if (out_fmt == SLC_MF_VTI) {
 		FILE *f = plain_open(out_path);
