@@ -47,6 +47,13 @@ CC_WARN := $(if $(CC_IS_CLANG),-Wno-pass-failed)
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror $(CC_WARN) \
 	     -fopenmp -Ilib $(MPI_DEF) $(SAN) $(CFLAGS)
 LDLIBS = -lpng -lz -lm
+# lib/io/vdb.cpp, the one C++ file (OpenVDB 10 from Debian's libopenvdb-dev,
+# for slcconv's .vdb): g++ (clang++ beside clang, as the fuzz build's
+# sanitizers want), and slcconv alone links OpenVDB, the TBB and Imath
+# symbols its headers inline, and the C++ runtime
+CXX := $(if $(CC_IS_CLANG),clang++,g++)
+ALL_CXXFLAGS = -std=c++17 -Wall -Wextra -Werror -Ilib $(SAN) $(CFLAGS)
+VDB_LIBS = -lopenvdb -ltbb -lImath -lstdc++
 
 ifeq ($(MPI),1)
 LIB_SRC := $(wildcard lib/*/*.c)
@@ -57,11 +64,13 @@ else
 # lib/comm/ (MPI) is only in the MPI builds
 LIB_SRC := $(filter-out lib/comm/%,$(wildcard lib/*/*.c))
 TOOL_SRC := $(filter-out tools/tool.c,$(wildcard tools/*.c))
+LIB_CXX_SRC := $(wildcard lib/*/*.cpp)
 CTEST_SRC := $(filter-out tests/c/test_comm%,$(wildcard tests/c/*.c))
 BENCH_SRC := $(wildcard bench/*.c)
 endif
 
-LIB_OBJ := $(patsubst lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRC))
+LIB_OBJ := $(patsubst lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRC)) \
+	   $(patsubst lib/%.cpp,$(BUILD)/lib/%.o,$(LIB_CXX_SRC))
 TOOLS := $(patsubst tools/%.c,$(BIN)/%,$(TOOL_SRC))
 CTESTS := $(patsubst tests/c/%.c,$(BUILD)/tests/%,$(CTEST_SRC))
 BENCHES := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
@@ -79,6 +88,10 @@ $(BUILD)/lib/%.o: lib/%.c $(HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+$(BUILD)/lib/%.o: lib/%.cpp $(HDR)
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
+
 $(BUILD)/tools/%.o: tools/%.c $(HDR)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -90,6 +103,8 @@ $(LIBA): $(LIB_OBJ)
 $(BIN)/%: $(BUILD)/tools/%.o $(BUILD)/tools/tool.o $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BIN)/slcconv: LDLIBS += $(VDB_LIBS)
 
 # (test_tool compiles tools/tool.c into itself: every test depends on it)
 $(BUILD)/tests/%: tests/c/%.c tests/c/ctest.h tools/tool.c tools/tool.h $(LIBA)

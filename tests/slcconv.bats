@@ -356,3 +356,168 @@ assert c["P"] == 3 and c["tri"] == 1, c'
 	assert_success
 	[ "$stderr" = 'slcconv: w2.ply: line 4: unknown PLY header line skipped: bogus 1 (and 1 more)' ]
 }
+
+# --- OpenVDB out ----------------------------------------------------------
+
+# Debian's python3-openvdb is a module of Debian's python3 (pyopenvdb).
+VDBPY=/usr/bin/python3
+
+# Read FRAME.vdb back with OpenVDB's own reader and hold it against
+# FRAME.slc (tests/slcgrid.py): the grids, names and classes; the
+# transform of each (voxel (i,j,k) at the sample's world position); every
+# sample's value and activity (level sets: background = BAND dx, values
+# beyond it +-background and inactive, every inactive value +-background;
+# other grids: background 0, zero samples inactive); the values at 1000
+# random world points, trilinear from OpenVDB's voxels against trilinear
+# from the stream's samples, to float rounding; OpenVDB's mesher finds the
+# level sets' surfaces where sluice's phi changes sign.  Prints the grids
+# as NAME:CLASS.
+vdbcheck() {
+	"$VDBPY" - "$1.slc" "$1.vdb" "$2" "$ROOT/tests" <<'EOF'
+import math, random, sys
+sys.path.insert(0, sys.argv[4])
+import pyopenvdb as vdb
+import slcgrid
+
+slc, vdbf, band = sys.argv[1], sys.argv[2], float(sys.argv[3])
+G = slcgrid.grids(slc)
+grids, _ = vdb.readAll(vdbf)
+V = {g.name: g for g in grids}
+assert sorted(V) == sorted(G) and len(V) == len(grids), (sorted(V), sorted(G))
+OFF = slcgrid.OFFSETS
+LS = {"phi", "solid", "solid_next", "source", "sdf"}
+rng = random.Random(1)
+
+
+def trilinear(x, dims, value):
+    """Trilinear interpolation at index-space x of value(i, j, k)."""
+    b = [max(0, min(int(math.floor(x[a])), dims[a] - 2)) for a in range(3)]
+    s = 0.0
+    for c in range(8):
+        d = (c & 1, c >> 1 & 1, c >> 2 & 1)
+        w = 1.0
+        for a in range(3):
+            w *= (x[a] - b[a]) if d[a] else 1 - (x[a] - b[a])
+        s += w * value(b[0] + d[0], b[1] + d[1], b[2] + d[2])
+    return s, b
+
+
+for name, ((ni, nj, nk), st, o, dx, vals, _) in sorted(G.items()):
+    g = V[name]
+    dims = (ni, nj, nk)
+    ls = name in LS and st == 0
+    want = "level set" if ls else "fog volume" if st == 0 else "unknown"
+    assert g.gridClass == want, (name, g.gridClass)
+    bg = float(band * dx) if ls else 0.0
+    assert abs(g.background - bg) <= 1e-7 * max(bg, 1), (name, g.background, bg)
+    bg = g.background
+    assert all(abs(s - dx) <= 1e-12 * dx for s in g.transform.voxelSize())
+
+    def pos(i, j, k):
+        return (o[0] + dx * (i + OFF[st][0]), o[1] + dx * (j + OFF[st][1]),
+                o[2] + dx * (k + OFF[st][2]))
+    for ijk in ((0, 0, 0), (ni - 1, nj - 1, nk - 1), (3, 1, 2)):
+        w = g.transform.indexToWorld(ijk)
+        assert all(abs(a - b) <= 1e-12 for a, b in zip(w, pos(*ijk))), (name, ijk, w)
+
+    def clamp(v):
+        return v if not ls or abs(v) < bg else math.copysign(bg, v)
+
+    def sample(i, j, k):
+        return vals[i + ni * (j + nj * k)]
+    # every sample as OpenVDB should hold it
+    acc = g.getConstAccessor()
+    nband = 0
+    for k in range(nk):
+        for j in range(nj):
+            for i in range(ni):
+                v = sample(i, j, k)
+                got = acc.getValue((i, j, k))
+                assert got == clamp(v), (name, (i, j, k), got, v)
+                on = abs(v) < bg if ls else v != 0
+                assert acc.isValueOn((i, j, k)) == on, (name, (i, j, k), v)
+                nband += on
+    assert nband == g.activeVoxelCount(), (name, nband, g.activeVoxelCount())
+    if ls:
+        assert nband > 0, name
+        for it in g.citerOffValues():
+            assert abs(it["value"]) == bg, (name, it)
+    # 1000 random world points between the first and the last sample: the
+    # stream's samples (clamped to the band) against OpenVDB's voxels found
+    # through OpenVDB's transform
+    lo, hi = pos(0, 0, 0), pos(ni - 1, nj - 1, nk - 1)
+    scale = max(max(map(abs, vals)), bg)
+    inband = 0
+    for _ in range(1000):
+        p = [lo[a] + rng.random() * (hi[a] - lo[a]) for a in range(3)]
+        s, b = trilinear([(p[a] - lo[a]) / dx for a in range(3)], dims,
+                         lambda i, j, k: clamp(sample(i, j, k)))
+        s2, _ = trilinear(g.transform.worldToIndex(p), dims,
+                          lambda i, j, k: acc.getValue((i, j, k)))
+        assert abs(s - s2) <= 1e-6 * scale, (name, p, s, s2)
+        inband += all(clamp(v) == v for v in (
+            sample(b[0] + (c & 1), b[1] + (c >> 1 & 1), b[2] + (c >> 2 & 1)) for c in range(8)))
+    if ls:
+        # points where all eight samples are the grid's own phi
+        assert inband > 50, (name, inband)
+        # OpenVDB's mesher: its vertices lie in cells where phi changes
+        # sign, or (where phi is negative at the last samples, the water
+        # against the domain's walls) in the cell beyond them: outside the
+        # samples a level set is +background, outside
+        pts = g.convertToPolygons()[0]
+        assert len(pts) > 0, name
+        for p in pts[::max(1, len(pts) // 200)]:
+            x = [(p[a] - lo[a]) / dx for a in range(3)]
+            if not all(0 <= x[a] <= dims[a] - 1 for a in range(3)):
+                assert all(-1 <= x[a] <= dims[a] for a in range(3)), (name, list(p))
+                continue
+            b = [max(0, min(int(math.floor(x[a])), dims[a] - 2)) for a in range(3)]
+            c8 = [sample(b[0] + (c & 1), b[1] + (c >> 1 & 1), b[2] + (c >> 2 & 1))
+                  for c in range(8)]
+            assert min(c8) <= 0 <= max(c8), (name, list(p), c8)
+print(" ".join("%s:%s" % (n, V[n].gridClass.replace(" ", "_")) for n in sorted(V)))
+EOF
+}
+
+@test "slcconv: a smoke frame to .vdb: density and temperature fog volumes, source a level set, read back by OpenVDB" {
+	mkprim smoke --res 16 --box 1,1,1 --origin 0.3,-0.2,0.1 |
+		advect --source source --source-velocity 0,1.5,0 --gravity 0,0,0 -o "$T/smoke.slc"
+	slcconv "$T/smoke.slc" -o "$T/smoke.vdb"
+	run vdbcheck "$T/smoke" 3
+	assert_success
+	assert_output "density:fog_volume source:level_set temperature:fog_volume u:unknown v:unknown w:unknown"
+}
+
+@test "slcconv: a water frame to .vdb: phi and solid narrow-band level sets, read back by OpenVDB" {
+	mkprim pool --res 16 --origin 0.3,-0.2,0.1 --drop-radius 0.1 --drop-center 0.8,0.6,0.6 \
+		-o "$T/pool.slc"
+	mkprim sphere --radius 0.15 --center 0.6,0,0.5 | mklevelset --like "$T/pool.slc" > "$T/solid.slc"
+	cat "$T/pool.slc" "$T/solid.slc" | advect -o "$T/water.slc"
+	slcconv "$T/water.slc" -o "$T/water.vdb"
+	run vdbcheck "$T/water" 3
+	assert_success
+	assert_output "phi:level_set solid:level_set u:unknown v:unknown w:unknown"
+	# a wider band: background 5 dx; only the records asked for
+	slcconv --band 5 -r phi,solid "$T/water.slc" -o "$T/w5.vdb"
+	slccat --only phi,solid "$T/water.slc" > "$T/w5.slc"
+	run vdbcheck "$T/w5" 5
+	assert_success
+	assert_output "phi:level_set solid:level_set"
+}
+
+@test "slcconv: .vdb bytes are the same every run and on any thread count; bad requests refused" {
+	mkprim pool --res 8 -o "$T/pool.slc"
+	OMP_NUM_THREADS=1 slcconv "$T/pool.slc" -o "$T/a.vdb"
+	OMP_NUM_THREADS=2 slcconv "$T/pool.slc" --to vdb > "$T/b.vdb"
+	cmp "$T/a.vdb" "$T/b.vdb"
+	mkprim sphere --subdiv 1 | mklevelset --res 16 --occlusion -o "$T/s.slc"
+	run slcconv -r solid_vel "$T/s.slc" -o "$T/x.vdb"
+	assert_failure 1
+	assert_output --partial "record 'solid_vel' is not a grid of one f32 or f64 channel"
+	run slcconv --band 0 "$T/pool.slc" -o "$T/x.vdb"
+	assert_failure 2
+	run slcconv "$T/a.vdb" -o "$T/x.slc"
+	assert_failure 2
+	assert_output --partial "vdb is an output format only"
+	[ ! -e "$T/x.vdb" ] && [ ! -e "$T/x.slc" ]
+}

@@ -180,4 +180,5 @@ def main():
         fail("unknown measure '%s'" % what)
 
 
-main()
+if __name__ == "__main__":
+    main()

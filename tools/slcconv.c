@@ -3,11 +3,13 @@
  * In: OBJ, PLY (ascii or binary) and STL meshes become a mesh record (a
  * PLY or OBJ with vertices only becomes particles) in a stream, or go
  * straight to OBJ/PLY.  Out: a mesh or particle record of a stream becomes
- * OBJ or PLY, grid records become VTK ImageData (.vti) for ParaView.  The
- * formats come from the file extensions or --from/--to; the readers and
- * writers are in lib/io/meshio.h.  Nothing is written unless the whole
- * conversion succeeds (-o is atomic).  Names and messages that carry text
- * from the input are printed escaped (core/name.h).
+ * OBJ or PLY, grid records become VTK ImageData (.vti) for ParaView or an
+ * OpenVDB file (.vdb: level sets as narrow-band level sets, other grids as
+ * fog volumes).  The formats come from the file extensions or --from/--to;
+ * the readers and writers are in lib/io/meshio.h and lib/io/vdb.h.
+ * Nothing is written unless the whole conversion succeeds (-o is atomic).
+ * Names and messages that carry text from the input are printed escaped
+ * (core/name.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,14 +18,16 @@
 #include "tool.h"
 #include "core/name.h"
 #include "io/meshio.h"
+#include "io/vdb.h"
 
 /* in the order of enum slc_mfmt, so that the choice index is the format */
-static const char *const formats[] = { "auto", "obj", "ply", "stl", "slc", "vti", NULL };
+static const char *const formats[] = { "auto", "obj", "ply", "stl", "slc", "vti", "vdb", NULL };
 
 #define RECORDS_MAX 64  /* names in --record */
 
 static int from, to, ascii;
 static const char *name, *records;
+static double band = SLC_VDB_BAND;
 
 static const struct tool_opt opts[] = {
 	{ "from", 0, OPT_CHOICE, &from, "FMT",
@@ -38,17 +42,22 @@ static const struct tool_opt opts[] = {
 	  "name of the record made from a mesh file (default: its base name)", 0, 0, 0 },
 	{ "record", 'r', OPT_STRING, &records, "NAME[,NAME..]",
 	  "records to export (default: the first that fits the output format;\n"
-	  "                            several grids placed alike share one .vti)", 0, 0, 0 },
+	  "                            several grids placed alike share one .vti;\n"
+	  "                            .vdb: every grid of one f32/f64 channel)", 0, 0, 0 },
+	{ "band", 0, OPT_DOUBLE, &band, "N",
+	  "half-width in voxels of the .vdb level sets' narrow band (default 3,\n"
+	  "                            OpenVDB's; background N*dx)", 0, 0, &opt_positive },
 	{ 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 };
 
 static const struct tool_info tinfo = {
-	"slcconv", "Convert meshes and grids between sluice streams and OBJ, PLY, STL and VTK files.",
+	"slcconv", "Convert meshes and grids between sluice streams and OBJ, PLY, STL, VTK and OpenVDB files.",
 	"[INPUT]",
 	"INPUT - or none reads standard input.  Examples:\n"
 	"  slcconv body.obj -o body.slc       mesh file to a stream\n"
 	"  slcconv frame.slc -o cloth.ply     first mesh of a stream to binary PLY\n"
 	"  slcconv -r phi,p frame.slc -o f.vti  two cell grids to one ParaView file\n"
+	"  slcconv frame.slc -o frame.vdb     every grid to OpenVDB (phi a level set)\n"
 	"  slcconv part.stl -o part.obj       mesh file to mesh file",
 	opts
 };
@@ -165,11 +174,26 @@ split_records(char *list, char **names)
 	return n;
 }
 
+/* Is a record of this name among the first n kept?  (A .vdb names its
+ * grids like the records: the first of a name is written.) */
+static int
+named(const slc_rec *keep, int n, const char *rname)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (!strcmp(keep[k].name, rname))
+			return 1;
+	return 0;
+}
+
 static int
 fits(const slc_rec *r, int out_fmt)
 {
 	if (out_fmt == SLC_MF_VTI)
 		return r->kind == SLC_GRID;
+	if (out_fmt == SLC_MF_VDB)
+		return slc_vdb_fits(r);
 	return r->kind == SLC_MESH || r->kind == SLC_PARTICLES;
 }
 
@@ -184,14 +208,15 @@ export(const char *path, int out_fmt)
 	int nnames = 0, nkeep = 0, k;
 	slc_rec r;
 
-	if (out_fmt != SLC_MF_OBJ && out_fmt != SLC_MF_PLY && out_fmt != SLC_MF_VTI)
-		usage_die("cannot convert a stream to %s (streams go to obj, ply or vti)",
+	if (out_fmt != SLC_MF_OBJ && out_fmt != SLC_MF_PLY && out_fmt != SLC_MF_VTI &&
+	    out_fmt != SLC_MF_VDB)
+		usage_die("cannot convert a stream to %s (streams go to obj, ply, vti or vdb)",
 			  slc_mfmt_name(out_fmt));
 	if (records) {
 		list = xcalloc(strlen(records) + 1, 1);
 		strcpy(list, records);
 		nnames = split_records(list, names);
-		if (nnames > 1 && out_fmt != SLC_MF_VTI)
+		if (nnames > 1 && out_fmt != SLC_MF_VTI && out_fmt != SLC_MF_VDB)
 			usage_die("--record: %s takes one record", slc_mfmt_name(out_fmt));
 	}
 	/* read the whole stream, so that damage anywhere stops the run
@@ -208,7 +233,11 @@ export(const char *path, int out_fmt)
 				break;
 			}
 		if (!nnames)
-			want = nkeep == 0 && fits(&r, out_fmt);
+			want = (nkeep == 0 || out_fmt == SLC_MF_VDB) && fits(&r, out_fmt) &&
+			       !named(keep, nkeep, r.name);
+		if (want && nkeep == RECORDS_MAX)
+			die("%s: more than %d grids for %s; say which with --record",
+			    in_label(in), RECORDS_MAX, slc_mfmt_name(out_fmt));
 		if (want)
 			keep[nkeep++] = r;
 		else
@@ -219,7 +248,8 @@ export(const char *path, int out_fmt)
 			die("%s: no record named '%s'", in_label(in), names[k]);
 	if (nkeep == 0)
 		die("%s: no %s record to write as %s", in_label(in),
-		    out_fmt == SLC_MF_VTI ? "grid" : "mesh or particle",
+		    out_fmt == SLC_MF_VTI ? "grid" :
+		    out_fmt == SLC_MF_VDB ? "one-channel f32/f64 grid" : "mesh or particle",
 		    slc_mfmt_name(out_fmt));
 	for (k = 0; k < nkeep; k++) {
 		slc_err err;
@@ -227,6 +257,12 @@ export(const char *path, int out_fmt)
 		if (slc_rec_decode(&keep[k], &err))
 			die("%s: %s", in_label(in), err.msg);
 		check_finite(&keep[k], -1);
+		if (out_fmt == SLC_MF_VDB && !slc_vdb_fits(&keep[k])) {
+			char ename[SLC_NAME_ESC_BUF];
+
+			die("%s: record '%s' is not a grid of one f32 or f64 channel",
+			    in_label(in), slc_escstr(keep[k].name, ename, sizeof ename));
+		}
 	}
 	if (out_fmt == SLC_MF_VTI) {
 		FILE *f = plain_open(out_path);
@@ -235,6 +271,15 @@ export(const char *path, int out_fmt)
 		for (k = 0; k < nkeep; k++)
 			grids[k] = &keep[k];
 		if (slc_vti_write(f, grids, (size_t)nkeep, ascii, &err))
+			die_esc(out_path ? out_path : "<stdout>", err.msg);
+		plain_commit(f);
+	} else if (out_fmt == SLC_MF_VDB) {
+		FILE *f = plain_open(out_path);
+		slc_err err;
+
+		for (k = 0; k < nkeep; k++)
+			grids[k] = &keep[k];
+		if (slc_vdb_write(f, grids, (size_t)nkeep, band, &err))
 			die_esc(out_path ? out_path : "<stdout>", err.msg);
 		plain_commit(f);
 	} else {
@@ -264,9 +309,9 @@ main(int argc, char **argv)
 	if (out_fmt == SLC_MF_NONE && is_mesh_fmt(in_fmt))
 		out_fmt = SLC_MF_SLC;
 	if (out_fmt == SLC_MF_NONE)
-		usage_die("say the output format: -o FILE.obj|.ply|.vti or --to obj|ply|vti");
-	if (in_fmt == SLC_MF_VTI)
-		usage_die("vti is an output format only");
+		usage_die("say the output format: -o FILE.obj|.ply|.vti|.vdb or --to obj|ply|vti|vdb");
+	if (in_fmt == SLC_MF_VTI || in_fmt == SLC_MF_VDB)
+		usage_die("%s is an output format only", slc_mfmt_name(in_fmt));
 	if (is_mesh_fmt(in_fmt))
 		import(path, in_fmt, out_fmt, argc, argv);
 	else

@@ -10,7 +10,7 @@
 #define SLURP_CHUNK ((size_t)1 << 16)
 
 static const char *const fmt_names[SLC_MF_COUNT] = {
-	"?", "obj", "ply", "stl", "slc", "vti"
+	"?", "obj", "ply", "stl", "slc", "vti", "vdb"
 };
 
 int

@@ -52,10 +52,10 @@
 /* File formats known to slcconv. */
 enum slc_mfmt {
 	SLC_MF_NONE = 0, SLC_MF_OBJ, SLC_MF_PLY, SLC_MF_STL, SLC_MF_SLC,
-	SLC_MF_VTI, SLC_MF_COUNT
+	SLC_MF_VTI, SLC_MF_VDB, SLC_MF_COUNT
 };
 
-/* "obj", "ply", "stl", "slc", "vti" (any case) -> enum; SLC_MF_NONE else. */
+/* "obj", "ply", "stl", "slc", "vti", "vdb" (any case) -> enum; SLC_MF_NONE else. */
 int slc_mfmt_from_name(const char *s);
 /* The format named by a path's extension (".OBJ" too); SLC_MF_NONE if
  * none or unknown. */
