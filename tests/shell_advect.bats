@@ -30,7 +30,7 @@ sys.path.insert(0, sys.argv[1] + "/tests")
 import slcrec
 ns = {"__name__": "slcgrid_lib"}
 src = open(sys.argv[1] + "/tests/slcgrid.py").read()
-exec(src[:src.rindex("main()")], ns)
+exec(src, ns)  # its main() runs only as __main__
 '
 
 # above FILE NAME Y: the largest |value| of cell grid NAME above height Y
