@@ -12,7 +12,8 @@ load common
 setup_file() {
 	export P=$BATS_FILE_TMPDIR/prefix
 	make --no-print-directory -C "$ROOT" -j2 install PREFIX="$P" \
-		>"$BATS_FILE_TMPDIR/install.log" 2>&1
+		>"$BATS_FILE_TMPDIR/install.log" 2>&1 ||
+		{ tail -20 "$BATS_FILE_TMPDIR/install.log"; return 1; }
 }
 
 # pkg-config on the installed copy alone
