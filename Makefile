@@ -148,5 +148,58 @@ install: all
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
+# --- libsluice: the stream layer for stages written outside the tree ---
+# `make lib` builds build/libsluice.a (the programs' archive) and the
+# shared build/libsluice.so.MAJOR.MINOR from the same sources compiled
+# again with -fPIC into build/pic/, so that the programs' objects keep
+# their flags.  `make install` adds both, the public headers (PUBLIC_HDR,
+# installed flat in include/sluice/ with their includes rewritten to
+# sibling files), sluice.pc and man/libsluice.3.  MAJOR.MINOR are those of
+# SLUICE_VERSION (tools/tool.h, what --version prints); the soname is
+# libsluice.so.MAJOR: a change that breaks the public API needs a new
+# major version (man/libsluice.3, "Versions").
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+SLUICE_VERSION := $(shell sed -n 's/^.define SLUICE_VERSION "\(.*\)"/\1/p' tools/tool.h)
+SLUICE_MAJOR := $(word 1,$(subst ., ,$(SLUICE_VERSION)))
+SLUICE_MINOR := $(word 2,$(subst ., ,$(SLUICE_VERSION)))
+LIBSO_NAME := libsluice.so.$(SLUICE_MAJOR)
+LIBSO_FILE := $(LIBSO_NAME).$(SLUICE_MINOR)
+LIBSO := $(BUILD)/$(LIBSO_FILE)
+PIC_OBJ := $(patsubst lib/%.c,$(BUILD)/pic/lib/%.o,$(LIB_SRC))
+# the public API (man/libsluice.3): every header it needs, and no other
+PUBLIC_HDR := lib/core/err.h lib/core/slc.h lib/core/meta.h lib/core/name.h \
+	      lib/core/frame.h lib/core/gridplace.h lib/grid/field.h include/sluice/sluice.h
+
+.PHONY: lib install-lib
+
+lib: $(LIBA) $(LIBSO)
+
+$(BUILD)/pic/lib/%.o: lib/%.c $(HDR)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
+
+$(LIBSO): $(PIC_OBJ)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,$(LIBSO_NAME) -o $@ $^ $(LDLIBS)
+
+install: install-lib
+
+install-lib: lib
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/sluice \
+		$(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(LIBSO_FILE) $(DESTDIR)$(LIBDIR)/$(LIBSO_NAME)
+	ln -sf $(LIBSO_NAME) $(DESTDIR)$(LIBDIR)/libsluice.so
+	for h in $(PUBLIC_HDR); do \
+		sed 's|^#include "[a-z]*/\([a-z_]*\.h\)"|#include "\1"|' $$h \
+			> $(DESTDIR)$(INCLUDEDIR)/sluice/$${h##*/} && \
+		chmod 644 $(DESTDIR)$(INCLUDEDIR)/sluice/$${h##*/} || exit 1; \
+	done
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(SLUICE_VERSION)|' \
+	    -e 's|@LIBS_PRIVATE@|-fopenmp $(LDLIBS)|' sluice.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/sluice.pc
+	install -m 644 man/libsluice.3 $(DESTDIR)$(PREFIX)/share/man/man3/
+
 clean:
 	rm -rf build build-asan build-fuzz build-mpi bin bin-asan bin-mpi
