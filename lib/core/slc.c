@@ -7,6 +7,7 @@
  * the other sizes before memory is allocated for it.
  */
 #include "core/slc.h"
+#include "core/meta.h"
 
 #include <errno.h>
 #include <math.h>
@@ -797,10 +798,7 @@ slc_rec_validate(const slc_rec *r, slc_err *err)
 						(unsigned long long)ns);
 		return 0;
 	case SLC_META:
-		c = slc_rec_find(r, "text");
-		if (!c || c->type != SLC_U8 || c->ncomp != 1)
-			return slc_fail(err, "no u8 channel 'text'");
-		return 0;
+		return slc_meta_check(r, err);
 	default:
 		return 0;
 	}
