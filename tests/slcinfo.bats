@@ -205,3 +205,35 @@ open(sys.argv[2], "wb").write(_record(1, "scene", 0.0, [("text", 1, 1, 0, list(t
 	assert_failure 1
 	[ ! -e "$T/out.slc" ]
 }
+
+# idx_stream FILE KIND TYPE: a mesh (KIND 3, `tri`) or tets (KIND 4, `tet`)
+# record whose index channel has element type code TYPE, then the end
+idx_stream() {
+	python3 -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from slcrec import _record, END
+kind, etype = int(sys.argv[3]), int(sys.argv[4])
+P = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]
+idx = ("tri", [0, 1, 2]) if kind == 3 else ("tet", [0, 1, 2, 3])
+chans = [("P", 4, 3, 1, P), (idx[0], etype, len(idx[1]), 2, idx[1])]
+open(sys.argv[2], "wb").write(_record(kind, "m", 0.0, chans) + END)
+' "$ROOT/tests" "$@"
+}
+
+@test "slcinfo: tri and tet are u32; i32 indices are refused as every stage refuses them (formats/slc.md, Kinds)" {
+	idx_stream "$T/u.slc" 3 3
+	run slcinfo "$T/u.slc"
+	assert_success
+	idx_stream "$T/t.slc" 4 3
+	run slcinfo "$T/t.slc"
+	assert_success
+	idx_stream "$T/i.slc" 3 2
+	run slcinfo "$T/i.slc"
+	assert_failure 1
+	assert_output --partial "channel 'tri' is i32 x3 prim, expected u32 x3 prim"
+	idx_stream "$T/it.slc" 4 2
+	run slcinfo "$T/it.slc"
+	assert_failure 1
+	assert_output --partial "channel 'tet' is i32 x4 prim, expected u32 x4 prim"
+}
