@@ -237,3 +237,12 @@ open(sys.argv[2], "wb").write(_record(kind, "m", 0.0, chans) + END)
 	assert_failure 1
 	assert_output --partial "channel 'tet' is i32 x4 prim, expected u32 x4 prim"
 }
+
+@test "slcinfo: a file name that is not UTF-8 reaches the provenance as \\xNN, so the text stays valid" {
+	f="$T/"$'l\xe9'".slc"
+	run mkprim sphere --subdiv 0 -o "$f"
+	assert_success
+	run slcinfo --json "$f"
+	assert_success
+	slcjson "$f" 'assert any("l\\xe9.slc" in v for v in r["provenance"]["meta"].values()), r["provenance"]'
+}
