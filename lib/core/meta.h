@@ -10,14 +10,6 @@
 
 #include "core/slc.h"
 
-/* Is r's text well formed (formats/slc.md, "Meta")?  A u8 x1 detail
- * channel "text" of lines each ending in '\n', each `key=value` with a
- * key of one or more [A-Za-z0-9_.-] and a value of strict UTF-8 without
- * NUL, no key twice.  0, or -1 with err naming the first bad line or the
- * repeated key.  Readers and writers of meta records call it (through
- * slc_rec_validate), so no program sees a malformed or ambiguous text. */
-int slc_meta_check(const slc_rec *r, slc_err *err);
-
 /* Start an empty metadata record named `name`.  0 or -1 with err. */
 int slc_meta_init(slc_rec *r, const char *name, slc_err *err);
 

@@ -59,4 +59,18 @@ int slc_utf8_next(const char *s, size_t len, uint32_t *cp);
  * bidirectional controls listed above. */
 int slc_cp_kept(uint32_t cp);
 
+/* May byte c stand in a metadata key: A-Z a-z 0-9 _ . - (formats/slc.md,
+ * "Meta")?  1 or 0. */
+int slc_meta_key_char(char c);
+
+/* Is the n bytes at t a well-formed metadata text (formats/slc.md,
+ * "Meta")?  Lines each ending in '\n', each `key=value` with a key of one
+ * or more slc_meta_key_char bytes and a value of strict UTF-8 without
+ * NUL, no key twice.  0, or -1 with err naming the first bad line or the
+ * repeated key.  slc_rec_validate applies it to every meta record read or
+ * written, so no program sees a malformed or ambiguous text.  Here, with
+ * the UTF-8 rules, so that the reader calls no code of the metadata
+ * helpers (which call the reader). */
+int slc_meta_text_check(const char *t, size_t n, slc_err *err);
+
 #endif

@@ -7,7 +7,7 @@
  * the other sizes before memory is allocated for it.
  */
 #include "core/slc.h"
-#include "core/meta.h"
+#include "core/name.h"
 
 #include <errno.h>
 #include <math.h>
@@ -800,7 +800,10 @@ slc_rec_validate(const slc_rec *r, slc_err *err)
 						(unsigned long long)ns);
 		return 0;
 	case SLC_META:
-		return slc_meta_check(r, err);
+		c = slc_rec_find(r, "text");
+		if (!c || c->type != SLC_U8 || c->ncomp != 1 || c->domain != SLC_DETAIL)
+			return slc_fail(err, "no u8 x1 detail channel 'text'");
+		return slc_meta_text_check(c->data, (size_t)c->count, err);
 	default:
 		return 0;
 	}
