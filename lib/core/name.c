@@ -1,4 +1,5 @@
-/* name.c: the escaping of names and text from input (see name.h). */
+/* name.c: the escaping of names and text from input, and the check of
+ * metadata text (see name.h). */
 #include "core/name.h"
 
 #include <stdlib.h>
@@ -202,7 +203,8 @@ slc_meta_text_check(const char *t, size_t n, slc_err *err)
 		keys[line - 1] = (struct key_at){ t + i, kl, line };
 		i = e + 1;
 	}
-	qsort(keys, nkeys, sizeof *keys, key_cmp);
+	if (nkeys > 1)
+		qsort(keys, nkeys, sizeof *keys, key_cmp);
 	for (k = 1; k < nkeys; k++)
 		if (keys[k].len == keys[k - 1].len && !memcmp(keys[k].s, keys[k - 1].s, keys[k].len)) {
 			char esc[SLC_ESC_BUF(META_SHOWN)];

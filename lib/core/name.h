@@ -21,6 +21,9 @@
  * no 0x7f, and is valid UTF-8; distinct inputs give distinct results.
  * Printable ASCII other than the backslash is kept, so ordinary names
  * print unchanged.
+ *
+ * The check of metadata text (slc_meta_text_check) is here too, with the
+ * UTF-8 rules it uses.
  */
 #ifndef SLC_NAME_H
 #define SLC_NAME_H
