@@ -2,6 +2,7 @@
 # slccat: pass-through is byte-identical, selection works, -o is atomic.
 
 load common
+bats_require_minimum_version 1.5.0
 
 setup_file() {
 	:
@@ -158,4 +159,77 @@ PY
 	run slcinfo "$T/c.slc"
 	assert_success
 	assert_output --partial "grid 'large'"
+}
+
+# odd_stream FILE CASE: a stream, written from formats/slc.md alone, that
+# holds what a reader must accept though sluice never writes it
+odd_stream() {
+	python3 - "$ROOT/tests" "$@" <<'PY'
+import struct, sys, zlib
+sys.path.insert(0, sys.argv[1])
+from slcrec import CODES, END
+
+def rec(kind, name, chans, kblock=b"", pad=0, time=0.0):
+    nb = name.encode()
+    desc = struct.pack("<H", len(nb)) + nb + struct.pack("<I", len(kblock)) + kblock
+    desc += struct.pack("<I", len(chans))
+    payload = b""
+    for cname, etype, ncomp, dom, vals in chans:
+        cb = cname.encode()
+        desc += struct.pack("<H", len(cb)) + cb + bytes([etype, ncomp, dom, 0])
+        desc += struct.pack("<Q", len(vals) // ncomp)
+        arr = struct.pack("<%d%s" % (len(vals), CODES[etype]), *vals)
+        payload += arr + b"\0" * (-len(arr) % 8)
+    desc += b"\0" * (-len(desc) % 8 + pad)
+    head = b"SLCR" + struct.pack("<HHIIdIIQQ", 1, 0, kind, 0, time, len(desc), 0,
+                                 len(payload), len(payload))
+    return head + desc + payload + struct.pack("<I", zlib.crc32(head + desc + payload))
+
+P = [0, 0, 0, 1, 0, 0, 0, 1, 0]
+mesh = [("P", 4, 3, 1, P), ("tri", 3, 3, 2, [0, 1, 2])]
+case = sys.argv[3]
+out = {
+    # 4096 zero bytes of descriptor padding past the fewest
+    "pad": rec(3, "m", mesh, pad=4096) + END,
+    # a kind block on a 1.0 mesh record: ignored, kept
+    "kblock": rec(3, "m", mesh, kblock=b"later!!!") + END,
+    # two end records in a row, then another stream
+    "ends": rec(3, "a", mesh) + END + END + rec(3, "b", mesh) + END,
+    # an end record with a time and a kind block
+    "end": rec(3, "m", mesh) + rec(0, "", [], kblock=b"xy", time=5.0),
+    # strands 0 and 2 empty: offsets 0 0 3 3
+    "empty": rec(6, "h", [("P", 4, 3, 1, P), ("offset", 3, 1, 3, [0, 0, 3, 3])]) + END,
+    # falling offsets
+    "fall": rec(6, "h", [("P", 4, 3, 1, P), ("offset", 3, 1, 3, [0, 2, 1, 3])]) + END,
+}[case]
+open(sys.argv[2], "wb").write(out)
+PY
+}
+
+@test "slccat: padding, kind blocks, repeated end records and empty strands are accepted and passed on (formats/slc.md)" {
+	for c in pad kblock empty; do
+		odd_stream "$T/$c.slc" $c
+		run slccat "$T/$c.slc" -o "$T/$c.out"
+		assert_success
+		# the record is passed on byte for byte: only the provenance differs
+		n=$(( $(stat -c %s "$T/$c.slc") - 68 ))
+		cmp -n $n "$T/$c.slc" "$T/$c.out"
+	done
+	run slcinfo "$T/pad.out"
+	assert_success
+	run slcinfo "$T/empty.out"
+	assert_output --partial "offset       u32 x1 strand 4"
+	odd_stream "$T/ends.slc" ends
+	run_split slcinfo --no-stats "$T/ends.slc"
+	assert_success
+	[ "$(printf '%s\n' "$output" | grep -c " mesh '")" = 2 ]
+	run slccat --only b "$T/ends.slc" -o "$T/b.slc"
+	assert_success
+	odd_stream "$T/end.slc" end
+	run slcinfo "$T/end.slc"
+	assert_success
+	odd_stream "$T/fall.slc" fall
+	run slcinfo "$T/fall.slc"
+	assert_failure 1
+	assert_output --partial "strand offset 2 is 1: offsets must rise from 0 to 3"
 }

@@ -150,3 +150,99 @@ no_ctl() {
 	assert_success
 	[[ "${lines[0]}" == *'x\x1by.slc:' ]]
 }
+
+# meta_stream FILE TEXT: a stream of one meta record 'scene' whose text is
+# the bytes TEXT (a Python bytes literal), then the end record
+meta_stream() {
+	python3 -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from slcrec import _record, END
+text = eval(sys.argv[3])
+open(sys.argv[2], "wb").write(_record(1, "scene", 0.0, [("text", 1, 1, 0, list(text))]) + END)
+' "$ROOT/tests" "$1" "$2"
+}
+
+@test "slcinfo: malformed metadata text is refused, well-formed text listed (formats/slc.md, Meta)" {
+	meta_stream "$T/ok.slc" 'b"frame=3\ntime=0.125\nnote=caf\xc3\xa9 = ok\n"'
+	run_split slcinfo "$T/ok.slc"
+	assert_success
+	assert_output --partial "    note=café = ok"
+	meta_stream "$T/empty.slc" 'b""'
+	run slcinfo "$T/empty.slc"
+	assert_success
+	meta_stream "$T/rep.slc" 'b"frame=3\ntime=0\nframe=4\n"'
+	run slcinfo "$T/rep.slc"
+	assert_failure 1
+	assert_output --partial "metadata key 'frame' repeated (lines 1 and 3)"
+	assert_output --partial "record 0"
+	meta_stream "$T/sp.slc" 'b"frame=3\nmy key=1\n"'
+	run slcinfo "$T/sp.slc"
+	assert_failure 1
+	assert_output --partial "metadata line 2 'my key=1' is not key=value"
+	meta_stream "$T/noeq.slc" 'b"frame=3\njust words\n"'
+	run slcinfo "$T/noeq.slc"
+	assert_failure 1
+	assert_output --partial "metadata line 2 'just words' is not key=value"
+	meta_stream "$T/utf.slc" 'b"frame=3\nnote=\xff\xfe\n"'
+	run slcinfo "$T/utf.slc"
+	assert_failure 1
+	assert_output --partial "the value of 'note' is not UTF-8"
+	meta_stream "$T/nul.slc" 'b"note=a\0b\n"'
+	run slcinfo "$T/nul.slc"
+	assert_failure 1
+	assert_output --partial "not UTF-8 without NUL"
+	meta_stream "$T/nonl.slc" 'b"frame=3"'
+	run slcinfo "$T/nonl.slc"
+	assert_failure 1
+	assert_output --partial "does not end with a newline"
+	meta_stream "$T/key0.slc" 'b"=3\n"'
+	run slcinfo "$T/key0.slc"
+	assert_failure 1
+	assert_output --partial "is not key=value"
+	# slccat refuses it too: nothing passes it on
+	run slccat "$T/rep.slc" -o "$T/out.slc"
+	assert_failure 1
+	[ ! -e "$T/out.slc" ]
+}
+
+# idx_stream FILE KIND TYPE: a mesh (KIND 3, `tri`) or tets (KIND 4, `tet`)
+# record whose index channel has element type code TYPE, then the end
+idx_stream() {
+	python3 -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from slcrec import _record, END
+kind, etype = int(sys.argv[3]), int(sys.argv[4])
+P = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]
+idx = ("tri", [0, 1, 2]) if kind == 3 else ("tet", [0, 1, 2, 3])
+chans = [("P", 4, 3, 1, P), (idx[0], etype, len(idx[1]), 2, idx[1])]
+open(sys.argv[2], "wb").write(_record(kind, "m", 0.0, chans) + END)
+' "$ROOT/tests" "$@"
+}
+
+@test "slcinfo: tri and tet are u32; i32 indices are refused as every stage refuses them (formats/slc.md, Kinds)" {
+	idx_stream "$T/u.slc" 3 3
+	run slcinfo "$T/u.slc"
+	assert_success
+	idx_stream "$T/t.slc" 4 3
+	run slcinfo "$T/t.slc"
+	assert_success
+	idx_stream "$T/i.slc" 3 2
+	run slcinfo "$T/i.slc"
+	assert_failure 1
+	assert_output --partial "channel 'tri' is i32 x3 prim, expected u32 x3 prim"
+	idx_stream "$T/it.slc" 4 2
+	run slcinfo "$T/it.slc"
+	assert_failure 1
+	assert_output --partial "channel 'tet' is i32 x4 prim, expected u32 x4 prim"
+}
+
+@test "slcinfo: a file name that is not UTF-8 reaches the provenance as \\xNN, so the text stays valid" {
+	f="$T/"$'l\xe9'".slc"
+	run mkprim sphere --subdiv 0 -o "$f"
+	assert_success
+	run slcinfo --json "$f"
+	assert_success
+	slcjson "$f" 'assert any("l\\xe9.slc" in v for v in r["provenance"]["meta"].values()), r["provenance"]'
+}

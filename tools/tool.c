@@ -721,11 +721,30 @@ out_open(int argc, char **argv)
 	int a;
 
 	for (a = 1; a < argc; a++)
-		len += strlen(argv[a]) + 1;
+		len += 4 * strlen(argv[a]) + 1;
 	o->stage = xcalloc(len + 1, 1);
 	at = (size_t)snprintf(o->stage, len + 1, "%s %s", argv0, SLUICE_VERSION);
-	for (a = 1; a < argc; a++)
-		at += (size_t)snprintf(o->stage + at, len + 1 - at, " %s", argv[a]);
+	for (a = 1; a < argc; a++) {
+		const char *s = argv[a];
+		size_t i = 0, n = strlen(s);
+
+		o->stage[at++] = ' ';
+		/* meta values are UTF-8 (formats/slc.md, "Meta"): a byte of an
+		 * argument that is not (a file name in Latin-1) becomes \xNN */
+		while (i < n) {
+			uint32_t cp;
+			int k = slc_utf8_next(s + i, n - i, &cp);
+
+			if (k > 0) {
+				memcpy(o->stage + at, s + i, (size_t)k);
+				at += (size_t)k;
+				i += (size_t)k;
+			} else {
+				at += (size_t)snprintf(o->stage + at, len + 1 - at, "\\x%02x",
+						       (unsigned char)s[i++]);
+			}
+		}
+	}
 	for (at = 0; o->stage[at]; at++)
 		if (o->stage[at] == '\n')
 			o->stage[at] = ' ';

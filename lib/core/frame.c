@@ -231,6 +231,15 @@ slc_scene_read(const slc_rec *scene, slc_scene *S, slc_err *err)
 	    slc_meta_get_f64(scene, "time", &S->time, err) < 0 ||
 	    (isnan(S->dt) && slc_meta_get_f64(scene, "dt", &S->dt, err) < 0))
 		return -1;
+	if (isnan(S->dt)) {
+		double fps;
+		int rc = slc_scene_fps(scene, &fps, err);
+
+		if (rc < 0)
+			return -1;
+		if (rc)
+			S->dt = 1 / fps;
+	}
 	if (S->frame != floor(S->frame) || fabs(S->frame) > SLC_SCENE_FRAME_MAX)
 		return slc_fail(err, "frame %.17g: expected a whole number within +-2^53", S->frame);
 	if (S->dt < 0)
@@ -241,17 +250,25 @@ slc_scene_read(const slc_rec *scene, slc_scene *S, slc_err *err)
 int
 slc_scene_fps(const slc_rec *scene, double *fps, slc_err *err)
 {
-	double x;
-	int rc;
+	double x, dt;
+	int rc, rdt;
 
-	if (!scene || (rc = slc_meta_get_f64(scene, "fps", &x, err)) == 0)
+	if (!scene)
 		return 0;
-	if (rc < 0)
+	if ((rc = slc_meta_get_f64(scene, "fps", &x, err)) < 0 ||
+	    (rdt = slc_meta_get_f64(scene, "dt", &dt, err)) < 0)
 		return -1;
-	if (!(x > 0) || !isfinite(1 / x))
+	if (rc && (!(x > 0) || !isfinite(1 / x)))
 		return slc_fail(err, "fps %.17g: expected a positive rate with a finite frame length", x);
-	*fps = x;
-	return 1;
+	/* dt wins (formats/slc.md, "Meta"): the rate is 1/dt unless fps
+	 * says the same to SLC_SCENE_RATE_TOL */
+	if (rdt && dt > 0 && isfinite(1 / dt) && (!rc || !(fabs(x * dt - 1) <= SLC_SCENE_RATE_TOL))) {
+		x = 1 / dt;
+		rc = 1;
+	}
+	if (rc)
+		*fps = x;
+	return rc;
 }
 
 int

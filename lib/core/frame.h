@@ -123,15 +123,25 @@ typedef struct slc_scene {
 /* Read frame, time and dt from the scene record (meta) into S; a key
  * missing leaves its member alone, so the caller sets defaults first,
  * and dt is read only when S->dt is NaN (a length the caller was given
- * wins).  scene may be NULL (nothing read).  0, or -1 with err when a
+ * wins).  The frame length is the scene's dt; without one, 1/fps
+ * (slc_scene_fps).  scene may be NULL (nothing read).  0, or -1 with err when a
  * value is not a finite number, the frame is not a whole number within
  * SLC_SCENE_FRAME_MAX, or dt is negative. */
 int slc_scene_read(const slc_rec *scene, slc_scene *S, slc_err *err);
 
-/* The scene's frame rate `fps` (frames per second) into *fps: 1 when the
- * scene has one, 0 when it has none or scene is NULL (*fps untouched),
- * -1 with err when it is not a positive number whose frame length 1/fps
- * is finite (a subnormal rate gives an infinite frame). */
+/* How far dt x fps may be from 1 for the scene's fps to stand for its
+ * rate: writers print dt to 12 significant digits (prim_scene_rec), so
+ * 1e-9 holds a rate written with its dt and tells apart any two rates
+ * in use (23.976 and 24 differ by 1e-3). */
+#define SLC_SCENE_RATE_TOL 1e-9
+
+/* The scene's frame rate (frames per second) into *fps.  Its dt wins
+ * (formats/slc.md, "Meta"): with a dt > 0 the rate is 1/dt, or the
+ * scene's `fps` when dt x fps is 1 within SLC_SCENE_RATE_TOL; without a
+ * dt, `fps`.  1 when the scene has either, 0 when it has neither or
+ * scene is NULL (*fps untouched), -1 with err when a value is not a
+ * number or fps is not a positive number whose frame length 1/fps is
+ * finite (a subnormal rate gives an infinite frame). */
 int slc_scene_fps(const slc_rec *scene, double *fps, slc_err *err);
 
 /* The scene's gravity `gravity=gx,gy,gz` (m/s^2) into g: 1 when the

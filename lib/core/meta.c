@@ -1,5 +1,6 @@
 /* meta.c: key=value lines in metadata records. */
 #include "core/meta.h"
+#include "core/name.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,11 +21,11 @@ key_ok(const char *key)
 	if (!*key)
 		return 0;
 	for (k = key; *k; k++)
-		if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') ||
-		      (*k >= '0' && *k <= '9') || *k == '_' || *k == '.' || *k == '-'))
+		if (!slc_meta_key_char(*k))
 			return 0;
 	return 1;
 }
+
 
 /* Find the line of key: its start and length (newline included). */
 static int

@@ -1,6 +1,8 @@
-/* name.c: the escaping of names and text from input (see name.h). */
+/* name.c: the escaping of names and text from input, and the check of
+ * metadata text (see name.h). */
 #include "core/name.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int
@@ -126,4 +128,94 @@ slc_escstr(const char *s, char *out, size_t outlen)
 {
 	slc_escape(s, strlen(s), out, outlen);
 	return out;
+}
+
+int
+slc_meta_key_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == '-';
+}
+
+/* bytes of a bad line or key that a message quotes */
+#define META_SHOWN 32
+
+/* One key of the text being checked: where it starts, its length and
+ * its line (from 1), for sorting to find a repeated key. */
+struct key_at {
+	const char *s;
+	size_t len, line;
+};
+
+static int
+key_cmp(const void *a, const void *b)
+{
+	const struct key_at *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->s, y->s, n);
+
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+int
+slc_meta_text_check(const char *t, size_t n, slc_err *err)
+{
+	struct key_at *keys = NULL;
+	size_t i = 0, nkeys = 0, line = 0, k;
+	int rc = 0;
+
+	if (n && t[n - 1] != '\n')
+		return slc_fail(err, "metadata text does not end with a newline");
+	for (k = 0; k < n; k++)
+		nkeys += t[k] == '\n';
+	if (nkeys && !(keys = malloc(nkeys * sizeof *keys)))
+		return slc_fail(err, "out of memory checking %zu metadata lines", nkeys);
+	while (i < n) {
+		const char *nl = memchr(t + i, '\n', n - i);
+		size_t e = (size_t)(nl - t), kl = 0, at;
+		char esc[SLC_ESC_BUF(META_SHOWN)];
+
+		line++;
+		while (i + kl < e && slc_meta_key_char(t[i + kl]))
+			kl++;
+		if (kl == 0 || i + kl == e || t[i + kl] != '=') {
+			slc_escape(t + i, e - i < META_SHOWN ? e - i : META_SHOWN, esc, sizeof esc);
+			rc = slc_fail(err, "metadata line %zu '%s%s' is not key=value (a key of "
+				      "A-Z a-z 0-9 _ . -, then '=')", line, esc, e - i > META_SHOWN ? "..." : "");
+			goto out;
+		}
+		for (at = i + kl + 1; at < e;) {
+			uint32_t cp;
+			int len = slc_utf8_next(t + at, e - at, &cp);
+
+			if (len == 0 || cp == 0) {
+				slc_escape(t + i, kl < META_SHOWN ? kl : META_SHOWN, esc, sizeof esc);
+				rc = slc_fail(err, "metadata line %zu: the value of '%s' is not UTF-8 "
+					      "without NUL (byte %zu of the text)", line, esc, at);
+				goto out;
+			}
+			at += (size_t)len;
+		}
+		keys[line - 1] = (struct key_at){ t + i, kl, line };
+		i = e + 1;
+	}
+	if (nkeys > 1)
+		qsort(keys, nkeys, sizeof *keys, key_cmp);
+	for (k = 1; k < nkeys; k++)
+		if (keys[k].len == keys[k - 1].len && !memcmp(keys[k].s, keys[k - 1].s, keys[k].len)) {
+			char esc[SLC_ESC_BUF(META_SHOWN)];
+
+			slc_escape(keys[k].s, keys[k].len < META_SHOWN ? keys[k].len :
+				   META_SHOWN, esc, sizeof esc);
+			rc = slc_fail(err, "metadata key '%s' repeated (lines %zu and %zu): keys "
+				      "are unique", esc, keys[k - 1].line, keys[k].line);
+			goto out;
+		}
+out:
+	free(keys);
+	return rc;
 }

@@ -21,6 +21,9 @@
  * no 0x7f, and is valid UTF-8; distinct inputs give distinct results.
  * Printable ASCII other than the backslash is kept, so ordinary names
  * print unchanged.
+ *
+ * The check of metadata text (slc_meta_text_check) is here too, with the
+ * UTF-8 rules it uses.
  */
 #ifndef SLC_NAME_H
 #define SLC_NAME_H
@@ -58,5 +61,19 @@ int slc_utf8_next(const char *s, size_t len, uint32_t *cp);
  * the C0 and C1 controls, DEL, the backslash, the separators and
  * bidirectional controls listed above. */
 int slc_cp_kept(uint32_t cp);
+
+/* May byte c stand in a metadata key: A-Z a-z 0-9 _ . - (formats/slc.md,
+ * "Meta")?  1 or 0. */
+int slc_meta_key_char(char c);
+
+/* Is the n bytes at t a well-formed metadata text (formats/slc.md,
+ * "Meta")?  Lines each ending in '\n', each `key=value` with a key of one
+ * or more slc_meta_key_char bytes and a value of strict UTF-8 without
+ * NUL, no key twice.  0, or -1 with err naming the first bad line or the
+ * repeated key.  slc_rec_validate applies it to every meta record read or
+ * written, so no program sees a malformed or ambiguous text.  Here, with
+ * the UTF-8 rules, so that the reader calls no code of the metadata
+ * helpers (which call the reader). */
+int slc_meta_text_check(const char *t, size_t n, slc_err *err);
 
 #endif

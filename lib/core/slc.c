@@ -7,6 +7,7 @@
  * the other sizes before memory is allocated for it.
  */
 #include "core/slc.h"
+#include "core/name.h"
 
 #include <errno.h>
 #include <math.h>
@@ -658,7 +659,9 @@ check_positions(const slc_rec *r, uint64_t *np, slc_err *err)
 	return check_domain_counts(r, SLC_POINT, p->count, "point", err);
 }
 
-/* Element index channels (tri, tet) must be integer and refer to points. */
+/* Element index channels (tri, tet) are u32 and refer to points: the
+ * stages read them as u32, so the reader accepts no other type
+ * (formats/slc.md, "Kinds"). */
 static int
 check_indices(const slc_rec *r, const char *name, uint32_t ncomp, uint64_t np,
 	      slc_err *err)
@@ -668,7 +671,7 @@ check_indices(const slc_rec *r, const char *name, uint32_t ncomp, uint64_t np,
 
 	if (!c)
 		return slc_fail(err, "no channel '%s'", name);
-	if ((c->type != SLC_U32 && c->type != SLC_I32) || c->ncomp != ncomp ||
+	if (c->type != SLC_U32 || c->ncomp != ncomp ||
 	    c->domain != SLC_PRIM)
 		return slc_fail(err, "channel '%s' is %s x%u %s, expected u32 x%u prim",
 				name, slc_type_name(c->type), c->ncomp,
@@ -798,9 +801,9 @@ slc_rec_validate(const slc_rec *r, slc_err *err)
 		return 0;
 	case SLC_META:
 		c = slc_rec_find(r, "text");
-		if (!c || c->type != SLC_U8 || c->ncomp != 1)
-			return slc_fail(err, "no u8 channel 'text'");
-		return 0;
+		if (!c || c->type != SLC_U8 || c->ncomp != 1 || c->domain != SLC_DETAIL)
+			return slc_fail(err, "no u8 x1 detail channel 'text'");
+		return slc_meta_text_check(c->data, (size_t)c->count, err);
 	default:
 		return 0;
 	}

@@ -129,12 +129,35 @@ main(void)
 	{
 		double fps = 0, g[3] = { 0, 0, 0 };
 
-		CHECK(slc_scene_fps(F.r[0], &fps, &err) == 0 && fps == 0, "no fps: 0, fps untouched");
+		slc_meta_unset(F.r[0], "dt");
+		CHECK(slc_scene_fps(F.r[0], &fps, &err) == 0 && fps == 0,
+		      "neither fps nor dt: 0, fps untouched");
+		slc_meta_set(F.r[0], "dt", "0.04", &err);
 		slc_meta_set(F.r[0], "fps", "1e-320", &err);
 		CHECK(slc_scene_fps(F.r[0], &fps, &err) < 0 && fps == 0,
 		      "a subnormal fps (an infinite frame) is an error: %s", err.msg);
 		slc_meta_set(F.r[0], "fps", "30", &err);
-		CHECK(slc_scene_fps(F.r[0], &fps, &err) == 1 && fps == 30, "fps read");
+		CHECK(slc_scene_fps(F.r[0], &fps, &err) == 1 && fps == 25,
+		      "dt 0.04 wins over an fps of 30 that disagrees: %g", fps);
+		slc_meta_set(F.r[0], "fps", "25", &err);
+		CHECK(slc_scene_fps(F.r[0], &fps, &err) == 1 && fps == 25, "an fps that agrees with dt");
+		slc_meta_set(F.r[0], "dt", "0.0416666666667", &err);
+		slc_meta_set(F.r[0], "fps", "24", &err);
+		CHECK(slc_scene_fps(F.r[0], &fps, &err) == 1 && fps == 24,
+		      "fps stands when dt is 1/fps to 12 digits: %.17g", fps);
+		slc_meta_unset(F.r[0], "fps");
+		CHECK(slc_scene_fps(F.r[0], &fps, &err) == 1 && fps == 1 / 0.0416666666667,
+		      "no fps: the rate is 1/dt");
+		slc_meta_unset(F.r[0], "dt");
+		slc_meta_set(F.r[0], "fps", "30", &err);
+		CHECK(slc_scene_fps(F.r[0], &fps, &err) == 1 && fps == 30, "no dt: fps read");
+		S.dt = NAN;
+		CHECK(slc_scene_read(F.r[0], &S, &err) == 0 && S.dt == 1.0 / 30,
+		      "no dt: the frame length is 1/fps: %.17g", S.dt);
+		slc_meta_set(F.r[0], "dt", "0.04", &err);
+		S.dt = NAN;
+		CHECK(slc_scene_read(F.r[0], &S, &err) == 0 && S.dt == 0.04,
+		      "dt is the frame length whatever fps says");
 		CHECK(slc_scene_gravity(F.r[0], g, &err) == 0, "no gravity: 0");
 		slc_meta_set(F.r[0], "gravity", "0,-9.8,inf", &err);
 		CHECK(slc_scene_gravity(F.r[0], g, &err) < 0 && g[1] == 0,
