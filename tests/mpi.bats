@@ -374,6 +374,8 @@ project_1to4() {
 	assert_output --partial "regions=2"
 	run cat "$T/v2"
 	assert_output --partial "mpi ranks=2 levels=5 cut=4 iterations="
+}
+
 # --- --mpi-io: raw grid records read and written in place (MPI-IO) ---
 
 # three frames of the frame $T/f0.slc, advect (with STEP) then project,
