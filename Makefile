@@ -46,7 +46,7 @@ CC_WARN := $(if $(CC_IS_CLANG),-Wno-pass-failed)
 
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror $(CC_WARN) \
 	     -fopenmp -Ilib $(MPI_DEF) $(SAN) $(CFLAGS)
-LDLIBS = -lpng -lz -lm
+LDLIBS = -lpng -lzstd -ldeflate -lz -lm
 
 ifeq ($(MPI),1)
 LIB_SRC := $(wildcard lib/*/*.c)
