@@ -25,6 +25,7 @@
 #define ALIGN 8                 /* descriptor and channel data alignment */
 #define NCOMP_MAX 16
 #define PIPE_CHUNK ((size_t)1 << 20)  /* growth step when the size is unknown */
+#define READ_STEP ((size_t)1 << 18)   /* bytes read, then CRC'd while cached */
 #define ZCHUNK ((size_t)1 << 30)      /* bytes handed to zlib at once (uInt) */
 #define ZSCRATCH ((size_t)1 << 18)    /* decoded bytes checked at once, not kept */
 #define SHUFFLE_CHUNK ((size_t)1 << 18) /* shuffled bytes handed to zstd at once */
@@ -1168,16 +1169,18 @@ slc_reader_offset(const slc_reader *rd)
 
 /* Read exactly n bytes into *buf at offset at.  The buffer grows by
  * doubling as bytes arrive (never past at + n), so a size that a pipe's
- * header lies about costs at most twice the bytes really sent.  Returns 0,
- * 1 at a premature end of file, -1 on error. */
+ * header lies about costs at most twice the bytes really sent.  The CRC
+ * *crc goes on over the bytes read below crc_end, READ_STEP at a time,
+ * while they are still in the cache.  Returns 0, 1 at a premature end of
+ * file, -1 on error. */
 static int
 read_exact(slc_reader *rd, uint8_t **buf, size_t *cap, size_t at, size_t n,
-	   slc_err *err)
+	   uint32_t *crc, size_t crc_end, slc_err *err)
 {
 	size_t end = at + n;
 
 	while (at < end) {
-		size_t got;
+		size_t got, want;
 
 		if (*cap == at) {
 			size_t newcap = *cap < PIPE_CHUNK / 2 ? PIPE_CHUNK : *cap * 2;
@@ -1191,10 +1194,14 @@ read_exact(slc_reader *rd, uint8_t **buf, size_t *cap, size_t at, size_t n,
 			*buf = g;
 			*cap = newcap;
 		}
-		got = fread(*buf + at, 1, *cap - at, rd->f);
+		want = *cap - at < READ_STEP ? *cap - at : READ_STEP;
+		got = fread(*buf + at, 1, want, rd->f);
 		rd->offset += got;
+		if (at < crc_end)
+			*crc = crc_update(*crc, *buf + at,
+					  (at + got < crc_end ? at + got : crc_end) - at);
 		at += got;
-		if (at < *cap) {
+		if (got < want) {
 			if (ferror(rd->f))
 				return slc_fail(err, "read error");
 			return 1;
@@ -1609,10 +1616,12 @@ check_prefix(const slc_reader *rd, const struct prefix *h, uint64_t start,
 
 /* The whole record as stored, prefix pre included, total bytes: a new
  * buffer, allocated up front for a regular file (whose size check_prefix
- * has checked) and grown as the bytes arrive from a pipe.  NULL with err
- * (memory, a read error, the stream ending early). */
+ * has checked) and grown as the bytes arrive from a pipe; *crc the CRC of
+ * every byte before the stored one.  NULL with err (memory, a read error,
+ * the stream ending early). */
 static uint8_t *
-read_stored(slc_reader *rd, const uint8_t *pre, size_t total, slc_err *err)
+read_stored(slc_reader *rd, const uint8_t *pre, size_t total, uint32_t *crc,
+	    slc_err *err)
 {
 	uint8_t *buf;
 	size_t cap = rd->regular ? total : PREFIX_LEN;
@@ -1627,7 +1636,9 @@ read_stored(slc_reader *rd, const uint8_t *pre, size_t total, slc_err *err)
 		return NULL;
 	}
 	memcpy(buf, pre, PREFIX_LEN);
-	rc = read_exact(rd, &buf, &cap, PREFIX_LEN, total - PREFIX_LEN, err);
+	*crc = crc_update(0, pre, PREFIX_LEN);
+	rc = read_exact(rd, &buf, &cap, PREFIX_LEN, total - PREFIX_LEN, crc, total - CRC_LEN,
+			err);
 	if (rc > 0)
 		slc_fail(err, "truncated: declares %zu bytes, the stream ends at byte %llu",
 			 total, (unsigned long long)rd->offset);
@@ -1638,13 +1649,12 @@ read_stored(slc_reader *rd, const uint8_t *pre, size_t total, slc_err *err)
 	return buf;
 }
 
-/* Check the crc that ends the n stored bytes of a record.  0, or -1 with
- * err. */
+/* Check the crc that ends the n stored bytes of a record against crc,
+ * computed as they were read.  0, or -1 with err. */
 static int
-check_crc(const uint8_t *buf, size_t n, slc_err *err)
+check_crc(const uint8_t *buf, size_t n, uint32_t crc, slc_err *err)
 {
 	uint32_t crc_stored = get32(buf + n - CRC_LEN);
-	uint32_t crc = crc_update(0, buf, n - CRC_LEN);
 
 	if (crc != crc_stored)
 		return slc_fail(err, "crc mismatch (stored %08x, computed %08x): the record is damaged",
@@ -1760,6 +1770,7 @@ read_one(slc_reader *rd, slc_rec *r, slc_err *err)
 	struct prefix h;
 	uint64_t start;
 	size_t total = 0, raw_len = 0;
+	uint32_t crc = 0;
 	int rc;
 
 	slc_rec_init(r, SLC_END, "");
@@ -1773,13 +1784,13 @@ read_one(slc_reader *rd, slc_rec *r, slc_err *err)
 		r->kind = h.kind;
 		r->time = h.time;
 		if (check_prefix(rd, &h, start, &total, err) ||
-		    !(r->stored = read_stored(rd, pre, total, err)))
+		    !(r->stored = read_stored(rd, pre, total, &crc, err)))
 			return fail_at(rd, start, err);
 		/* r owns the stored bytes from here, whatever fails */
 		r->stored_len = total;
 		/* the name may be damaged too, so it is not trusted before
 		 * the crc is checked */
-		if (check_crc(r->stored, total, err) ||
+		if (check_crc(r->stored, total, crc, err) ||
 		    decode_desc(r, r->stored + PREFIX_LEN, h.desc_len, &raw_len, err))
 			return fail_at(rd, start, err);
 		if (decode_payload(r, &h, raw_len, rd->defer, &rd->planes, err))
@@ -1854,11 +1865,8 @@ write_fail(int e, slc_err *err)
 static int
 put_bytes(slc_writer *w, const void *p, size_t n, uint32_t *crc, slc_err *err)
 {
-	const uint8_t *b = p;
-	size_t left = n;
-
 	if (crc)
-		*crc = crc_update(*crc, b, left);
+		*crc = crc_update(*crc, p, n);
 	errno = 0;
 	if (n && fwrite(p, 1, n, w->f) != n) {
 		w->failed = 1;
