@@ -173,3 +173,25 @@ print(f.hex())' "$@"
 	run slccat "$T/honest.slc" -o "$T/out.slc"
 	assert_success
 }
+
+@test "large records of a file are mapped: the same bytes as through a pipe, the file unchanged" {
+	# 64^3: every grid record is over the 1 MiB from which records of a
+	# regular file are mapped instead of read
+	mkprim pool --res 64 -o "$T/f.slc"
+	slccat --reencode --zstd 1 "$T/f.slc" -o "$T/z.slc"
+	before=$(md5sum < "$T/f.slc")
+	advect --seed 1 "$T/f.slc" -o "$T/a.slc"
+	cat "$T/f.slc" | advect --seed 1 -o "$T/b.slc"
+	[ "$(md5sum < "$T/f.slc")" = "$before" ]
+	run "$PY" "$ROOT/tests/zstd_reader.py" "$T/a.slc" "$T/b.slc"
+	assert_success
+	# a concatenation: records at offsets that are not page-aligned
+	cat "$T/f.slc" "$T/z.slc" > "$T/two.slc"
+	run sh -c "slccat '$T/two.slc' | slcinfo"
+	assert_success
+	[ "$(echo "$output" | grep -c "grid 'phi'")" -eq 2 ]
+	run sh -c "slccat --reencode < '$T/two.slc' | md5sum"
+	pipe=$output
+	run sh -c "cat '$T/two.slc' | slccat --reencode | md5sum"
+	[ "$output" = "$pipe" ]
+}

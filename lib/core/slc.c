@@ -14,7 +14,9 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 #include <zstd_errors.h>
@@ -26,6 +28,7 @@
 #define NCOMP_MAX 16
 #define PIPE_CHUNK ((size_t)1 << 20)  /* growth step when the size is unknown */
 #define READ_STEP ((size_t)1 << 18)   /* bytes read, then CRC'd while cached */
+#define MAP_MIN ((size_t)1 << 20)     /* records of a file this large are mapped */
 #define ZCHUNK ((size_t)1 << 30)      /* bytes handed to zlib at once (uInt) */
 #define ZSCRATCH ((size_t)1 << 18)    /* decoded bytes checked at once, not kept */
 #define SHUFFLE_CHUNK ((size_t)1 << 18) /* shuffled bytes handed to zstd at once */
@@ -338,6 +341,19 @@ slc_rec_init(slc_rec *r, uint32_t kind, const char *name)
 	r->grid.dx = 1;
 }
 
+/* Release a record's stored bytes: a private mapping of the file
+ * (read_stored) or an allocation. */
+static void
+stored_free(slc_rec *r)
+{
+	if (r->stored_map)
+		munmap(r->stored - r->stored_map_off, r->stored_len + r->stored_map_off);
+	else
+		free(r->stored);
+	r->stored = NULL;
+	r->stored_map = 0;
+}
+
 void
 slc_rec_free(slc_rec *r)
 {
@@ -349,7 +365,7 @@ slc_rec_free(slc_rec *r)
 	free(r->chan);
 	if (r->encoding != SLC_RAW)
 		free(r->payload);   /* a raw payload lies inside stored */
-	free(r->stored);
+	stored_free(r);
 	free(r->kblock);
 	slc_rec_init(r, SLC_END, "");
 }
@@ -378,7 +394,7 @@ slc_rec_own(slc_rec *r, slc_err *err)
 	}
 	if (r->encoding != SLC_RAW)
 		free(r->payload);
-	free(r->stored);
+	stored_free(r);
 	r->stored = r->payload = NULL;
 	r->stored_len = 0;
 	r->encoding = SLC_RAW;
@@ -1614,18 +1630,63 @@ check_prefix(const slc_reader *rd, const struct prefix *h, uint64_t start,
 	return 0;
 }
 
+/* A large record of a regular file mapped in place of being read: a
+ * private mapping (MAP_PRIVATE: a tool that changes a value in place
+ * changes its own copy of the page) of the record's total bytes, which
+ * start PREFIX_LEN bytes before the reader's file position; the file
+ * position moved past them, *crc the CRC of every byte before the stored
+ * one.  Reading a page cache's pages this way costs no copy and no fresh
+ * zeroed memory.  0, or -1 (nothing changed) when the mapping fails and
+ * the record is to be read. */
+static int
+map_stored(slc_reader *rd, slc_rec *r, size_t total, uint32_t *crc)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	off_t pos = ftello(rd->f), start, base;
+	size_t off;
+	uint8_t *p;
+
+	if (page <= 0 || pos < PREFIX_LEN)
+		return -1;
+	start = pos - PREFIX_LEN;
+	base = start - start % page;
+	off = (size_t)(start - base);
+	/* mapped read-only with every page at once, then made writable:
+	 * a writable mapping populated up front would copy every page */
+	p = mmap(NULL, total + off, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fileno(rd->f), base);
+	if (p == MAP_FAILED)
+		return -1;
+	if (mprotect(p, total + off, PROT_READ | PROT_WRITE)) {
+		munmap(p, total + off);
+		return -1;
+	}
+	if (fseeko(rd->f, start + (off_t)total, SEEK_SET)) {
+		munmap(p, total + off);
+		return -1;
+	}
+	rd->offset += total - PREFIX_LEN;
+	r->stored = p + off;
+	r->stored_map = 1;
+	r->stored_map_off = off;
+	*crc = crc_update(0, r->stored, total - CRC_LEN);
+	return 0;
+}
+
 /* The whole record as stored, prefix pre included, total bytes: a new
  * buffer, allocated up front for a regular file (whose size check_prefix
  * has checked) and grown as the bytes arrive from a pipe; *crc the CRC of
  * every byte before the stored one.  NULL with err (memory, a read error,
  * the stream ending early). */
 static uint8_t *
-read_stored(slc_reader *rd, const uint8_t *pre, size_t total, uint32_t *crc,
+read_stored(slc_reader *rd, slc_rec *r, const uint8_t *pre, size_t total, uint32_t *crc,
 	    slc_err *err)
 {
 	uint8_t *buf;
 	size_t cap = rd->regular ? total : PREFIX_LEN;
 	int rc;
+
+	if (rd->regular && total >= MAP_MIN && !map_stored(rd, r, total, crc))
+		return r->stored;
 
 	buf = rd->regular ? slc_malloc(total, 1, NULL) : malloc(cap);
 	if (!buf) {
@@ -1784,7 +1845,7 @@ read_one(slc_reader *rd, slc_rec *r, slc_err *err)
 		r->kind = h.kind;
 		r->time = h.time;
 		if (check_prefix(rd, &h, start, &total, err) ||
-		    !(r->stored = read_stored(rd, pre, total, &crc, err)))
+		    !(r->stored = read_stored(rd, r, pre, total, &crc, err)))
 			return fail_at(rd, start, err);
 		/* r owns the stored bytes from here, whatever fails */
 		r->stored_len = total;

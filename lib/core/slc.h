@@ -116,6 +116,8 @@ typedef struct slc_rec {
 	/* as read (private to slc.c, but visible for slc_write_raw) */
 	uint8_t *stored;    /* header, descriptor, payload as stored, crc */
 	size_t stored_len;
+	int stored_map;     /* stored is a mapping of the file, not allocated */
+	size_t stored_map_off; /* bytes mapped before stored (page alignment) */
 	uint8_t *payload;   /* decoded payload that raw channels point into */
 	uint8_t *kblock;    /* kind block bytes of an unknown kind */
 	uint32_t kblock_len;
