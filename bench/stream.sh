@@ -8,8 +8,8 @@
 # The smoke frame is the pipelines/smoke scene after STEPS (default 3)
 # steps of advect | project, the water frame a pool (mkprim pool) after one.
 # MB/s are of decoded payload (the raw file's bytes) per second: the best
-# of 3 in-process runs of bench_stream (every record encoded and written,
-# or read, checked and decoded); cat is the best of 5 runs of
+# of 7 in-process runs of bench_stream (every record encoded and written,
+# or read, checked and decoded); cat is the best of 9 runs of
 # `cat FILE > /dev/null` on the raw file, timed from the shell (its
 # process start included, a few ms of its time).
 cd "$(dirname "$0")/.." || exit 2
@@ -20,10 +20,10 @@ steps=${STEPS:-3}
 mkdir -p "$d"
 export PATH="$PWD/bin:$PATH"
 
-# the best of 5 seconds of: cat $1 > /dev/null
+# the best of 9 seconds of: cat $1 > /dev/null
 best_cat() {
 	best=
-	for _ in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5 6 7 8 9; do
 		t0=$(date +%s.%N)
 		cat "$1" > /dev/null
 		t1=$(date +%s.%N)
