@@ -46,7 +46,7 @@ CC_WARN := $(if $(CC_IS_CLANG),-Wno-pass-failed)
 
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror $(CC_WARN) \
 	     -fopenmp -Ilib $(MPI_DEF) $(SAN) $(CFLAGS)
-LDLIBS = -lpng -lz -lm
+LDLIBS = -lpng -lzstd -ldeflate -lz -lm
 # lib/io/vdb.cpp, the one C++ file (OpenVDB 10 from Debian's libopenvdb-dev,
 # for slcconv's .vdb): g++ (clang++ beside clang, as the fuzz build's
 # sanitizers want), and slcconv alone links OpenVDB, the TBB and Imath

@@ -1,6 +1,6 @@
 /* fuzz_slc: libFuzzer target for the stream reader.  Reads every record of
- * the input, validates it and re-encodes it raw and with zlib; any crash,
- * leak or undefined behaviour is a bug in lib/core/slc.c. */
+ * the input, validates it and re-encodes it raw, with zlib and with zstd;
+ * any crash, leak or undefined behaviour is a bug in lib/core/slc.c. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 
 /* With the first byte odd, the rest of the input has the crc of every
  * record it can frame recomputed, so that mutations get past the checksum
- * and reach the descriptor, zlib and validation code. */
+ * and reach the descriptor, zlib, zstd and validation code. */
 static uint8_t *
 fix_crcs(const uint8_t *data, size_t size)
 {
@@ -48,7 +48,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	slc_err err;
 	char *out = NULL;
 	size_t outlen;
-	int level;
+	uint32_t enc;
 
 	uint8_t *fixed = NULL;
 
@@ -67,9 +67,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	w = slc_writer_open(o, 0, &err);
 	while (slc_read(rd, &r, &err) > 0) {
 		slc_write_raw(w, &r, &err);
-		for (level = 0; level <= 1; level++) {
+		for (enc = SLC_RAW; enc < SLC_ENCODING_COUNT; enc++) {
 			FILE *n = fopen("/dev/null", "wb");
-			slc_writer *wn = slc_writer_open(n, level, &err);
+			slc_writer *wn = slc_writer_open_enc(n, enc, enc != SLC_RAW, &err);
 
 			slc_write(wn, &r, &err);
 			slc_writer_close(wn, &err);

@@ -1,10 +1,11 @@
 /* seeds_slc: writes the seed corpus of fuzz_slc (fuzz/corpus/slc/): one
- * small stream per record kind, raw and zlib, a stream holding all of them,
+ * small stream per record kind, raw, zlib and zstd, a stream holding all
+ * of them (zlib, zstd),
  * and one record of a kind this version does not know.  Each file starts
  * with the mode byte fuzz_slc reads first (0: the stream is used as is).
  *
  *   make && cc -std=c11 -D_DEFAULT_SOURCE -fopenmp -Ilib fuzz/seeds_slc.c \
- *      build/libsluice.a -lpng -lz -lm -o build/seeds_slc &&
+ *      build/libsluice.a -lpng -lzstd -ldeflate -lz -lm -o build/seeds_slc &&
  *   build/seeds_slc fuzz/corpus/slc
  */
 #include <stdio.h>
@@ -101,11 +102,11 @@ build(slc_rec *r, int q, slc_err *err)
 	}
 }
 
-/* Write recs[0..n-1] (end record included) at zlib level to dir/name,
- * after the mode byte; with kind nonzero the first record's kind is
- * patched to it and its crc recomputed. */
+/* Write recs[0..n-1] (end record included) in encoding enc at level to
+ * dir/name, after the mode byte; with kind nonzero the first record's
+ * kind is patched to it and its crc recomputed. */
 static void
-put(const char *dir, const char *name, slc_rec *recs, int n, int level,
+put(const char *dir, const char *name, slc_rec *recs, int n, uint32_t enc, int level,
     uint32_t kind)
 {
 	char path[4096], *buf = NULL;
@@ -115,7 +116,7 @@ put(const char *dir, const char *name, slc_rec *recs, int n, int level,
 	slc_err err;
 	int q;
 
-	if (!m || !(w = slc_writer_open(m, level, &err)))
+	if (!m || !(w = slc_writer_open_enc(m, enc, level, &err)))
 		fail(name, &err);
 	for (q = 0; q < n; q++)
 		if (slc_write(w, &recs[q], &err))
@@ -162,12 +163,16 @@ main(int argc, char **argv)
 		if (slc_rec_validate(&recs[q], &err))
 			fail(kind[q], &err);
 		snprintf(name, sizeof name, "%s_raw.slc", kind[q]);
-		put(argv[1], name, &recs[q], 1, 0, 0);
+		put(argv[1], name, &recs[q], 1, SLC_RAW, 0, 0);
 		snprintf(name, sizeof name, "%s_zlib.slc", kind[q]);
-		put(argv[1], name, &recs[q], 1, 6, 0);
+		put(argv[1], name, &recs[q], 1, SLC_ZLIB, 6, 0);
+		snprintf(name, sizeof name, "%s_zstd.slc", kind[q]);
+		put(argv[1], name, &recs[q], 1, SLC_ZSTD, 3, 0);
 	}
-	put(argv[1], "all_zlib.slc", recs, NSEED, 1, 0);
-	put(argv[1], "unknown_kind_raw.slc", &recs[4], 1, 0, UNKNOWN_KIND);
+	put(argv[1], "all_zlib.slc", recs, NSEED, SLC_ZLIB, 1, 0);
+	put(argv[1], "all_zstd.slc", recs, NSEED, SLC_ZSTD, 1, 0);
+	put(argv[1], "unknown_kind_raw.slc", &recs[4], 1, SLC_RAW, 0, UNKNOWN_KIND);
+	put(argv[1], "unknown_kind_zstd.slc", &recs[4], 1, SLC_ZSTD, 3, UNKNOWN_KIND);
 	for (q = 0; q < NSEED; q++)
 		slc_rec_free(&recs[q]);
 	return 0;

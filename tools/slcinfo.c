@@ -127,7 +127,7 @@ print_record(const slc_rec *r, uint64_t index, int first)
 		fprintf(out, ",\"time\":");
 		json_num(r->time);
 		fprintf(out, ",\"encoding\":\"%s\",\"bytes\":%zu",
-		        r->encoding == SLC_ZLIB ? "zlib" : "raw", r->stored_len);
+		        slc_encoding_name(r->encoding), r->stored_len);
 		if (r->kind == SLC_GRID)
 			fprintf(out, ",\"dims\":[%d,%d,%d],\"stagger\":\"%s\",\"origin\":[%.17g,%.17g,%.17g],\"dx\":%.17g",
 			        r->grid.ni, r->grid.nj, r->grid.nk,
@@ -144,7 +144,7 @@ print_record(const slc_rec *r, uint64_t index, int first)
 	} else {
 		fprintf(out, "%llu %s '%s' time %g, %s, %zu bytes\n",
 		        (unsigned long long)index, slc_kind_name(r->kind), esc(r->name),
-		        r->time, r->encoding == SLC_ZLIB ? "zlib" : "raw",
+		        r->time, slc_encoding_name(r->encoding),
 		        r->stored_len);
 		if (r->kind == SLC_GRID)
 			fprintf(out, "  %dx%dx%d %s, origin (%g, %g, %g), dx %g\n",

@@ -30,9 +30,10 @@ int verbosity;
 int progress;
 const char *out_path;
 int zlib_level;
+int zstd_level;
 
 static int show_help, show_version, quiet, progress_flag;
-static long zlib_arg;
+static long zlib_arg, zstd_arg;         /* -1 until given */
 static char temps[TEMP_MAX][PATH_MAXLEN];       /* temp files to remove */
 static char finals[TEMP_MAX][PATH_MAXLEN];      /* where they go */
 static FILE *temp_files[TEMP_MAX];
@@ -40,12 +41,16 @@ static FILE *temp_files[TEMP_MAX];
 const struct opt_range opt_positive = { 0, HUGE_VAL, OPEN_MIN };
 const struct opt_range opt_nonneg = { 0, HUGE_VAL, 0 };
 static const struct opt_range zlib_range = { 0, 9, 0 };  /* zlib's levels */
+static const struct opt_range zstd_range = { 1, SLC_ZSTD_LEVEL_MAX, 0 };
 
 static const struct tool_opt common_opts[] = {
 	{ "output", 'o', OPT_STRING, &out_path, "FILE",
 	  "write to FILE (atomically) instead of standard output", 0, 0, 0 },
 	{ "zlib", 0, OPT_INT, &zlib_arg, "N",
 	  "compress written records with zlib level N (1-9; default 0, raw)", 0, 0, &zlib_range },
+	{ "zstd", 0, OPT_INT, &zstd_arg, "N",
+	  "compress written records with zstd level N (1-19), byte-shuffled; not with --zlib",
+	  0, 0, &zstd_range },
 	{ "quiet", 'q', OPT_FLAG, &quiet, NULL, "print no warnings", 0, 0, 0 },
 	{ "verbose", 'v', OPT_COUNT, &verbosity, NULL,
 	  "say more on standard error (repeat for more)", 0, 0, 0 },
@@ -379,6 +384,7 @@ tool_parse(int argc, char **argv, const struct tool_info *info)
 	int a, w, nop = 0, only_operands = 0;
 
 	argv0 = info->name;
+	zlib_arg = zstd_arg = -1;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
@@ -450,7 +456,10 @@ tool_parse(int argc, char **argv, const struct tool_info *info)
 	}
 	if (quiet)
 		verbosity = -1;
-	zlib_level = (int)zlib_arg;
+	if (zlib_arg >= 0 && zstd_arg >= 0)
+		usage_die("--zlib %ld and --zstd %ld: give one encoding", zlib_arg, zstd_arg);
+	zlib_level = zlib_arg > 0 ? (int)zlib_arg : 0;
+	zstd_level = zstd_arg > 0 ? (int)zstd_arg : 0;
 	progress = verbosity >= 0 && (progress_flag || isatty(2));
 	/* options keep their order, operands move to the end (w <= a) */
 	for (a = w = 1; a < argc; a++)
@@ -750,7 +759,10 @@ out_open(int argc, char **argv)
 			o->stage[at] = ' ';
 	o->f = plain_open(out_path);
 	o->label = out_path && strcmp(out_path, "-") ? out_path : "<stdout>";
-	o->w = slc_writer_open(o->f, zlib_level, &err);
+	if (zstd_level)
+		o->w = slc_writer_open_enc(o->f, SLC_ZSTD, zstd_level, &err);
+	else
+		o->w = slc_writer_open(o->f, zlib_level, &err);
 	if (!o->w)
 		die("%s: %s", o->label, err.msg);
 	slc_rec_init(&o->prov, SLC_END, "");

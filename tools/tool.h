@@ -1,8 +1,8 @@
 /* tool.h: the skeleton every sluice program shares.
  *
  * One option table per tool generates --help and parses argv; the common
- * options (--help, --version, -q, -v, -o FILE, --zlib N, --progress) are
- * added by tool_parse().  Input and output go through tool_in / tool_out,
+ * options (--help, --version, -q, -v, -o FILE, --zlib N, --zstd N,
+ * --progress) are added by tool_parse().  Input and output go through tool_in / tool_out,
  * which name the file in every message, write -o FILE atomically (temp
  * file, fsync, rename) and keep the provenance record up to date.  Only
  * tools call die(); lib/ returns errors.
@@ -71,6 +71,7 @@ extern int verbosity;           /* -1 with -q, 0 normal, 1+ with -v */
 extern int progress;            /* --progress given or stderr is a tty */
 extern const char *out_path;    /* -o FILE, or NULL for stdout */
 extern int zlib_level;          /* --zlib N, 0 = raw */
+extern int zstd_level;          /* --zstd N, 0 = not zstd */
 
 /* Parse argv against info->opts plus the common options.  Handles --help
  * and --version (exit 0) and usage errors (exit 2).  Returns the index of

@@ -12,7 +12,8 @@
  * filter can pass it on unchanged with slc_write_raw().
  *
  * Still-encoded records: a reader told to (slc_reader_defer) checks a
- * zlib grid, particles or unknown-kind record completely but keeps only
+ * compressed (zlib or zstd) grid, particles or unknown-kind record
+ * completely but keeps only
  * its stored bytes, so that passing a record through costs its stored
  * size, not its decoded size.  Such a record has `encoded` set and every
  * channel's data NULL until slc_rec_decode(); the functions below that
@@ -37,6 +38,14 @@
 #define SLC_CHAN_MAX 1024                       /* channels per record */
 #define SLC_PAYLOAD_MAX ((uint64_t)1 << 40)     /* payload bytes, raw */
 #define SLC_ZLIB_RATIO_MAX 1100                 /* raw/stored bound for zlib */
+/* raw/stored bound for zstd: a zstd block decodes to at most 128 KiB
+ * (ZSTD_BLOCKSIZE_MAX) and takes at least 4 stored bytes (a 3-byte block
+ * header and the one byte an RLE block repeats), RFC 8878 §3.1.1.2 */
+#define SLC_ZSTD_RATIO_MAX 32768
+#define SLC_ZSTD_LEVEL_MAX 19                   /* zstd's levels without --ultra */
+/* the largest zstd window a reader accepts, 2^27 bytes: zstd's own default
+ * limit for decoders (ZSTD_WINDOWLOG_LIMIT_DEFAULT), RFC 8878 §3.1.1.1.2 */
+#define SLC_ZSTD_WINDOW_LOG_MAX 27
 
 enum slc_kind {
 	SLC_END = 0,
@@ -76,7 +85,9 @@ enum slc_stagger {
 	SLC_STAGGER_COUNT
 };
 
-enum slc_encoding { SLC_RAW = 0, SLC_ZLIB = 1 };
+/* How a record's payload is stored (formats/slc.md, "Payload"): as it
+ * is, one zlib stream, or byte-shuffled channels in one zstd frame. */
+enum slc_encoding { SLC_RAW = 0, SLC_ZLIB = 1, SLC_ZSTD = 2, SLC_ENCODING_COUNT };
 
 typedef struct slc_chan {
 	char name[SLC_NAME_MAX + 1];
@@ -105,6 +116,8 @@ typedef struct slc_rec {
 	/* as read (private to slc.c, but visible for slc_write_raw) */
 	uint8_t *stored;    /* header, descriptor, payload as stored, crc */
 	size_t stored_len;
+	int stored_map;     /* stored is a mapping of the file, not allocated */
+	size_t stored_map_off; /* bytes mapped before stored (page alignment) */
 	uint8_t *payload;   /* decoded payload that raw channels point into */
 	uint8_t *kblock;    /* kind block bytes of an unknown kind */
 	uint32_t kblock_len;
@@ -125,6 +138,8 @@ const char *slc_type_name(uint32_t type);
 const char *slc_kind_name(uint32_t kind);
 const char *slc_domain_name(uint32_t domain);
 const char *slc_stagger_name(uint32_t stagger);
+/* "raw", "zlib", "zstd"; "unknown" for any other code. */
+const char *slc_encoding_name(uint32_t encoding);
 
 /* --- records in memory --------------------------------------------- */
 
@@ -222,11 +237,11 @@ void slc_chan_stats_get(const slc_chan *c, slc_chan_stats *s);
 slc_reader *slc_reader_open(FILE *f, slc_err *err);
 void slc_reader_close(slc_reader *rd);
 
-/* From the next record on, keep zlib grid, particles and unknown-kind
- * records encoded (on != 0) after checking them in full: a record that
- * is passed through unused never costs its decoded size.  The caller
- * then decodes (slc_rec_decode) every such record whose channel data it
- * reads.  Off by default. */
+/* From the next record on, keep compressed (zlib or zstd) grid,
+ * particles and unknown-kind records encoded (on != 0) after checking
+ * them in full: a record that is passed through unused never costs its
+ * decoded size.  The caller then decodes (slc_rec_decode) every such
+ * record whose channel data it reads.  Off by default. */
 void slc_reader_defer(slc_reader *rd, int on);
 
 /* Read the next record into r (which must be empty or freed).  Returns 1
@@ -293,13 +308,21 @@ int slc_reader_seek(slc_reader *rd, uint64_t index, uint64_t offset, slc_err *er
  * raw payloads, 1..9 zlib at that level. */
 slc_writer *slc_writer_open(FILE *f, int level, slc_err *err);
 
+/* Open a writer on a FILE (not closed by the writer) that writes every
+ * record's payload with the encoding enc: SLC_RAW (level 0), SLC_ZLIB at
+ * level 1..9, or SLC_ZSTD at level 1..SLC_ZSTD_LEVEL_MAX (byte-shuffled
+ * channels in one zstd frame; the bytes do not depend on the number of
+ * threads).  NULL with err for another encoding or level. */
+slc_writer *slc_writer_open_enc(FILE *f, uint32_t enc, int level, slc_err *err);
+
 /* Encode and write one record (kind must not be SLC_END). */
 int slc_write(slc_writer *w, const slc_rec *r, slc_err *err);
 
 /* Write a record read by slc_read exactly as it was stored (byte
  * identical), for records the tool did not change; falls back to slc_write for records built in memory.
  * slc_write of a still-encoded record (renamed, say) writes its stored
- * zlib payload as it is under the new descriptor, whatever the level. */
+ * zlib or zstd payload as it is under the new descriptor, whatever the
+ * writer's encoding and level. */
 int slc_write_raw(slc_writer *w, const slc_rec *r, slc_err *err);
 
 /* Write the end record and flush; the writer is freed.  Returns -1 if any

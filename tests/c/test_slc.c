@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "ctest.h"
 #include "core/meta.h"
@@ -88,7 +89,36 @@ fix_crc(char *buf)
 	memcpy(buf + n, &crc, 4);
 }
 
-/* Write records to a memory buffer; returns its size. */
+/* The encodings every stream test runs through. */
+static const struct enc_case {
+	uint32_t enc;
+	int level;
+	const char *name;
+} encs[] = {
+	{ SLC_RAW, 0, "raw" }, { SLC_ZLIB, 6, "zlib-6" }, { SLC_ZSTD, 3, "zstd-3" },
+};
+#define NENC 3
+
+/* Write records to a memory buffer in encoding enc at level; returns its
+ * size. */
+static size_t
+write_enc(slc_rec *recs, int n, uint32_t enc, int level, char **buf)
+{
+	size_t len;
+	FILE *f = open_memstream(buf, &len);
+	slc_writer *w = slc_writer_open_enc(f, enc, level, NULL);
+	int q;
+
+	for (q = 0; q < n; q++)
+		if (slc_write(w, &recs[q], NULL))
+			return 0;
+	slc_writer_close(w, NULL);
+	fclose(f);
+	return len;
+}
+
+/* Write records to a memory buffer, raw (level 0) or zlib; returns its
+ * size. */
 static size_t
 write_all(slc_rec *recs, int n, int level, char **buf)
 {
@@ -479,6 +509,133 @@ test_zlib_messages(void)
 	}
 }
 
+/* A zstd particles record (one f32 x3 point channel 'P' of np points,
+ * raw_len declared in the header) whose payload is the zstd frame z of
+ * zlen bytes, then an end record; returns the stream length. */
+static size_t
+zstd_particles(unsigned char *out, const void *z, size_t zlen, uint64_t np, uint64_t raw_len)
+{
+	unsigned char d[64] = { 0 };
+	size_t at, m;
+
+	d[0] = 1;
+	d[2] = 'p';
+	at = 3 + 4;
+	d[at] = 1;                                   /* one channel */
+	at += 4;
+	d[at] = 1;
+	d[at + 2] = 'P';
+	memcpy(d + at + 3, "\4\3\1\0", 4);
+	memcpy(d + at + 7, &np, 8);
+	at += 15;
+	m = make_rec(out, SLC_PARTICLES, SLC_ZSTD, d, at, z, zlen, raw_len);
+	return m + end_rec(out + m);
+}
+
+/* The zstd frame of n bytes at src (content size declared unless
+ * no_size), into z; returns its length. */
+static size_t
+zstd_frame(unsigned char *z, size_t cap, const void *src, size_t n, int no_size)
+{
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	ZSTD_inBuffer in = { src, n, 0 };
+	ZSTD_outBuffer out = { z, cap, 0 };
+
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, !no_size);
+	if (no_size) {      /* feed it first, so that zstd cannot know the size */
+		ZSTD_compressStream2(cc, &out, &in, ZSTD_e_continue);
+		in.src = NULL;
+		in.size = in.pos = 0;
+	}
+	while (ZSTD_compressStream2(cc, &out, &in, ZSTD_e_end) != 0)
+		;
+	ZSTD_freeCCtx(cc);
+	return out.pos;
+}
+
+/* Every way a zstd payload can disagree with its header, in words, with
+ * the reader keeping records decoded and encoded; and the shuffle: the
+ * planes of a known payload decode to what formats/slc.md says. */
+static void
+test_zstd_messages(void)
+{
+	unsigned char raw[64] = { 0 }, z[256], buf[1024];
+	slc_rec r;
+	slc_err err;
+	size_t n, zlen;
+	int rc, defer;
+
+	for (defer = 0; defer <= 1; defer++) {
+		zlen = zstd_frame(z, sizeof z, raw, 24, 0);
+		memcpy(z + zlen, "xyz", 3);
+		n = zstd_particles(buf, z, zlen + 3, 2, 24);
+		rc = read_one_rec(buf, n, defer, &r, &err);
+		CHECK(rc < 0 && strstr(err.msg, "3 bytes after the end of the zstd frame"),
+		      "zstd defer %d: trailing bytes named: %s", defer, rc < 0 ? err.msg : "accepted");
+		slc_rec_free(&r);
+		n = zstd_particles(buf, z, zlen - 2, 2, 24);
+		rc = read_one_rec(buf, n, defer, &r, &err);
+		CHECK(rc < 0 && strstr(err.msg, "zstd frame is cut short"),
+		      "zstd defer %d: cut frame named: %s", defer, rc < 0 ? err.msg : "accepted");
+		slc_rec_free(&r);
+		/* a frame declaring more than the header: refused before the
+		 * payload is allocated (through slc_malloc/calloc the reader
+		 * allocates itself, then the channel table, then the payload:
+		 * the third fails, and would say "out of memory") */
+		zlen = zstd_frame(z, sizeof z, raw, 32, 0);
+		n = zstd_particles(buf, z, zlen, 2, 24);
+		slc_alloc_fail_after(3);
+		rc = read_one_rec(buf, n, defer, &r, &err);
+		slc_alloc_fail_after(0);
+		CHECK(rc < 0 && strstr(err.msg, "zstd frame declares 32 decoded bytes, the header "
+				       "declares 24"),
+		      "zstd defer %d: a frame declaring more refused before allocating: %s", defer,
+		      rc < 0 ? err.msg : "accepted");
+		slc_rec_free(&r);
+		/* a frame whose header says 24 but whose blocks decode 32 */
+		z[5] = 24;      /* single segment: the 1-byte content size */
+		n = zstd_particles(buf, z, zlen, 2, 24);
+		rc = read_one_rec(buf, n, defer, &r, &err);
+		CHECK(rc < 0 && strstr(err.msg, "zstd frame is damaged"),
+		      "zstd defer %d: a frame decoding more than it declares refused: %s", defer,
+		      rc < 0 ? err.msg : "accepted");
+		slc_rec_free(&r);
+		zlen = zstd_frame(z, sizeof z, raw, 24, 1);
+		n = zstd_particles(buf, z, zlen, 2, 24);
+		rc = read_one_rec(buf, n, defer, &r, &err);
+		CHECK(rc < 0 && strstr(err.msg, "does not declare its decoded size"),
+		      "zstd defer %d: a frame without its size refused: %s", defer,
+		      rc < 0 ? err.msg : "accepted");
+		slc_rec_free(&r);
+		n = zstd_particles(buf, "\x50\x2a\x4d\x18\0\0\0\0", 8, 2, 24);
+		rc = read_one_rec(buf, n, defer, &r, &err);
+		CHECK(rc < 0 && strstr(err.msg, "not a zstd frame"),
+		      "zstd defer %d: a skippable frame refused: %s", defer,
+		      rc < 0 ? err.msg : "accepted");
+		slc_rec_free(&r);
+		/* one value 1.0f among zeros, value 1 of 6: its bytes
+		 * 00 00 80 3f are byte 1 of planes 2 and 3 */
+		memset(raw, 0, sizeof raw);
+		raw[2 * 6 + 1] = 0x80;  /* plane 2, value 1 */
+		raw[3 * 6 + 1] = 0x3f;  /* plane 3, value 1 */
+		zlen = zstd_frame(z, sizeof z, raw, 24, 0);
+		n = zstd_particles(buf, z, zlen, 2, 24);
+		rc = read_one_rec(buf, n, defer, &r, &err);
+		CHECK(rc == 1 && r.encoded == defer && !slc_rec_decode(&r, &err) &&
+		      ((float *)r.chan[0].data)[1] == 1.0f && ((float *)r.chan[0].data)[0] == 0 &&
+		      ((float *)r.chan[0].data)[2] == 0,
+		      "zstd defer %d: a good record decodes, value 1 of the planes is P[1] = 1",
+		      defer);
+		slc_rec_free(&r);
+	}
+	/* the ratio: a 64-byte frame cannot decode to 2^40 bytes */
+	n = zstd_particles(buf, z, 64, (uint64_t)1 << 36, (uint64_t)12 << 36);
+	rc = read_one_rec(buf, n, 0, &r, &err);
+	CHECK(rc < 0 && strstr(err.msg, "beyond any zstd ratio"),
+	      "a zstd bomb past the ratio refused: %s", rc < 0 ? err.msg : "accepted");
+	slc_rec_free(&r);
+}
+
 /* A deferred record: checked in full, passed on byte for byte and
  * renamed without decoding, decoded on use. */
 static void
@@ -569,23 +726,26 @@ main(void)
 {
 	slc_rec recs[NKIND];
 	slc_err err;
-	int q, level;
+	int q;
+	size_t e;
 
 	test_desc_padding();
+	test_zstd_messages();
 	for (q = 0; q < NKIND; q++)
 		build(&recs[q], q);
 	for (q = 0; q < NKIND; q++)
 		CHECK(slc_rec_validate(&recs[q], &err) == 0, "record %d valid", q);
 
-	for (level = 0; level <= 6; level += 6) {
+	for (e = 0; e < NENC; e++) {
+		const char *level = encs[e].name;
 		char *a, *b = NULL, *c = NULL;
-		size_t alen = write_all(recs, NKIND, level, &a), blen, clen;
+		size_t alen = write_enc(recs, NKIND, encs[e].enc, encs[e].level, &a), blen, clen;
 		size_t pos, nflip = 0, ncaught = 0, ntrunc = 0;
 
-		CHECK(alen > 0, "level %d: wrote %zu bytes", level, alen);
+		CHECK(alen > 0, "%s: wrote %zu bytes", level, alen);
 		CHECK(read_all(a, alen, &b, &blen, &err) == 0 && blen == alen &&
 		      !memcmp(a, b, alen),
-		      "level %d: write, read, write raw gives identical bytes", level);
+		      "%s: write, read, write raw gives identical bytes", level);
 		/* decode and re-encode from the channels: identical too */
 		{
 			FILE *f = fmemopen(a, alen, "rb");
@@ -595,14 +755,14 @@ main(void)
 
 			while (n < NKIND && slc_read(rd, &r[n], &err) > 0)
 				n++;
-			clen = write_all(r, n, level, &c);
+			clen = write_enc(r, n, encs[e].enc, encs[e].level, &c);
 			CHECK(n == NKIND && clen == alen && !memcmp(a, c, alen),
-			      "level %d: write, read, re-encode gives identical bytes", level);
+			      "%s: write, read, re-encode gives identical bytes", level);
 			CHECK(!strcmp(r[1].name, "u") && r[1].grid.ni == 3 &&
 			      r[1].grid.stagger == SLC_FACE_X && r[1].grid.dx == 0.25 &&
 			      r[1].time == 1.5 &&
 			      ((float *)r[1].chan[0].data)[59] == 59 * 0.5f - 3,
-			      "level %d: grid placement, time and values survive", level);
+			      "%s: grid placement, time and values survive", level);
 			for (q = 0; q < n; q++)
 				slc_rec_free(&r[q]);
 			slc_reader_close(rd);
@@ -622,7 +782,7 @@ main(void)
 			a[pos] ^= 0x5a;
 			free(d);
 		}
-		CHECK(ncaught == nflip, "level %d: %zu of %zu flipped bytes caught",
+		CHECK(ncaught == nflip, "%s: %zu of %zu flipped bytes caught",
 		      level, ncaught, nflip);
 		/* every truncation is caught */
 		for (pos = 0; pos < alen; pos++) {
@@ -633,7 +793,7 @@ main(void)
 				ntrunc++;
 			free(d);
 		}
-		CHECK(ntrunc == alen, "level %d: %zu of %zu truncations caught", level,
+		CHECK(ntrunc == alen, "%s: %zu of %zu truncations caught", level,
 		      ntrunc, alen);
 		free(a);
 	}
@@ -656,10 +816,12 @@ main(void)
 	}
 
 	/* a kind this version does not know is read and written back byte
-	 * for byte, raw and zlib; its name and channels are still listed */
-	for (level = 0; level <= 6; level += 6) {
+	 * for byte, raw, zlib and zstd; its name and channels are still
+	 * listed */
+	for (e = 0; e < NENC; e++) {
+		const char *level = encs[e].name;
 		char *a, *d = NULL;
-		size_t alen = write_all(recs, NKIND, level, &a), dlen, at = 0;
+		size_t alen = write_enc(recs, NKIND, encs[e].enc, encs[e].level, &a), dlen, at = 0;
 		uint32_t desc_len, unknown = 9;
 		uint64_t stored;
 		int rc;
@@ -673,7 +835,7 @@ main(void)
 		fix_crc(a + at);
 		rc = read_all(a, alen, &d, &dlen, &err);
 		CHECK(rc == 0 && dlen == alen && !memcmp(a, d, alen),
-		      "level %d: unknown kind passes through byte-identical", level);
+		      "%s: unknown kind passes through byte-identical", level);
 		free(d);
 		{
 			FILE *f = fmemopen(a, alen, "rb");
@@ -686,7 +848,7 @@ main(void)
 			CHECK(n == 3 && r[2].kind == 9 && !strcmp(r[2].name, recs[2].name) &&
 			      r[2].nchan == recs[2].nchan &&
 			      !strcmp(r[2].chan[0].name, "P"),
-			      "level %d: unknown kind keeps its name and channels", level);
+			      "%s: unknown kind keeps its name and channels", level);
 			while (n > 0)
 				slc_rec_free(&r[--n]);
 			slc_reader_close(rd);
