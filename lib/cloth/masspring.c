@@ -12,6 +12,13 @@
 /* Blocks of the fixed partition used for dot products, so that sums do
  * not depend on the number of threads. */
 #define DOT_BLOCKS 64
+/* The conjugate gradient's vector loops (dots, residual maxima, axpys,
+ * projections, the diagonal drag) do a few flops a point and run a few
+ * thousand times a step: below this many points (3 values each) a fork
+ * and join of the threads costs more than the loop, most of all on a
+ * loaded machine.  Each point's result is its own and the dots sum
+ * fixed units in order, so the bytes do not depend on it. */
+#define CG_OMP_MIN 65536
 
 void
 masspring_free(masspring *ms)
@@ -239,7 +246,7 @@ dot(masspring *ms, const double *a, const double *b, size_t n)
 
 	(void)n;
 	my_units(ms, &b0, &b1);
-#pragma omp parallel for schedule(static) if (3 * ms->np > CLOTH_OMP_MIN)
+#pragma omp parallel for schedule(static) if (3 * ms->np > CG_OMP_MIN)
 	for (int k = b0; k < b1; k++) {
 		double t = 0;
 		for (int g = 0; g < u->nseg; g++) {
@@ -266,7 +273,7 @@ resid_max(masspring *ms, const double *r, size_t n)
 
 	(void)n;
 	my_units(ms, &b0, &b1);
-#pragma omp parallel for schedule(static) if (3 * ms->np > CLOTH_OMP_MIN)
+#pragma omp parallel for schedule(static) if (3 * ms->np > CG_OMP_MIN)
 	for (int k = b0; k < b1; k++) {
 		double t = 0;
 		for (int g = 0; g < u->nseg; g++) {
@@ -379,7 +386,7 @@ apply_A(masspring *ms, double h, const double *v, double *y)
 		cloth_sys_apply_rows(&ms->sys, ms->m, h, v, y, R.lo[g], R.hi[g]);
 		if (!iso_drag(ms))
 			continue;
-#pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
+#pragma omp parallel for schedule(static) if (hi - lo > CG_OMP_MIN)
 		for (ptrdiff_t i = lo; i < hi; i++)
 			v3axpy(h * wind_coef(ms, (size_t)i), v + 3 * i, y + 3 * i);
 	}
@@ -609,7 +616,7 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 		apply_A(ms, h, p, q);
 		RANGES(R, g) {
 			const ptrdiff_t lo = (ptrdiff_t)R.lo[g], hi = (ptrdiff_t)R.hi[g];
-#pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
+#pragma omp parallel for schedule(static) if (hi - lo > CG_OMP_MIN)
 			for (ptrdiff_t i = lo; i < hi; i++)
 				project(ms, (size_t)i, q + 3 * i, use_contact);
 		}
@@ -619,7 +626,7 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 		double al = rz / pq;
 		RANGES(R, g) {
 			const ptrdiff_t lo = (ptrdiff_t)R.lo[g], hi = (ptrdiff_t)R.hi[g];
-#pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
+#pragma omp parallel for schedule(static) if (hi - lo > CG_OMP_MIN)
 			for (ptrdiff_t i = lo; i < hi; i++) {
 				for (ptrdiff_t k = 3 * i; k < 3 * i + 3; k++) {
 					v[k] += al * p[k];
@@ -636,7 +643,7 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 		rz = rz1;
 		RANGES(R, g) {
 			const ptrdiff_t lo = (ptrdiff_t)R.lo[g], hi = (ptrdiff_t)R.hi[g];
-#pragma omp parallel for schedule(static) if (3 * (hi - lo) > CLOTH_OMP_MIN)
+#pragma omp parallel for schedule(static) if (3 * (hi - lo) > CG_OMP_MIN)
 			for (ptrdiff_t k = 3 * lo; k < 3 * hi; k++)
 				p[k] = z[k] + be * p[k];
 		}

@@ -200,7 +200,7 @@ back_step_clean(const linmac *M, double dt, const field *q, const shell_set *s,
 		const unsigned char *flag, int i0, int j0, int k0, const double x[3])
 {
 	double xf[3], lo[3], hi[3], pos[8][3];
-	int b[3], c, a;
+	int b[3], c, a, vis[8];
 	size_t id[8];
 	shell_cand C;
 
@@ -227,10 +227,7 @@ back_step_clean(const linmac *M, double dt, const field *q, const shell_set *s,
 		return 1;
 	if (!shell_visible_eps(s, x, xf, 2 * s->eps))
 		return 0;
-	for (c = 0; c < 8; c++)
-		if (!shell_visible_in(s, &C, xf, pos[c]))
-			return 0;
-	return 1;
+	return shell_fan_in(s, &C, xf, (const double (*)[3])pos, 8, vis, 0, NULL) == 8;
 }
 
 /* MacCormack and BFECC next to shells (guendelman2005 §4.1: they "revert

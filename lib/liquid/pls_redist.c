@@ -14,6 +14,31 @@
 #define GRAD_LO 0.5
 #define GRAD_HI 2.0
 
+/* Is no shell of sh near sample (i,j,k) of phi: does no triangle's box
+ * (shell_box_clear) meet the cube one cell around it?  Then every segment
+ * from the sample to a neighbour is clear (shell_segment_hit and
+ * shell_visible test only triangles whose box meets the segment's).  The
+ * answer is kept in memo[c] (0 not yet known, 1 clear, 2 not), written
+ * only by the caller handling sample c. */
+static int
+near_clear(const field *phi, const shell_set *sh, uint8_t *memo, int i, int j, int k)
+{
+	size_t c = FIELD_IDX(phi, i, j, k);
+
+	if (!memo[c]) {
+		double x[3], lo[3], hi[3];
+		int a;
+
+		field_pos(phi, i, j, k, x);
+		for (a = 0; a < 3; a++) {
+			lo[a] = x[a] - phi->dx;
+			hi[a] = x[a] + phi->dx;
+		}
+		memo[c] = shell_box_clear(sh, lo, hi) ? 1 : 2;
+	}
+	return memo[c] == 1;
+}
+
 /* Can sample c of phi see sample c2 (sh NULL: no shells)?  Else *t is
  * where along the segment between them the shell is (0..1). */
 static int
@@ -42,7 +67,7 @@ sees(const field *phi, const shell_set *sh, int i, int j, int k, int a, int s, d
  * too, at min(distance to the shell, |phi|), so that the liquid does not
  * stick to the shell. */
 static double
-near_distance(const field *phi, const shell_set *sh, int i, int j, int k)
+near_distance(const field *phi, const shell_set *sh, uint8_t *memo, int i, int j, int k)
 {
 	double wall = INFINITY;
 	int idx[3] = { i, j, k }, n[3] = { phi->ni, phi->nj, phi->nk }, a;
@@ -53,6 +78,20 @@ near_distance(const field *phi, const shell_set *sh, int i, int j, int k)
 
 	if (p == 0)
 		return 0;
+	if (sh) {
+		/* an air sample with no neighbour of the other sign is no
+		 * seed whatever the shells hide: they only remove crossings;
+		 * a sample with no shell near sees every neighbour */
+		int cross = in;
+
+		for (a = 0; a < 3 && !cross; a++)
+			cross = (idx[a] > 0 && (phi->a[c - stride[a]] < 0) != in) ||
+				(idx[a] < n[a] - 1 && (phi->a[c + stride[a]] < 0) != in);
+		if (!cross)
+			return -1;
+		if (near_clear(phi, sh, memo, i, j, k))
+			sh = NULL;
+	}
 	for (a = 0; a < 3; a++) {
 		double lo = p, hi = p, h = 0;
 
@@ -99,6 +138,7 @@ near_distance(const field *phi, const shell_set *sh, int i, int j, int k)
 typedef struct sees_ctx {
 	const field *phi;
 	const shell_set *sh;
+	uint8_t *memo;          /* near_clear's answers */
 } sees_ctx;
 
 static int
@@ -109,6 +149,9 @@ sample_sees(void *ctx, size_t a, size_t b)
 	double x[3], y[3];
 	size_t ni = (size_t)f->ni, nj = (size_t)f->nj;
 
+	/* b is a neighbour of a along an axis (fmm_sees_fn) */
+	if (near_clear(f, S->sh, S->memo, (int)(a % ni), (int)(a / ni % nj), (int)(a / (ni * nj))))
+		return 1;
 	field_pos(f, (int)(a % ni), (int)(a / ni % nj), (int)(a / (ni * nj)), x);
 	field_pos(f, (int)(b % ni), (int)(b / ni % nj), (int)(b / (ni * nj)), y);
 	return shell_visible(S->sh, x, y);
@@ -126,7 +169,7 @@ pls_redistance_shell(field *phi, double width, const shell_set *sh, slc_err *err
 	int ni = phi->ni, nj = phi->nj, nk = phi->nk;
 	size_t n, c, nseed = 0;
 	float *d;
-	uint8_t *frozen;
+	uint8_t *frozen, *memo = NULL;
 	int rc = -1;
 
 	/* a sample no march reaches behind a shell ends this far away */
@@ -136,15 +179,18 @@ pls_redistance_shell(field *phi, double width, const shell_set *sh, slc_err *err
 		return slc_fail(err, "redistance: bad grid %dx%dx%d", ni, nj, nk);
 	d = slc_calloc(n, sizeof *d, err);
 	frozen = d ? slc_calloc(n, 1, err) : NULL;
-	if (!frozen) {
+	if (frozen && sh)
+		memo = slc_calloc(n, 1, err);
+	if (!frozen || (sh && !memo)) {
 		free(d);
+		free(frozen);
 		return -1;
 	}
 #pragma omp parallel for schedule(static) reduction(+:nseed)
 	for (int k = 0; k < nk; k++)
 		for (int j = 0; j < nj; j++)
 			for (int i = 0; i < ni; i++) {
-				double e = near_distance(phi, sh, i, j, k);
+				double e = near_distance(phi, sh, memo, i, j, k);
 				size_t at = FIELD_IDX(phi, i, j, k);
 
 				if (e >= 0) {
@@ -156,7 +202,7 @@ pls_redistance_shell(field *phi, double width, const shell_set *sh, slc_err *err
 	if (!nseed)
 		rc = 0;
 	else if (!fmm_march_sees(ni, nj, nk, phi->dx, d, frozen, NULL, NULL, NULL,
-				 sh ? sample_sees : NULL, &(sees_ctx){ phi, sh },
+				 sh ? sample_sees : NULL, &(sees_ctx){ phi, sh, memo },
 				 width > 0 ? width : sh ? diag : INFINITY, err)) {
 		for (c = 0; c < n; c++)
 			phi->a[c] = phi->a[c] < 0 ? -d[c] : d[c];
@@ -164,5 +210,6 @@ pls_redistance_shell(field *phi, double width, const shell_set *sh, slc_err *err
 	}
 	free(d);
 	free(frozen);
+	free(memo);
 	return rc;
 }

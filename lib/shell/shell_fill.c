@@ -157,21 +157,21 @@ shell_sample(const field *q, const shell_set *s, const shell_fallback *fb,
 		k = k < q->nk ? k : q->nk - 1;
 		v[c] = q->a[FIELD_IDX(q, i, j, k)];
 		field_pos(q, i, j, k, pos[c]);
-		if (velhit) {
-			/* the hit a hidden sample's fallback needs, found in
-			 * the same pass as its visibility */
-			shell_hit hit;
-			double u[3];
+	}
+	if (velhit) {
+		/* the hits a hidden sample's fallback needs, found in the
+		 * same pass as its visibility */
+		shell_hit hit[8];
+		double u[3];
 
-			vis[c] = !shell_segment_hit_in(s, &C, x, pos[c], 0, &hit);
+		nvis = shell_fan_in(s, &C, x, (const double (*)[3])pos, 8, vis, 0, hit);
+		for (c = 0; c < 8; c++)
 			if (!vis[c]) {
-				shell_track_velocity(fb->trk, s, &hit, u);
+				shell_track_velocity(fb->trk, s, &hit[c], u);
 				fv[c] = u[fb->comp];
 			}
-		} else {
-			vis[c] = shell_visible_in(s, &C, x, pos[c]);
-		}
-		nvis += vis[c];
+	} else {
+		nvis = shell_fan_in(s, &C, x, (const double (*)[3])pos, 8, vis, 0, NULL);
 	}
 	if (blocked)
 		*blocked = nvis < 8;

@@ -937,3 +937,68 @@ shell_segment_hit_in(const shell_set *s, const shell_cand *C, const double a[3],
 	}
 	return found;
 }
+
+int
+shell_fan_in(const shell_set *s, const shell_cand *C, const double a[3],
+	     const double (*b)[3], int nb, int *vis, double t0, shell_hit *hit)
+{
+	double mn[SHELL_FAN_MAX][3], mx[SHELL_FAN_MAX][3], h = 0.5 * s->eps;
+	int found[SHELL_FAN_MAX], c, k, m, nvis = 0, open = nb;
+
+	if (C->n < 0 || nb > SHELL_FAN_MAX) {
+		for (k = 0; k < nb; k++) {
+			vis[k] = hit ? !(C->n < 0 ? shell_segment_hit(s, a, b[k], t0, &hit[k]) :
+					 shell_segment_hit_in(s, C, a, b[k], t0, &hit[k])) :
+				 shell_visible_in(s, C, a, b[k]);
+			nvis += vis[k];
+		}
+		return nvis;
+	}
+	for (k = 0; k < nb; k++) {
+		vis[k] = 1;
+		found[k] = 0;
+		for (c = 0; c < 3; c++) {
+			mn[k][c] = dmin(a[c], b[k][c]);
+			mx[k][c] = dmax(a[c], b[k][c]);
+		}
+	}
+	/* the triangles outside, the segments inside: a's side of each
+	 * plane is found once for the fan.  Each segment's answer is
+	 * shell_visible_in's or shell_segment_hit_in's: the same wedge
+	 * tests (blocked_pre, after the same box test), the plane test
+	 * that opens blocked_pre made here with the same expression, and
+	 * the nearest crossing kept in any order (keep_nearest) */
+	for (m = 0; m < C->n && open > 0; m++) {
+		uint32_t tq = C->tri[m];
+		const shell_pre *P = &s->pre[tq];
+		const float *bx = s->tbox + 6 * (size_t)tq;
+		const double *n = P->n, *t = P->p;
+		double d0;
+
+		if (!(P->area2 > 0))
+			continue;
+		d0 = (a[0] - t[0]) * n[0] + (a[1] - t[1]) * n[1] + (a[2] - t[2]) * n[2];
+		for (k = 0; k < nb; k++) {
+			double d1;
+
+			if ((!hit && !vis[k]) || box_misses(mn[k], mx[k], bx))
+				continue;
+			d1 = (b[k][0] - t[0]) * n[0] + (b[k][1] - t[1]) * n[1] +
+			     (b[k][2] - t[2]) * n[2];
+			if ((d0 > h && d1 > h) || (d0 < -h && d1 < -h))
+				continue;
+			if (!blocked_pre(a, b[k], P, s->eps))
+				continue;
+			if (hit) {
+				keep_nearest(s, a, b[k], t0, tq, found[k], &hit[k]);
+				found[k] = 1;
+			} else {
+				open--;
+			}
+			vis[k] = 0;
+		}
+	}
+	for (k = 0; k < nb; k++)
+		nvis += vis[k];
+	return nvis;
+}

@@ -152,6 +152,18 @@ int shell_visible_in(const shell_set *s, const shell_cand *c, const double a[3],
 int shell_segment_hit_in(const shell_set *s, const shell_cand *c, const double a[3],
 			 const double b[3], double t0, shell_hit *hit);
 
+/* The most segments shell_fan_in takes at once (an interpolation
+ * stencil's eight). */
+#define SHELL_FAN_MAX 8
+
+/* shell_visible_in (hit NULL) or shell_segment_hit_in (hit: nb of them)
+ * for the nb segments a->b[k] inside the box of c, each answer the same
+ * as those give: vis[k] 1 if a->b[k] is visible, else 0 and, with hit,
+ * hit[k] its crossing nearest t0.  Cheaper than nb calls: a's distance to
+ * each triangle's plane is found once.  Returns the number visible. */
+int shell_fan_in(const shell_set *s, const shell_cand *c, const double a[3],
+		 const double (*b)[3], int nb, int *vis, double t0, shell_hit *hit);
+
 /* Do the cubes lo..hi (inclusive, within the lattice, as
  * shell_cube_range gives them) list no triangle?  O(1). */
 int shell_range_empty(const shell_set *s, const int lo[3], const int hi[3]);
