@@ -64,6 +64,7 @@ best() {
 
 echo "load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; $threads threads, best of $reps"
 rows=""
+inner=""
 for n in $sizes; do
 	mkprim pool --res "$n" --depth 0.15 --drop-center 0.5,0.72,0.5 --drop-radius 0.12 \
 		-o "$dir/pool.slc" || exit 1
@@ -81,6 +82,13 @@ for n in $sizes; do
 	tn=$(best advect --shell cloth --shell-handling no-sweep "$dir/f1.slc" -o "$dir/x.slc") || exit 1
 	to=$(best advect --shell cloth --shell-handling off "$dir/f1.slc" -o "$dir/x.slc") || exit 1
 	tf=$(best shellcouple --stage force --shell cloth "$dir/a.slc" -o "$dir/b.slc") || exit 1
+	# the coupled solve's inner solves with A (stage/shell_resp.h) and
+	# their iterations: one or two a solve with the exact banded factor
+	inner="$inner$n^3: $(slcinfo "$dir/b.slc" | awk '/meta .shellcouple./ { m = 1 }
+		m && /inner_solves=/ { sub(/.*=/, ""); s = $1 }
+		m && /inner_iterations=/ { sub(/.*=/, ""); i = $1 }
+		END { printf "%s inner solves, %s iterations", s, i }')
+"
 	tc=$(best clothstep --keep-scene --cloth cloth "$dir/b.slc" -o "$dir/c.slc") || exit 1
 	tp=$(best shellcouple --stage project --shell cloth "$dir/c.slc" -o "$dir/d.slc") || exit 1
 	na=$(best advect "$dir/n1.slc" -o "$dir/e.slc") || exit 1
@@ -133,3 +141,4 @@ END {
 	if (goal != "")
 		print goal
 }'
+printf 'force stage, the coupled solve:\n%s' "$inner"

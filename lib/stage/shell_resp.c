@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cloth/cloth_vec.h"
+#include "cloth/node_order.h"
 
 /* Blocks of the fixed partition the dot products sum over, so that sums
  * do not depend on the number of threads (as masspring's). */
@@ -37,6 +38,10 @@ shell_resp_free(shell_resp *R)
 	free(R->F);
 	free(R->fixed);
 	free(R->diag);
+	free(R->arp);
+	free(R->acol);
+	free(R->aval);
+	band_chol_free(&R->band);
 	free(R->b);
 	free(R->r);
 	free(R->z);
@@ -107,6 +112,74 @@ setup_mesh(shell_resp *R, int q, const shell_resp_mesh *me, const spring_params 
 	return 0;
 }
 
+/* A's block sparsity over every mesh (global numbers), and the exact
+ * factor's chains: each mesh's free nodes in its own order or reverse
+ * Cuthill-McKee's, whichever has the narrower band; the factor is set up
+ * when the widest band is within SHELL_RESP_BAND_MAX and
+ * SHELL_RESP_BAND_MEM.  0 / -1 with err (memory). */
+static int
+setup_band(shell_resp *R, slc_err *err)
+{
+	size_t nnz = 0, bw = 0, n = 0, nl;
+	uint32_t *seq = NULL, *rcm = NULL, *pos = NULL, *cstart = NULL;
+	int rc = -1;
+
+	for (int q = 0; q < R->nm; q++)
+		nnz += R->sys[q].nnz;
+	R->arp = slc_calloc(R->nn + 1, sizeof *R->arp, err);
+	R->acol = R->arp ? slc_calloc(nnz + 1, sizeof *R->acol, err) : NULL;
+	R->aval = R->acol ? slc_calloc(9 * nnz + 1, sizeof *R->aval, err) : NULL;
+	seq = R->aval ? slc_calloc(R->nn + 1, sizeof *seq, err) : NULL;
+	rcm = seq ? slc_calloc(R->nn + 1, sizeof *rcm, err) : NULL;
+	pos = rcm ? slc_calloc(R->nn + 1, sizeof *pos, err) : NULL;
+	cstart = pos ? slc_calloc((size_t)R->nm + 1, sizeof *cstart, err) : NULL;
+	if (!cstart)
+		goto out;
+	nnz = 0;
+	for (int q = 0; q < R->nm; q++) {
+		const cloth_sys *S = &R->sys[q];
+		size_t b = R->base[q], nown = 0, nr;
+		for (size_t i = 0; i < S->np; i++) {
+			R->arp[b + i] = nnz + S->rp[i];
+			if (!R->fixed[b + i])
+				seq[n + nown++] = (uint32_t)i;
+		}
+		for (size_t e = 0; e < S->nnz; e++)
+			R->acol[nnz + e] = (uint32_t)(b + S->col[e]);
+		nnz += S->nnz;
+		/* both orders in the mesh's own numbers, then made global */
+		if (node_order_rcm(S->np, S->rp, S->col, R->fixed + b, rcm, &nr, err))
+			goto out;
+		size_t bo = node_order_bandwidth(S->np, S->rp, S->col, seq + n, nown, pos);
+		size_t br = node_order_bandwidth(S->np, S->rp, S->col, rcm, nr, pos);
+		if (br < bo) {
+			memcpy(seq + n, rcm, nr * sizeof *rcm);
+			bo = br;
+		}
+		if (bo > bw)
+			bw = bo;
+		for (size_t k = 0; k < nown; k++)
+			seq[n + k] += (uint32_t)b;
+		n += nown;
+		cstart[q + 1] = (uint32_t)n;
+	}
+	R->arp[R->nn] = nnz;
+	rc = 0;
+	if (bw <= SHELL_RESP_BAND_MAX && !slc_mul(n, 9 * (bw + 1), &nl) &&
+	    nl <= SHELL_RESP_BAND_MEM) {
+		if (band_chol_init(&R->band, (size_t)R->nm, cstart, seq, (int)bw, err))
+			rc = -1;
+		else
+			R->banded = 1;
+	}
+out:
+	free(seq);
+	free(rcm);
+	free(pos);
+	free(cstart);
+	return rc;
+}
+
 int
 shell_resp_init(shell_resp *R, const shell_resp_mesh *m, int nm, const shell_resp_opts *o,
 		slc_err *err)
@@ -144,6 +217,12 @@ shell_resp_init(shell_resp *R, const shell_resp_mesh *m, int nm, const shell_res
 			slc_failctx(err, "shell %d: ", q);
 			goto fail;
 		}
+	if (R->nn > UINT32_MAX) {
+		slc_fail(err, "%zu shell nodes: more than 32-bit numbers hold", R->nn);
+		goto fail;
+	}
+	if (setup_band(R, err))
+		goto fail;
 	/* gravity joins the elastic forces: F(x) + M g */
 	for (size_t i = 0; i < R->nn; i++)
 		v3axpy(R->m[i], o->g, R->F + 3 * i);
@@ -196,6 +275,69 @@ make_diag(shell_resp *R)
 	}
 }
 
+/* The block (i, k) of A in aval, or NULL where A has none. */
+static double *
+ablock(const shell_resp *R, uint32_t i, uint32_t k)
+{
+	size_t lo = R->arp[i], hi = R->arp[i + 1];
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (R->acol[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < R->arp[i + 1] && R->acol[lo] == k ? R->aval + 9 * lo : NULL;
+}
+
+/* band_chol_block over aval (ctx: the shell_resp). */
+static void
+band_block(void *ctx, uint32_t i, uint32_t k, double B[9])
+{
+	const double *A = ablock(ctx, i, k);
+
+	if (A)
+		memcpy(B, A, 9 * sizeof *B);
+	else
+		memset(B, 0, 9 * sizeof *B);
+}
+
+/* A's blocks into aval (M - dt D, then the cut faces' fluid m_f (w w^T)
+ * on their axis, which couples only nodes of one triangle: blocks A has)
+ * and its exact factor. */
+static void
+make_band(shell_resp *R)
+{
+	static const int up[9] = {0, 1, 2, 1, 3, 4, 2, 4, 5};
+
+	for (int q = 0; q < R->nm; q++) {
+		const cloth_sys *S = &R->sys[q];
+		size_t b = R->base[q];
+		for (size_t i = 0; i < S->np; i++)
+			for (size_t e = S->rp[i]; e < S->rp[i + 1]; e++) {
+				double *B = R->aval + 9 * (R->arp[b] + e);
+				const double *D = S->D + SYS_BLK * e;
+				for (int k = 0; k < 9; k++)
+					B[k] = (k % 4 || e != S->dpos[i] ? 0 : R->m[b + i]) -
+						R->dt * D[up[k]];
+			}
+	}
+	for (size_t f = 0; f < R->nf; f++) {
+		const uint32_t *nd = R->fnode + 3 * f;
+		const double *w = R->fw + 3 * f;
+		if (!(R->mf[f] > 0))
+			continue;
+		for (int e = 0; e < 3; e++)
+			for (int e2 = 0; e2 < 3; e2++) {
+				double *B = ablock(R, nd[e], nd[e2]);
+				if (B)
+					B[4 * R->fax[f]] += R->mf[f] * w[e] * w[e2];
+			}
+	}
+	band_chol_factor(&R->band, band_block, R);
+}
+
 void
 shell_resp_faces(shell_resp *R, size_t nf, const uint32_t *node, const double *w,
 		 const uint8_t *ax, const double *mf, const double *uf)
@@ -207,6 +349,8 @@ shell_resp_faces(shell_resp *R, size_t nf, const uint32_t *node, const double *w
 	R->mf = mf;
 	R->uf = uf;
 	make_diag(R);
+	if (R->banded)
+		make_band(R);
 }
 
 /* y = A v: each mesh's M v - dt D v (cloth_sys_apply), then the faces'
@@ -254,12 +398,20 @@ dot(const double *a, const double *b, size_t n)
 	return s;
 }
 
-/* z = the block-Jacobi preconditioner applied to r (0 on fixed nodes). */
+/* z = the preconditioner applied to r (0 on fixed nodes): A's factor's
+ * two sweeps, or block Jacobi. */
 static void
 precond(const shell_resp *R, const double *r, double *z)
 {
 	const ptrdiff_t nn = (ptrdiff_t)R->nn;
 
+	if (R->banded) {
+		band_chol_solve(&R->band, r, z);
+		for (size_t g = 0; g < R->nn; g++)
+			if (R->fixed[g])
+				z[3 * g] = z[3 * g + 1] = z[3 * g + 2] = 0;
+		return;
+	}
 #pragma omp parallel for schedule(static) if (3 * nn > RESP_PAR_MIN)
 	for (ptrdiff_t g = 0; g < nn; g++) {
 		const double *B = R->diag + 9 * g, *ri = r + 3 * g;

@@ -41,10 +41,16 @@
  * velocity is prescribed (vfix) and they take no part in the solves.
  * Collisions, self-repulsions and wind are clothstep's alone.
  *
- * A^-1 is applied by conjugate gradient on the free nodes, block-Jacobi
- * preconditioned (the 3x3 diagonal blocks of A), to a relative residual
- * of SHELL_RESP_TOL: tight enough that the outer pressure CG sees a
- * fixed symmetric operator.  Products and sums in a fixed order: the
+ * A^-1 is applied by conjugate gradient on the free nodes to a relative
+ * residual of SHELL_RESP_TOL: tight enough that the outer pressure CG
+ * sees a fixed symmetric operator.  Its preconditioner is A's exact
+ * banded Cholesky factor (band_chol.h, one chain per mesh, its free
+ * nodes in the order of node_order.h that keeps the band narrower: every
+ * coupling inside the band, so the factor is A's own), factored once in
+ * shell_resp_faces: each solve is then two triangular sweeps and one or
+ * two CG iterations that mop up the factor's rounding.  Where the band is
+ * too wide (SHELL_RESP_BAND_MAX), the 3x3 diagonal blocks of A (block
+ * Jacobi) instead, with the many iterations a stiff cloth needs.  Products and sums in a fixed order: the
  * result does not depend on the number of threads.
  *
  *   shell_resp R;
@@ -60,6 +66,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cloth/band_chol.h"
 #include "cloth/cloth_mesh.h"
 #include "cloth/cloth_sys.h"
 #include "cloth/spring.h"
@@ -70,6 +77,14 @@
  * to well below its own tolerance (shellcouple's 1e-6). */
 #define SHELL_RESP_TOL 1e-11
 #define SHELL_RESP_MAXITER 20000
+/* The exact factor replaces block Jacobi as the inner CG's
+ * preconditioner when the free nodes' block bandwidth in their narrower
+ * order (node_order.h: the mesh's own or reverse Cuthill-McKee) is at
+ * most this and the factor takes at most SHELL_RESP_BAND_MEM doubles
+ * (256 MiB): its cost, n bw^2 blocks once a frame, then beats even a
+ * few hundred CG iterations (a stiff 81 x 81 sheet's take thousands). */
+#define SHELL_RESP_BAND_MAX 512
+#define SHELL_RESP_BAND_MEM ((size_t)1 << 25)
 /* A final relative residual above this (the cap reached) is worth a
  * warning: the outer CG's operator is then symmetric to this only. */
 #define SHELL_RESP_WARN 1e-8
@@ -108,6 +123,11 @@ typedef struct shell_resp {
 	const uint8_t *fax;     /* per face, its axis */
 	const double *mf, *uf;  /* per face: fluid mass kg, u* m/s */
 	double *diag;           /* 9 nn: inverse diagonal blocks of A */
+	size_t *arp;            /* nn + 1: A's block rows over every mesh, */
+	uint32_t *acol;         /* their global block columns, ascending, */
+	double *aval;           /* 9 per block, row-major (shell_resp_faces) */
+	band_chol band;         /* A's exact factor in a narrow order, */
+	int banded;             /* 1: in use (SHELL_RESP_BAND_MAX) */
 	double *b, *r, *z, *p, *q, *x;  /* 3nn work */
 	long solves, iters;     /* inner solves and their iterations */
 	double worst;           /* largest final relative residual */

@@ -1,8 +1,9 @@
 /* test_shell_resp: the cloth's response over a frame that shellcouple's
  * implicit coupling puts into the pressure solve (stage/shell_resp.h):
  * free fall at rest, symmetry and the pinned nodes' zero, the stretched
- * springs' transverse stiffness, the cut faces' fluid, and the same bytes
- * on one thread and two. */
+ * springs' transverse stiffness, the cut faces' fluid, the exact banded
+ * factor against block-Jacobi CG, and the same bytes on one thread and
+ * two. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -75,6 +76,38 @@ centre(const sheet *s)
 		if (fabs(s->x[3 * i] - 0.5) < 1e-9 && fabs(s->x[3 * i + 2] - 0.5) < 1e-9)
 			return i;
 	return 0;
+}
+
+/* R's exact factor (what shell_resp_faces set up) against block-Jacobi
+ * CG on the same right-hand side: the factor's solves take at most two
+ * iterations each, CG many more, the answers agree to 1e-9 of their
+ * largest value.  R is left on block Jacobi. */
+static void
+exact_vs_cg(shell_resp *R, const char *what)
+{
+	size_t n3 = 3 * R->nn;
+	double *x = malloc(n3 * sizeof *x), *y = malloc(n3 * sizeof *y), big = 0, diff = 0;
+
+	for (size_t k = 0; k < n3; k++)
+		x[k] = y[k] = cos(0.37 * (double)k);
+	CHECK(R->banded, "%s: the factor is in use", what);
+	long s0 = R->solves, i0 = R->iters;
+	shell_resp_apply(R, x);
+	long ib = R->iters - i0;
+	CHECK(R->solves == s0 + 1 && ib <= 2, "%s: %ld iterations with the factor", what, ib);
+	R->banded = 0;
+	i0 = R->iters;
+	shell_resp_apply(R, y);
+	long ic = R->iters - i0;
+	for (size_t k = 0; k < n3; k++) {
+		big = fmax(big, fabs(y[k]));
+		diff = fmax(diff, fabs(x[k] - y[k]));
+	}
+	CHECK(ic > 10 * ib, "%s: block-Jacobi CG takes %ld", what, ic);
+	CHECK(big > 0 && diff <= 1e-9 * big, "%s: the answers agree to %.3g of %.3g", what, diff,
+	      big);
+	free(x);
+	free(y);
 }
 
 int
@@ -156,7 +189,25 @@ main(void)
 	CHECK(V2[3 * c + 1] < V1[3 * c + 1] - 0.01,
 	      "the face's fluid drags the sheet: %.4g m/s, %.4g without", V2[3 * c + 1],
 	      V1[3 * c + 1]);
+	/* the face's fluid couples its triangle's nodes: in the factor too */
+	exact_vs_cg(&R, "with a cut face");
 	shell_resp_free(&R);
+	free_sheet(&s);
+
+	/* a stiff sheet (shellcouple --stiffness 1e5), a cut face's fluid on
+	 * a triangle near each corner */
+	make_sheet(&s, 24, 1);
+	CHECK(resp(&R, &s, NULL, 1e5) == 0, "a stiff pinned sheet's response");
+	{
+		uint32_t fn[6];
+		double fw[6] = {0.2, 0.3, 0.5, 0.6, 0.3, 0.1}, fm[2] = {0.5, 2}, fu[2] = {-1, 1};
+		uint8_t fa[2] = {1, 0};
+		memcpy(fn, s.tri + 3 * 30, 3 * sizeof *fn);
+		memcpy(fn + 3, s.tri + 3 * (s.nt - 30), 3 * sizeof *fn);
+		shell_resp_faces(&R, 2, fn, fw, fa, fm, fu);
+		exact_vs_cg(&R, "stiff");
+		shell_resp_free(&R);
+	}
 	free(V1);
 	free(V2);
 	free(a);
