@@ -29,6 +29,7 @@ masspring_free(masspring *ms)
 	free(ms->chain);
 	free(ms->dunits.start);
 	free(ms->part);
+	cloth_halo_free(&ms->halo);
 	memset(ms, 0, sizeof *ms);
 }
 
@@ -211,6 +212,66 @@ static void
 share(masspring *ms, double *a)
 {
 	masspring_share(ms, a);
+}
+
+/* Make ms->halo for the current split and units: every rank's particle
+ * ranges (own()'s for each rank), a particle sent by the rank whose
+ * units hold its first element (that rank computes its whole row).  0,
+ * or -1 (memory). */
+static int
+halo_make(masspring *ms)
+{
+	const cloth_units *u = masspring_units(ms);
+	cloth_split *sp = ms->split;
+	const int P = sp->size, ns = u->nseg;
+	size_t *lo = calloc((size_t)P * (size_t)ns + 1, sizeof *lo);
+	size_t *hi = calloc((size_t)P * (size_t)ns + 1, sizeof *hi);
+	uint8_t *owner = calloc(ms->np + 1, 1);
+	int rc = -1;
+
+	if (lo && hi && owner) {
+		for (int q = 0; q < P; q++) {
+			int u0, u1;
+			cloth_units_owned(u, sp, q, &u0, &u1);
+			for (int g = 0; g < ns; g++) {
+				const size_t *st = u->start + (size_t)g * (size_t)(u->nunit + 1);
+				const size_t k = (size_t)q * (size_t)ns + (size_t)g;
+				lo[k] = st[u0] / 3;
+				hi[k] = (st[u1] + 2) / 3;
+				/* particles whose first element is in [st[u0], st[u1]) */
+				for (size_t i = (st[u0] + 2) / 3; 3 * i < st[u1]; i++)
+					owner[i] = (uint8_t)q;
+			}
+		}
+		slc_err err;
+		rc = cloth_halo_build(&ms->halo, sp, ms->np, ms->sys.rp,
+				      ms->sys.col, ns, lo, hi, owner, &err);
+	}
+	free(lo);
+	free(hi);
+	free(owner);
+	return rc;
+}
+
+/* The CG direction a (3np) before a product: each rank's halo particles
+ * from their owners (cloth_halo), or, without a point-to-point swap or
+ * a halo, every rank's elements (the gather). */
+static void
+share_halo(masspring *ms, double *a)
+{
+	cloth_split *sp = ms->split;
+
+	if (!sp || sp->size == 1)
+		return;
+	if (!ms->halo_ok) {
+		cloth_halo_free(&ms->halo);
+		ms->halo_ok = 1;
+		ms->halo_bad = !sp->swap || halo_make(ms);
+	}
+	if (ms->halo_bad)
+		share(ms, a);
+	else
+		cloth_halo_swap(sp, &ms->halo, a);
 }
 
 int
@@ -545,9 +606,12 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 	double rz, tol = ms->par.cg_tol;
 	prange R;
 
-	/* each rank works on its own particles (its ranges [lo, hi)); p is
-	 * shared before every product, v at the end (cloth_split.h) */
+	/* each rank works on its own particles (its ranges [lo, hi)); p's
+	 * halo is exchanged before every product, v shared at the end
+	 * (cloth_split.h); the halo is made again for each solve, as the
+	 * springs may have changed (hair's stiction makes and breaks them) */
 	own(ms, &R);
+	ms->halo_ok = 0;
 	RANGES(R, g) {
 		const ptrdiff_t lo = (ptrdiff_t)R.lo[g], hi = (ptrdiff_t)R.hi[g];
 #pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
@@ -605,7 +669,7 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 			break;
 		}
 		ms->st.cg_iters++;
-		share(ms, p);
+		share_halo(ms, p);
 		apply_A(ms, h, p, q);
 		RANGES(R, g) {
 			const ptrdiff_t lo = (ptrdiff_t)R.lo[g], hi = (ptrdiff_t)R.hi[g];
