@@ -277,7 +277,7 @@ share_halo(masspring *ms, double *a)
 int
 masspring_set_units(masspring *ms, const cloth_units *u, slc_err *err)
 {
-	double *part = slc_calloc((size_t)(u ? u->nunit : DOT_BLOCKS) + 1,
+	double *part = slc_calloc(2 * (size_t)(u ? u->nunit : DOT_BLOCKS) + 1,
 				  sizeof *part, err);
 
 	if (!part)
@@ -316,35 +316,45 @@ dot(masspring *ms, const double *a, const double *b, size_t n)
 	return s;
 }
 
-/* The largest residual over its particle's mass, m/s, from the maxima
- * of the units (exact in any order). */
-static double
-resid_max(masspring *ms, const double *r, size_t n)
+/* dot(ms, r, z) into *rz, and into *rmax the largest residual over its
+ * particle's mass, m/s, from the maxima of the units (exact in any
+ * order): one gather of the two partials of each unit. */
+static void
+dot_resid(masspring *ms, const double *r, const double *z, double *rz,
+	  double *rmax)
 {
 	const cloth_units *u = masspring_units(ms);
-	double *part = ms->part, rmax = 0;
+	double *part = ms->part, s = 0, mx = 0;
 	int b0, b1;
 
-	(void)n;
 	my_units(ms, &b0, &b1);
 #pragma omp parallel for schedule(static) if (3 * ms->np > CLOTH_OMP_MIN)
 	for (int k = b0; k < b1; k++) {
-		double t = 0;
+		double t = 0, e = 0;
+		for (int g = 0; g < u->nseg; g++) {
+			const size_t *st = u->start + (size_t)g * (size_t)(u->nunit + 1);
+			for (size_t i = st[k]; i < st[k + 1]; i++)
+				t += r[i] * z[i];
+		}
 		for (int g = 0; g < u->nseg; g++) {
 			const size_t *st = u->start + (size_t)g * (size_t)(u->nunit + 1);
 			for (size_t i = st[k]; i < st[k + 1]; i++) {
-				double e = fabs(r[i]) / ms->m[i / 3];
-				if (e > t)
-					t = e;
+				double a = fabs(r[i]) / ms->m[i / 3];
+				if (a > e)
+					e = a;
 			}
 		}
-		part[k] = t;
+		part[2 * k] = t;
+		part[2 * k + 1] = e;
 	}
-	cloth_units_gather(ms->split, u, part, sizeof *part);
-	for (int k = 0; k < u->nunit; k++)
-		if (part[k] > rmax)
-			rmax = part[k];
-	return rmax;
+	cloth_units_gather(ms->split, u, part, 2 * sizeof *part);
+	for (int k = 0; k < u->nunit; k++) {
+		s += part[2 * k];
+		if (part[2 * k + 1] > mx)
+			mx = part[2 * k + 1];
+	}
+	*rz = s;
+	*rmax = mx;
 }
 
 /* The projection P of §6.5 on one particle: zero for a constrained
@@ -654,10 +664,11 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 		precond_chains(ms, r, z, use_contact);
 		memcpy(p, z, (size_t)n3 * sizeof *p);
 	}
-	rz = dot(ms, r, z, (size_t)n3);
+	/* rz and the residual's maximum of each iteration from one gather */
+	double rmax;
+	dot_resid(ms, r, z, &rz, &rmax);
 	ms->st.cg_solves++;
 	for (int it = 0;; it++) {
-		double rmax = resid_max(ms, r, (size_t)n3);
 		if (rmax <= tol)
 			break;
 		/* a capped solve is kept (the step stays stable, only less
@@ -695,7 +706,8 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 		}
 		if (ms->chain)
 			precond_chains(ms, r, z, use_contact);
-		double rz1 = dot(ms, r, z, (size_t)n3);
+		double rz1;
+		dot_resid(ms, r, z, &rz1, &rmax);
 		double be = rz1 / rz;
 		rz = rz1;
 		RANGES(R, g) {
