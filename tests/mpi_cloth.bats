@@ -2,8 +2,9 @@
 # mpi_cloth.bats: the MPI builds of clothstep and hairstep (make MPI=1:
 # bin-mpi/) over 1..4 ranks on one machine (--oversubscribe; as root in
 # CI): every rank holds the whole body, the ranks share its work (cloth by
-# fixed blocks, hair by runs of whole strands), and the frames written are
-# byte-identical to the serial programs'.
+# fixed blocks, hair by runs of whole strands; the CG's direction only as
+# each rank's halo), and the frames written are byte-identical to the
+# serial programs'.
 
 load common
 
@@ -63,6 +64,20 @@ drape0() {
 	assert_success
 	assert_output --partial "cloth: 3 ranks, seconds in their gathers"
 	[ "$(grep -c 'CG iterations' <<<"$output")" = 1 ]
+}
+
+@test "mpi: clothstep over 2 ranks exchanges the CG's halo point to point, not the whole vector" {
+	drape0
+	run mpi 2 "$MPI_BIN/clothstep" -v "${DRAPE[@]}" "$T/f0.slc" -o "$T/f1.slc"
+	assert_success
+	# one halo exchange per CG iteration, each of a few rows of the
+	# 13 x 13 sheet (sent and received, 24 bytes a point), not of all
+	local it halo hb
+	it=$(sed -n 's/.* \([0-9]*\) CG iterations.*/\1/p' <<<"$output")
+	halo=$(sed -n 's/.* halo=\([0-9]*\),.*/\1/p' <<<"$output")
+	hb=$(sed -n 's/.* halo=[0-9]*,\([0-9]*\),.*/\1/p' <<<"$output")
+	[ "$it" -gt 0 ] && [ "$halo" -eq "$it" ]
+	[ "$hb" -le $((halo * 2 * 4 * 13 * 24)) ]
 }
 
 @test "mpi: clothstep over 2 ranks needs FILE and -o FILE" {

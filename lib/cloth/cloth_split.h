@@ -19,6 +19,9 @@
 #define SLC_CLOTH_SPLIT_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
 
 /* Ranks at most: every rank owns at least one block of 64. */
 #define CLOTH_SPLIT_MAX 64
@@ -30,9 +33,18 @@ typedef struct cloth_split {
 	 * (off: size + 1 offsets, the same on every rank) from rank q to
 	 * every other; collective.  0, or -1 (an MPI error). */
 	int (*gather)(void *ctx, void *buf, const size_t *off);
+	/* point to point with the npeer ranks peer[] (ascending, the same
+	 * pairs on both sides): sbytes[k] bytes of sbuf[k] to peer[k] and
+	 * rbytes[k] from it into rbuf[k]; collective among the peers, or
+	 * NULL: no point to point (cloth_halo_swap gathers instead).  0, or
+	 * -1 (an MPI error). */
+	int (*swap)(void *ctx, int npeer, const int *peer,
+		    void *const *sbuf, const size_t *sbytes,
+		    void *const *rbuf, const size_t *rbytes);
 	int failed;             /* a gather failed: the step's results are
 				   void (the caller reports it) */
-	double t_comm;          /* wall-clock seconds spent in gathers */
+	double t_comm;          /* wall-clock seconds spent in gathers and
+				   swaps */
 } cloth_split;
 
 /* This rank's blocks [*b0, *b1) of nb (all of them when sp is NULL). */
@@ -88,5 +100,45 @@ int cloth_units_share(cloth_split *sp, const cloth_units *u, double *a);
  * every rank.  Collective, as cloth_units_share. */
 int cloth_units_gather(cloth_split *sp, const cloth_units *u, void *buf,
 		       size_t esize);
+
+/* The halo of a rank's rows of a block-sparse product (cloth_sys.h): the
+ * particles outside its own rows that its rows' columns name, each from
+ * the rank that computes it, and the particles of its own that the other
+ * ranks' rows name, to each of them.  A plan made from the sparsity at
+ * the start of a solve (springs may come and go between solves: hair's
+ * stiction), used for every product of the CG: the
+ * rank's halo values are the owner's bits, as a gather would give, for
+ * a few rows' worth of bytes instead of the whole vector
+ * (selle2008 thesis §8.2: the nodes a rank needs are its own and their
+ * neighbours over the springs). */
+typedef struct cloth_halo {
+	int npeer;              /* ranks exchanged with, ascending */
+	int peer[CLOTH_SPLIT_MAX];
+	size_t *soff, *roff;    /* npeer + 1 offsets into sidx, ridx */
+	uint32_t *sidx, *ridx;  /* particles sent to / received from each
+				   peer, ascending within a peer */
+	double *sbuf, *rbuf;    /* 3 doubles a particle */
+	void *sp_[CLOTH_SPLIT_MAX], *rp_[CLOTH_SPLIT_MAX];
+	size_t sb_[CLOTH_SPLIT_MAX], rb_[CLOTH_SPLIT_MAX];
+} cloth_halo;
+
+/* Make h for rank sp->rank of the np particles whose rows' columns are
+ * col[rp[i] .. rp[i+1]) (every rank holds the same): rank q computes the
+ * rows of its nseg particle ranges [lo[q nseg + g], hi[q nseg + g]),
+ * and owner[i] (< sp->size) is the rank whose values of particle i are
+ * sent (one that computes row i).  No communication.  0, or -1 with err
+ * (memory; h is left empty). */
+int cloth_halo_build(cloth_halo *h, const cloth_split *sp, size_t np,
+		     const size_t *rp, const uint32_t *col, int nseg,
+		     const size_t *lo, const size_t *hi, const uint8_t *owner,
+		     slc_err *err);
+
+void cloth_halo_free(cloth_halo *h);
+
+/* Particles (3 doubles each) of a: this rank's sent, its halo received,
+ * from their owners, in place (h made by cloth_halo_build for sp, whose
+ * swap is set).  Collective among the peers; a no-op when sp is NULL or
+ * has one rank.  0, or -1 (sp->failed set). */
+int cloth_halo_swap(cloth_split *sp, cloth_halo *h, double *a);
 
 #endif

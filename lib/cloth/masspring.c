@@ -36,6 +36,7 @@ masspring_free(masspring *ms)
 	free(ms->chain);
 	free(ms->dunits.start);
 	free(ms->part);
+	cloth_halo_free(&ms->halo);
 	memset(ms, 0, sizeof *ms);
 }
 
@@ -220,10 +221,70 @@ share(masspring *ms, double *a)
 	masspring_share(ms, a);
 }
 
+/* Make ms->halo for the current split and units: every rank's particle
+ * ranges (own()'s for each rank), a particle sent by the rank whose
+ * units hold its first element (that rank computes its whole row).  0,
+ * or -1 (memory). */
+static int
+halo_make(masspring *ms)
+{
+	const cloth_units *u = masspring_units(ms);
+	cloth_split *sp = ms->split;
+	const int P = sp->size, ns = u->nseg;
+	size_t *lo = calloc((size_t)P * (size_t)ns + 1, sizeof *lo);
+	size_t *hi = calloc((size_t)P * (size_t)ns + 1, sizeof *hi);
+	uint8_t *owner = calloc(ms->np + 1, 1);
+	int rc = -1;
+
+	if (lo && hi && owner) {
+		for (int q = 0; q < P; q++) {
+			int u0, u1;
+			cloth_units_owned(u, sp, q, &u0, &u1);
+			for (int g = 0; g < ns; g++) {
+				const size_t *st = u->start + (size_t)g * (size_t)(u->nunit + 1);
+				const size_t k = (size_t)q * (size_t)ns + (size_t)g;
+				lo[k] = st[u0] / 3;
+				hi[k] = (st[u1] + 2) / 3;
+				/* particles whose first element is in [st[u0], st[u1]) */
+				for (size_t i = (st[u0] + 2) / 3; 3 * i < st[u1]; i++)
+					owner[i] = (uint8_t)q;
+			}
+		}
+		slc_err err;
+		rc = cloth_halo_build(&ms->halo, sp, ms->np, ms->sys.rp,
+				      ms->sys.col, ns, lo, hi, owner, &err);
+	}
+	free(lo);
+	free(hi);
+	free(owner);
+	return rc;
+}
+
+/* The CG direction a (3np) before a product: each rank's halo particles
+ * from their owners (cloth_halo), or, without a point-to-point swap or
+ * a halo, every rank's elements (the gather). */
+static void
+share_halo(masspring *ms, double *a)
+{
+	cloth_split *sp = ms->split;
+
+	if (!sp || sp->size == 1)
+		return;
+	if (!ms->halo_ok) {
+		cloth_halo_free(&ms->halo);
+		ms->halo_ok = 1;
+		ms->halo_bad = !sp->swap || halo_make(ms);
+	}
+	if (ms->halo_bad)
+		share(ms, a);
+	else
+		cloth_halo_swap(sp, &ms->halo, a);
+}
+
 int
 masspring_set_units(masspring *ms, const cloth_units *u, slc_err *err)
 {
-	double *part = slc_calloc((size_t)(u ? u->nunit : DOT_BLOCKS) + 1,
+	double *part = slc_calloc(2 * (size_t)(u ? u->nunit : DOT_BLOCKS) + 1,
 				  sizeof *part, err);
 
 	if (!part)
@@ -262,35 +323,45 @@ dot(masspring *ms, const double *a, const double *b, size_t n)
 	return s;
 }
 
-/* The largest residual over its particle's mass, m/s, from the maxima
- * of the units (exact in any order). */
-static double
-resid_max(masspring *ms, const double *r, size_t n)
+/* dot(ms, r, z) into *rz, and into *rmax the largest residual over its
+ * particle's mass, m/s, from the maxima of the units (exact in any
+ * order): one gather of the two partials of each unit. */
+static void
+dot_resid(masspring *ms, const double *r, const double *z, double *rz,
+	  double *rmax)
 {
 	const cloth_units *u = masspring_units(ms);
-	double *part = ms->part, rmax = 0;
+	double *part = ms->part, s = 0, mx = 0;
 	int b0, b1;
 
-	(void)n;
 	my_units(ms, &b0, &b1);
 #pragma omp parallel for schedule(static) if (3 * ms->np > CG_OMP_MIN)
 	for (int k = b0; k < b1; k++) {
-		double t = 0;
+		double t = 0, e = 0;
+		for (int g = 0; g < u->nseg; g++) {
+			const size_t *st = u->start + (size_t)g * (size_t)(u->nunit + 1);
+			for (size_t i = st[k]; i < st[k + 1]; i++)
+				t += r[i] * z[i];
+		}
 		for (int g = 0; g < u->nseg; g++) {
 			const size_t *st = u->start + (size_t)g * (size_t)(u->nunit + 1);
 			for (size_t i = st[k]; i < st[k + 1]; i++) {
-				double e = fabs(r[i]) / ms->m[i / 3];
-				if (e > t)
-					t = e;
+				double a = fabs(r[i]) / ms->m[i / 3];
+				if (a > e)
+					e = a;
 			}
 		}
-		part[k] = t;
+		part[2 * k] = t;
+		part[2 * k + 1] = e;
 	}
-	cloth_units_gather(ms->split, u, part, sizeof *part);
-	for (int k = 0; k < u->nunit; k++)
-		if (part[k] > rmax)
-			rmax = part[k];
-	return rmax;
+	cloth_units_gather(ms->split, u, part, 2 * sizeof *part);
+	for (int k = 0; k < u->nunit; k++) {
+		s += part[2 * k];
+		if (part[2 * k + 1] > mx)
+			mx = part[2 * k + 1];
+	}
+	*rz = s;
+	*rmax = mx;
 }
 
 /* The projection P of §6.5 on one particle: zero for a constrained
@@ -552,9 +623,12 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 	double rz, tol = ms->par.cg_tol;
 	prange R;
 
-	/* each rank works on its own particles (its ranges [lo, hi)); p is
-	 * shared before every product, v at the end (cloth_split.h) */
+	/* each rank works on its own particles (its ranges [lo, hi)); p's
+	 * halo is exchanged before every product, v shared at the end
+	 * (cloth_split.h); the halo is made again for each solve, as the
+	 * springs may have changed (hair's stiction makes and breaks them) */
 	own(ms, &R);
+	ms->halo_ok = 0;
 	RANGES(R, g) {
 		const ptrdiff_t lo = (ptrdiff_t)R.lo[g], hi = (ptrdiff_t)R.hi[g];
 #pragma omp parallel for schedule(static) if (hi - lo > CLOTH_OMP_MIN)
@@ -597,10 +671,11 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 		precond_chains(ms, r, z, use_contact);
 		memcpy(p, z, (size_t)n3 * sizeof *p);
 	}
-	rz = dot(ms, r, z, (size_t)n3);
+	/* rz and the residual's maximum of each iteration from one gather */
+	double rmax;
+	dot_resid(ms, r, z, &rz, &rmax);
 	ms->st.cg_solves++;
 	for (int it = 0;; it++) {
-		double rmax = resid_max(ms, r, (size_t)n3);
 		if (rmax <= tol)
 			break;
 		/* a capped solve is kept (the step stays stable, only less
@@ -612,7 +687,7 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 			break;
 		}
 		ms->st.cg_iters++;
-		share(ms, p);
+		share_halo(ms, p);
 		apply_A(ms, h, p, q);
 		RANGES(R, g) {
 			const ptrdiff_t lo = (ptrdiff_t)R.lo[g], hi = (ptrdiff_t)R.hi[g];
@@ -638,7 +713,8 @@ cg_solve(masspring *ms, double h, const double *rhs, double *v, int use_contact)
 		}
 		if (ms->chain)
 			precond_chains(ms, r, z, use_contact);
-		double rz1 = dot(ms, r, z, (size_t)n3);
+		double rz1;
+		dot_resid(ms, r, z, &rz1, &rmax);
 		double be = rz1 / rz;
 		rz = rz1;
 		RANGES(R, g) {

@@ -99,7 +99,9 @@ struct masspring {
 				   (an MPI build's stage): each rank
 				   computes the forces, the CG's products
 				   and its dot partials on its own units,
-				   gathered to every rank; with units that
+				   gathered to every rank (the CG's
+				   direction only to the ranks whose rows
+				   name it: cloth_halo); with units that
 				   cut no particle (set by the owner), the
 				   body collisions too */
 	const cloth_units *units;  /* the units of the sums and of the
@@ -107,6 +109,11 @@ struct masspring {
 				   owner, or NULL: dunits */
 	cloth_units dunits;     /* DOT_BLOCKS equal element ranges (owned) */
 	double *part;           /* a partial per unit */
+	cloth_halo halo;        /* the CG products' halo over the split
+				   (cloth_split.h), made at a solve's first
+				   product */
+	int halo_ok;            /* halo made for this solve */
+	int halo_bad;           /* 1: no halo (memory): p is gathered */
 	masspring_stats st;
 };
 
