@@ -143,10 +143,10 @@ def liquid_out(path, inside):
     inside(x, y, z, dx) is false, the count of cells of phi < 0 and the
     liquid volume: cells of phi < 0 times dx^3."""
     from slcrec import records
-    # slcgrid.py runs its main on import: take its functions alone
+    # slcgrid.py's main runs only as __main__: take its functions
     src = open(__import__("os").path.join(__import__("os").path.dirname(__file__), "slcgrid.py")).read()
     sg = {"__name__": "slcgrid_lib"}
-    exec(src[:src.rindex("main()")], sg)
+    exec(src, sg)
     g = sg["grids"](path)["phi"]
     dx = g[3]
     cells = out = 0
